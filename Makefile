@@ -1,0 +1,54 @@
+# The two commands: `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export HOST PORT
+# The PostgreSQL run of the suite; pytest-django creates and drops test_<name> beside it.
+TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
+
+# Dependencies are pinned once, in pyproject.toml; this reads them from there.
+define requirements
+$(BIN)/python -c 'import sys, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print("\n".join(p["dependencies"] + [r for extra in sys.argv[1:] for r in p["optional-dependencies"][extra]]))'
+endef
+
+.PHONY: run test test-sqlite test-postgres prepare install bench backup restore
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(requirements) > $(VENV)/requirements-run.txt
+	$(BIN)/python -m pip install -q -r $(VENV)/requirements-run.txt
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(requirements) test > $(VENV)/requirements-test.txt
+	$(BIN)/python -m pip install -q -r $(VENV)/requirements-test.txt
+	touch $@ $(VENV)/.installed-run
+
+install: $(VENV)/.installed-run
+
+# Migrate, collect static files and load the demo property (idempotent).
+prepare: $(VENV)/.installed-run
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/python manage.py load_demo
+
+# The real service: web (uvicorn, ASGI: site + API + MCP), Celery worker and beat.
+run: prepare
+	exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-test
+	$(MAKE) --no-print-directory test-sqlite
+	$(MAKE) --no-print-directory test-postgres
+
+test-sqlite: $(VENV)/.installed-test
+	env -u DATABASE_URL $(BIN)/python -m pytest
+
+test-postgres: $(VENV)/.installed-test
+	@if $(BIN)/python -c 'import psycopg, sys; psycopg.connect(sys.argv[1].replace("postgres://", "postgresql://"), connect_timeout=3).close()' "$(TEST_POSTGRES_URL)" 2>/dev/null; then \
+		DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest; \
+	else echo "PostgreSQL at $(TEST_POSTGRES_URL) is not reachable: the PostgreSQL run is skipped."; fi

@@ -1,0 +1,267 @@
+"""The back office: the owner edits the property and its rates; staff review reservations and
+block dates. Admin actions are thin adapters over booking services, like every other interface."""
+
+import calendar as pycalendar
+from datetime import date, timedelta
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Q
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+
+from booking.errors import BookingError
+from booking.models import (
+    WEEKDAYS, Amenity, ArrivalDayMinimum, DateBlock, DisplayCurrency, LengthOfStayDiscount, Photo, Property,
+    Reservation, ReservationEvent, Review, Season,
+)
+from booking.services import blocks as block_services
+from booking.services import reservations as reservation_services
+
+
+class WeekdaysField(forms.TypedMultipleChoiceField):
+    def __init__(self, **kwargs):
+        kwargs.pop("encoder", None)
+        kwargs.pop("decoder", None)
+        kwargs.pop("max_length", None)
+        super().__init__(choices=WEEKDAYS, coerce=int, required=False, widget=forms.CheckboxSelectMultiple, **kwargs)
+
+
+class PropertyForm(forms.ModelForm):
+    closed_to_arrival = WeekdaysField(help_text="Guests may not arrive on these days.")
+    closed_to_departure = WeekdaysField(help_text="Guests may not leave on these days.")
+
+    class Meta:
+        model = Property
+        fields = "__all__"
+
+
+class AmenityInline(admin.TabularInline):
+    model = Amenity
+    extra = 1
+
+
+class PhotoInline(admin.TabularInline):
+    model = Photo
+    extra = 1
+
+
+class ReviewInline(admin.StackedInline):
+    model = Review
+    extra = 0
+
+
+class SeasonInline(admin.TabularInline):
+    model = Season
+    extra = 1
+    fields = ["name", "start_date", "end_date", "recurring", "nightly_rate", "weekend_nightly_rate", "min_nights", "priority"]
+
+
+class ArrivalDayMinimumInline(admin.TabularInline):
+    model = ArrivalDayMinimum
+    extra = 0
+
+
+class DiscountInline(admin.TabularInline):
+    model = LengthOfStayDiscount
+    extra = 0
+
+
+class DisplayCurrencyInline(admin.TabularInline):
+    model = DisplayCurrency
+    extra = 0
+
+
+@admin.register(Property)
+class PropertyAdmin(admin.ModelAdmin):
+    form = PropertyForm
+    list_display = ["name", "city", "max_guests", "base_nightly_rate", "updated_at"]
+    inlines = [SeasonInline, ArrivalDayMinimumInline, DiscountInline, DisplayCurrencyInline, AmenityInline, PhotoInline, ReviewInline]
+    prepopulated_fields = {"slug": ["name"]}
+    fieldsets = [
+        ("The property", {"fields": ["name", "slug", "property_type", "headline", "summary", "description", "national_code"]}),
+        ("Where it is", {"fields": ["street_address", "postal_code", "city", "region", "country_code", "neighbourhood", "latitude", "longitude"]}),
+        ("Capacity", {"fields": ["max_guests", "bedrooms", "beds", "bathrooms", "size_sqm"]}),
+        ("Arrival, departure and rules", {"fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "cancellation_policy", "payment_policy"]}),
+        ("Host and contact", {"fields": ["host_name", "contact_email", "contact_phone", "languages"]}),
+        ("Nightly rates", {
+            "description": "Seasons (below) override these rates on their nights. Overlapping seasons: the higher priority wins.",
+            "fields": ["base_nightly_rate", "weekend_nightly_rate", "base_occupancy", "extra_guest_fee"],
+        }),
+        ("Stay rules", {"fields": ["min_nights", "max_nights", "closed_to_arrival", "closed_to_departure", "booking_window_days"]}),
+        ("Fees and city tax", {"fields": ["cleaning_fee", "cleaning_fee_label", "city_tax_per_person_night", "city_tax_max_nights", "city_tax_exempt_under_age"]}),
+    ]
+
+
+class ReservationEventInline(admin.TabularInline):
+    model = ReservationEvent
+    extra = 0
+    can_delete = False
+    readonly_fields = ["at", "action", "from_status", "to_status", "actor", "note"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class StayDatesFilter(admin.SimpleListFilter):
+    title = "stay dates"
+    parameter_name = "stay"
+
+    def lookups(self, request, model_admin):
+        return [("current", "In the house now"), ("upcoming", "Arriving in the next 30 days"), ("past", "Past stays")]
+
+    def queryset(self, request, queryset):
+        today = timezone.localdate()
+        if self.value() == "current":
+            return queryset.filter(check_in__lte=today, check_out__gt=today)
+        if self.value() == "upcoming":
+            return queryset.filter(check_in__gte=today, check_in__lte=today + timedelta(days=30))
+        if self.value() == "past":
+            return queryset.filter(check_out__lte=today)
+        return queryset
+
+
+@admin.register(Reservation)
+class ReservationAdmin(admin.ModelAdmin):
+    list_display = ["id", "status", "check_in", "check_out", "guests", "guest_name", "total", "source", "agent_name", "attention", "created_at"]
+    list_filter = ["status", StayDatesFilter, "source", "agent_name", ("needs_attention", admin.EmptyFieldListFilter)]
+    search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id"]
+    date_hierarchy = "check_in"
+    inlines = [ReservationEventInline]
+    actions = ["cancel_selected"]
+    readonly_fields = [
+        "id", "property", "status", "source", "check_in", "check_out", "guests", "hold_expires_at", "breakdown_table", "total", "currency",
+        "client_ip", "payment_provider", "checkout_session_id", "checkout_url", "checkout_expires_at", "amount_paid", "amount_refunded",
+        "payment_intent_id", "confirmed_at", "cancelled_at", "created_at", "updated_at",
+    ]
+    fieldsets = [
+        ("Stay", {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_at", "source", "agent_name"]}),
+        ("Guest", {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests"]}),
+        ("Price (frozen when the dates were held)", {"fields": ["breakdown_table", "total", "currency"]}),
+        ("Payment", {"fields": ["payment_provider", "checkout_session_id", "checkout_url", "checkout_expires_at", "amount_paid", "amount_refunded", "payment_intent_id", "needs_attention"]}),
+        ("Times", {"fields": ["created_at", "confirmed_at", "cancelled_at", "updated_at", "client_ip"]}),
+    ]
+
+    def has_add_permission(self, request):
+        return False  # holds are made through the booking services (site, API, agents)
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # reservations are cancelled, never deleted: the audit trail stays
+
+    @admin.display(description="needs attention", boolean=True)
+    def attention(self, obj):
+        return bool(obj.needs_attention)
+
+    @admin.display(description="Price breakdown")
+    def breakdown_table(self, obj):
+        b = obj.price_breakdown or {}
+        rows = [(n["date"], n["source"], n["amount"]) for n in b.get("nightly_rates", [])]
+        rows += [
+            ("Accommodation", "", b.get("accommodation")),
+            (b.get("discount_label") or "Discount", "", b.get("discount_amount")),
+            (b.get("cleaning_fee_label", "Cleaning"), "", b.get("cleaning_fee")),
+            ("City tax", b.get("city_tax_note", ""), b.get("city_tax")),
+            ("Total", b.get("currency", ""), b.get("total")),
+        ]
+        return format_html("<table>{}</table>", format_html_join("", "<tr><td>{}</td><td>{}</td><td style='text-align:right'>{}</td></tr>", rows))
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and form.changed_data:
+            ReservationEvent.objects.create(
+                reservation=obj, action="edit", actor=f"staff {request.user.get_username()}",
+                from_status=obj.status, to_status=obj.status, note="changed: " + ", ".join(form.changed_data),
+            )
+
+    @admin.action(description="Cancel the selected holds or reservations (refunds are separate)")
+    def cancel_selected(self, request, queryset):
+        done = 0
+        for reservation in queryset:
+            try:
+                reservation_services.cancel_reservation(reservation.pk, actor=f"staff {request.user.get_username()}", reason="cancelled in the back office")
+                done += 1
+            except BookingError as error:
+                self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
+        if done:
+            self.message_user(request, f"Cancelled {done} reservation(s).", messages.SUCCESS)
+
+    def get_urls(self):
+        return [path("calendar/", self.admin_site.admin_view(self.calendar_view), name="booking_reservation_calendar"), *super().get_urls()]
+
+    def calendar_view(self, request):
+        """Month by month: holds, confirmed stays and blocks, so staff see the calendar at a glance."""
+        today = timezone.localdate()
+        try:
+            year, month = int(request.GET.get("year", today.year)), int(request.GET.get("month", today.month))
+            first = date(year, month, 1)
+        except ValueError:
+            first = today.replace(day=1)
+        last = date(first.year, first.month, pycalendar.monthrange(first.year, first.month)[1])
+        stays = Reservation.objects.filter(Q(status=Reservation.Status.CONFIRMED) | Q(status=Reservation.Status.HELD, hold_expires_at__gt=timezone.now()), check_in__lte=last, check_out__gt=first)
+        blocks = DateBlock.objects.filter(start__lte=last, end__gt=first)
+        weeks = []
+        for week in pycalendar.Calendar().monthdatescalendar(first.year, first.month):
+            row = []
+            for day in week:
+                entries = [
+                    {"label": f"{r.guest_name or r.pk[:12]} ({r.status})", "kind": r.status, "url": reverse("admin:booking_reservation_change", args=[r.pk])}
+                    for r in stays if r.check_in <= day < r.check_out
+                ] + [
+                    {"label": f"{b.get_source_display()}: {b.reason or 'blocked'}", "kind": "block", "url": reverse("admin:booking_dateblock_change", args=[b.pk])}
+                    for b in blocks if b.start <= day < b.end
+                ]
+                row.append({"date": day, "in_month": day.month == first.month, "entries": entries})
+            weeks.append(row)
+        previous = (first - timedelta(days=1)).replace(day=1)
+        following = last + timedelta(days=1)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Calendar — {first:%B %Y}",
+            "weeks": weeks,
+            "previous": previous,
+            "following": following,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/booking/calendar.html", context)
+
+
+class DateBlockForm(forms.ModelForm):
+    class Meta:
+        model = DateBlock
+        fields = ["start", "end", "reason"]
+
+
+@admin.register(DateBlock)
+class DateBlockAdmin(admin.ModelAdmin):
+    """Staff block nights here (with a reason); partner blocks arrive from the iCal sync."""
+
+    list_display = ["start", "end", "source", "reason", "feed_key", "created_by"]
+    list_filter = ["source", "feed_key"]
+    search_fields = ["reason", "external_uid"]
+    form = DateBlockForm
+
+    def has_change_permission(self, request, obj=None):
+        return obj is None or obj.source == DateBlock.Source.STAFF and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return (obj is None or obj.source == DateBlock.Source.STAFF) and super().has_delete_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        actor = f"staff {request.user.get_username()}"
+        if change:
+            block_services.unblock_dates(obj.pk, actor=actor)
+        try:
+            block = block_services.block_dates(start=obj.start, end=obj.end, reason=obj.reason, actor=actor)
+        except BookingError as error:
+            self.message_user(request, error.detail, messages.ERROR)
+            return
+        obj.pk = block.pk
+
+    def delete_model(self, request, obj):
+        block_services.unblock_dates(obj.pk, actor=f"staff {request.user.get_username()}")
+
+    def delete_queryset(self, request, queryset):
+        for block in queryset.filter(source=DateBlock.Source.STAFF):
+            self.delete_model(request, block)

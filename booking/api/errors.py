@@ -1,0 +1,68 @@
+"""One translation of errors to HTTP for the whole JSON interface (DESIGN.md "Errors").
+
+422 → {"detail": [{"loc", "msg", "type"}, ...]}; everything else → {"detail": "...", "code": "..."}.
+"""
+
+import logging
+
+from django.core.exceptions import RequestDataTooBig
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+
+from booking.errors import BookingError, RateLimited
+
+logger = logging.getLogger("booking.api")
+
+DRF_CODES = {
+    drf.MethodNotAllowed: "method_not_allowed",
+    drf.UnsupportedMediaType: "unsupported_media_type",
+    drf.NotAcceptable: "not_acceptable",
+    drf.NotFound: "not_found",
+    drf.PermissionDenied: "permission_denied",
+    drf.NotAuthenticated: "not_authenticated",
+}
+
+
+def error_body(detail: str, code: str) -> dict:
+    return {"detail": detail, "code": code}
+
+
+def booking_error_response(error: BookingError) -> Response:
+    response = Response(error.as_body(), status=error.status)
+    if isinstance(error, RateLimited):
+        response["Retry-After"] = str(max(1, int(error.retry_after)))
+    return response
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, BookingError):
+        return booking_error_response(exc)
+    if isinstance(exc, drf.ParseError):
+        return Response(
+            {"detail": [{"loc": ["body"], "msg": f"The body is not valid JSON: {exc.detail}", "type": "json_invalid"}]},
+            status=422,
+        )
+    if isinstance(exc, RequestDataTooBig):
+        return Response(error_body("The request body is larger than 1 MiB.", "payload_too_large"), status=413)
+    if isinstance(exc, (Http404,)):
+        return Response(error_body("Not found.", "not_found"), status=404)
+    if isinstance(exc, drf.APIException):
+        code = DRF_CODES.get(type(exc), exc.default_code)
+        response = Response(error_body(str(exc.detail), code), status=exc.status_code)
+        if getattr(exc, "wait", None):
+            response["Retry-After"] = str(int(exc.wait))
+        return response
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        logger.error("database unavailable: %s", exc.__class__.__name__)
+        return Response(error_body("The database is unavailable; try again shortly.", "service_unavailable"), status=503)
+    if isinstance(exc, DatabaseError):
+        logger.exception("database error")
+        return Response(error_body("The request could not be stored; try again.", "service_unavailable"), status=503)
+    logger.exception("unhandled error in %s", context.get("view").__class__.__name__ if context else "?")
+    return Response(error_body("An unexpected error occurred; it has been logged.", "internal_error"), status=500)
+
+
+def json_error(detail: str, code: str, status: int) -> JsonResponse:
+    return JsonResponse(error_body(detail, code), status=status)

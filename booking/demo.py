@@ -1,0 +1,148 @@
+"""The demo property: a penthouse in Florence for up to 7 guests.
+
+Loaded by `manage.py load_demo` (run by `make run`). Idempotent: when the property exists nothing
+is touched, so whatever the owner edited in the admin survives every restart.
+"""
+
+from datetime import date, time
+from decimal import Decimal
+
+from django.db import transaction
+
+from booking.models import Amenity, ArrivalDayMinimum, DisplayCurrency, LengthOfStayDiscount, Photo, Property, Review, Season
+
+SLUG = "penthouse-florence"
+
+DESCRIPTION = """\
+Attico Santa Croce is a light-filled penthouse on the fifth and sixth floors of a restored 19th-century palazzo, two streets from the Basilica di Santa Croce and a ten-minute walk from the Duomo.
+
+The living room opens onto a 40 m² roof terrace with a pergola, a table for eight and a view across the terracotta roofs to Brunelleschi's dome and Giotto's bell tower. Evenings up here are the reason guests come back.
+
+Three bedrooms sleep seven: a king-size room with its own bathroom, a twin room that converts to a double, and a mezzanine room with a double bed and a single day bed. Two full bathrooms, a fully equipped kitchen with a dishwasher and an espresso machine, fast fibre Wi-Fi and air conditioning in every room make long stays easy.
+
+A lift reaches the fifth floor; one flight of internal stairs leads up to the terrace level."""
+
+HOUSE_RULES = """\
+No smoking inside the apartment (the terrace is fine, ashtrays provided).
+No parties or events; quiet hours from 22:00 to 08:00 — the neighbours are Florentine families.
+Pets are welcome on request.
+Please separate rubbish: the bins and a calendar for collection days are in the kitchen.
+Bring your passport or ID: Italian law requires us to register every guest on arrival."""
+
+CANCELLATION = """\
+Free cancellation up to 30 days before arrival: full refund.
+Between 30 and 14 days before arrival: 50% refund.
+Less than 14 days before arrival: no refund, unless we re-let the nights.
+The city tax is always refunded in full if you cancel."""
+
+PAYMENT = """\
+The full amount is paid when you book, through our secure payment provider (card, Apple Pay, Google Pay).
+Your dates are held for 30 minutes while you pay. Prices include VAT, the final cleaning, linen and towels.
+The city tax of Florence is included in the total so there is nothing to pay on arrival."""
+
+AMENITIES = [
+    ("Roof terrace with Duomo view", "Outdoor"), ("Outdoor dining for 8", "Outdoor"), ("Lift to the 5th floor", "Access"),
+    ("Air conditioning in every room", "Comfort"), ("Fibre Wi-Fi (300 Mbit/s)", "Comfort"), ("Heating", "Comfort"),
+    ("Fully equipped kitchen", "Kitchen"), ("Dishwasher", "Kitchen"), ("Espresso machine", "Kitchen"),
+    ("Washing machine", "Laundry"), ("Tumble dryer", "Laundry"), ("Linen and towels", "Comfort"),
+    ("Hair dryer", "Bathroom"), ("Smart TV with Netflix", "Entertainment"), ("Dedicated workspace", "Work"),
+    ("Cot and high chair on request", "Family"),
+]
+
+PHOTOS = [
+    ("img/photos/terrace.svg", "The roof terrace at sunset, with the Duomo's dome behind the pergola", "The terrace"),
+    ("img/photos/living-room.svg", "The living room with a sofa, bookshelves and French windows onto the terrace", "Living room"),
+    ("img/photos/bedroom.svg", "The king-size bedroom with exposed wooden beams", "Main bedroom"),
+    ("img/photos/kitchen.svg", "The kitchen with a marble worktop and an espresso machine", "Kitchen"),
+]
+
+REVIEWS = [
+    ("Hannah", 5, date(2026, 6, 14), "The terrace is even better than the photos: we had breakfast with the Duomo every morning. Giulia met us at the door and her restaurant list was spot on.", "Airbnb"),
+    ("Marco & Elena", 5, date(2026, 5, 2), "Spotless, quiet at night despite being so central, and the beds are excellent. Perfect for our family of six.", "Direct"),
+    ("James", 4, date(2026, 4, 20), "Wonderful location near Santa Croce. The last flight of stairs to the terrace is steep with luggage, but worth it.", "Booking.com"),
+    ("Sophie", 5, date(2025, 10, 8), "We stayed two weeks and worked from the desk with fast Wi-Fi. Booking directly was simple and cheaper than the platforms.", "Direct"),
+    ("Kenji", 5, date(2025, 9, 1), "A beautiful home. Everything you need in the kitchen, and the market of Sant'Ambrogio is five minutes away.", "Airbnb"),
+]
+
+SEASONS = [
+    # name, start, end (inclusive nights), nightly, weekend, min nights, priority
+    ("Low season", date(2000, 1, 7), date(2000, 3, 14), "240.00", "260.00", 2, 0),
+    ("Spring and autumn high season", date(2000, 4, 15), date(2000, 6, 30), "380.00", "420.00", 3, 1),
+    ("Summer", date(2000, 7, 1), date(2000, 8, 31), "340.00", "360.00", 3, 1),
+    ("Autumn high season", date(2000, 9, 1), date(2000, 10, 31), "380.00", "420.00", 3, 1),
+    ("Christmas and New Year", date(2000, 12, 20), date(2000, 1, 6), "420.00", None, 3, 10),
+]
+
+
+def load() -> bool:
+    """Create the demo property unless it exists. Returns whether anything was created."""
+    if Property.objects.filter(slug=SLUG).exists():
+        return False
+    with transaction.atomic():
+        prop = Property.objects.create(
+            name="Attico Santa Croce — Penthouse in Florence",
+            slug=SLUG,
+            headline="A three-bedroom penthouse with a roof terrace facing the Duomo, for up to 7 guests.",
+            summary=(
+                "Penthouse for up to 7 guests in the historic centre of Florence, near Santa Croce: three bedrooms, "
+                "two bathrooms, a 40 m² roof terrace with a view of Brunelleschi's dome, lift, air conditioning and fast Wi-Fi."
+            ),
+            description=DESCRIPTION,
+            property_type="Penthouse apartment",
+            street_address="Via dei Pepi 42",
+            city="Florence",
+            postal_code="50122",
+            region="Tuscany",
+            country_code="IT",
+            latitude=Decimal("43.769560"),
+            longitude=Decimal("11.262430"),
+            neighbourhood="Santa Croce",
+            max_guests=7,
+            bedrooms=3,
+            beds=5,
+            bathrooms=Decimal("2"),
+            size_sqm=135,
+            check_in_from=time(15, 0),
+            check_in_until=time(21, 0),
+            check_out_until=time(10, 30),
+            house_rules=HOUSE_RULES,
+            cancellation_policy=CANCELLATION,
+            payment_policy=PAYMENT,
+            national_code="IT048017C2PENTFI001",
+            host_name="Giulia",
+            contact_email="stay@attico-santacroce.example",
+            contact_phone="+39 055 000 0000",
+            languages="Italian, English, French",
+            base_nightly_rate=Decimal("290.00"),
+            weekend_nightly_rate=Decimal("320.00"),
+            min_nights=2,
+            max_nights=60,
+            closed_to_arrival=[],
+            closed_to_departure=[],
+            base_occupancy=4,
+            extra_guest_fee=Decimal("25.00"),
+            cleaning_fee=Decimal("120.00"),
+            cleaning_fee_label="Final cleaning, linen and towels",
+            city_tax_per_person_night=Decimal("3.50"),
+            city_tax_max_nights=7,
+            city_tax_exempt_under_age=12,
+            booking_window_days=730,
+        )
+        Amenity.objects.bulk_create(Amenity(property=prop, name=n, category=c, position=i) for i, (n, c) in enumerate(AMENITIES))
+        Photo.objects.bulk_create(Photo(property=prop, static_path=p, alt_text=a, caption=c, position=i) for i, (p, a, c) in enumerate(PHOTOS))
+        Review.objects.bulk_create(Review(property=prop, author=a, rating=r, date=d, text=t, source=s) for a, r, d, t, s in REVIEWS)
+        Season.objects.bulk_create(
+            Season(property=prop, name=n, start_date=s, end_date=e, recurring=True, nightly_rate=Decimal(r), weekend_nightly_rate=Decimal(w) if w else None, min_nights=m, priority=p)
+            for n, s, e, r, w, m, p in SEASONS
+        )
+        LengthOfStayDiscount.objects.bulk_create([
+            LengthOfStayDiscount(property=prop, label="Weekly discount", min_nights=7, percent=Decimal("10")),
+            LengthOfStayDiscount(property=prop, label="Monthly discount", min_nights=28, percent=Decimal("20")),
+        ])
+        DisplayCurrency.objects.bulk_create([
+            DisplayCurrency(property=prop, code="USD", rate=Decimal("1.08")),
+            DisplayCurrency(property=prop, code="GBP", rate=Decimal("0.85")),
+            DisplayCurrency(property=prop, code="CHF", rate=Decimal("0.94")),
+        ])
+        ArrivalDayMinimum.objects.bulk_create([ArrivalDayMinimum(property=prop, weekday=5, min_nights=2)])
+    return True

@@ -1,0 +1,369 @@
+"""The property the owner sells, its pricing rules, and the reservations and blocks on its calendar.
+
+Pricing rules live in the database so the owner can edit them in the admin; `booking/rules.py` turns
+them into the frozen dataclasses that the pure pricing engine (`booking/pricing.py`) reads.
+"""
+
+import builtins
+import secrets
+from datetime import time
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.utils import timezone
+
+WEEKDAYS = [(0, "Monday"), (1, "Tuesday"), (2, "Wednesday"), (3, "Thursday"), (4, "Friday"), (5, "Saturday"), (6, "Sunday")]
+MONEY = {"max_digits": 10, "decimal_places": 2}
+
+
+def weekday_list_validator(value):
+    if not isinstance(value, list) or any(not isinstance(d, int) or not 0 <= d <= 6 for d in value):
+        raise ValidationError("Choose weekdays from Monday to Sunday.")
+
+
+class Property(models.Model):
+    """The rental being sold. One row in practice; everything else hangs off it."""
+
+    # Identity and description
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(unique=True, help_text="Used in links; lowercase words joined by hyphens.")
+    headline = models.CharField(max_length=300, blank=True, help_text="One sentence shown under the name.")
+    summary = models.TextField(blank=True, help_text="A short paragraph for search results and agents.")
+    description = models.TextField(blank=True, help_text="The full description. Blank lines start new paragraphs.")
+    property_type = models.CharField(max_length=100, default="Apartment")
+    # Location
+    street_address = models.CharField(max_length=200, blank=True)
+    city = models.CharField(max_length=100, blank=True)
+    postal_code = models.CharField(max_length=20, blank=True)
+    region = models.CharField(max_length=100, blank=True)
+    country_code = models.CharField(max_length=2, default="IT", help_text="Two letters, e.g. IT.")
+    latitude = models.DecimalField(max_digits=9, decimal_places=6, validators=[MinValueValidator(-90), MaxValueValidator(90)])
+    longitude = models.DecimalField(max_digits=9, decimal_places=6, validators=[MinValueValidator(-180), MaxValueValidator(180)])
+    neighbourhood = models.CharField(max_length=200, blank=True)
+    # Capacity
+    max_guests = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(50)], help_text="Most guests allowed, children included.")
+    bedrooms = models.PositiveSmallIntegerField(default=3)
+    beds = models.PositiveSmallIntegerField(default=4)
+    bathrooms = models.DecimalField(max_digits=3, decimal_places=1, default=Decimal("2"))
+    size_sqm = models.PositiveIntegerField(null=True, blank=True, help_text="Floor area in square metres.")
+    # Arrival and rules
+    check_in_from = models.TimeField(default=time(15, 0))
+    check_in_until = models.TimeField(default=time(20, 0))
+    check_out_until = models.TimeField(default=time(10, 0))
+    house_rules = models.TextField(blank=True, help_text="One rule per line.")
+    cancellation_policy = models.TextField(blank=True)
+    payment_policy = models.TextField(blank=True)
+    national_code = models.CharField(
+        "CIN (Codice Identificativo Nazionale)", max_length=40, blank=True,
+        help_text="The Italian national identification code of the rental, e.g. IT048017C2XXXXXXXX.",
+    )
+    # Contact
+    host_name = models.CharField(max_length=100, blank=True)
+    contact_email = models.EmailField(blank=True)
+    contact_phone = models.CharField(max_length=40, blank=True)
+    languages = models.CharField(max_length=200, blank=True, help_text="Languages the host speaks, comma-separated.")
+    # Money and calendar rules
+    currency = models.CharField(max_length=3, default="EUR", editable=False)
+    base_nightly_rate = models.DecimalField(**MONEY, validators=[MinValueValidator(0)], help_text="Price of one night outside any season, for up to the base occupancy.")
+    weekend_nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)], help_text="Price of a Friday or Saturday night outside any season. Leave empty to use the base rate.")
+    min_nights = models.PositiveSmallIntegerField(default=2, validators=[MinValueValidator(1)], help_text="Shortest stay, unless a season or arrival-day rule says otherwise.")
+    max_nights = models.PositiveSmallIntegerField(default=30, validators=[MinValueValidator(1)], help_text="Longest stay.")
+    closed_to_arrival = models.JSONField(default=list, blank=True, validators=[weekday_list_validator], help_text="Weekdays on which guests may not arrive.")
+    closed_to_departure = models.JSONField(default=list, blank=True, validators=[weekday_list_validator], help_text="Weekdays on which guests may not leave.")
+    base_occupancy = models.PositiveSmallIntegerField(default=4, validators=[MinValueValidator(1)], help_text="Guests included in the nightly rate.")
+    extra_guest_fee = models.DecimalField(**MONEY, default=Decimal("0"), validators=[MinValueValidator(0)], help_text="Per extra guest, per night, above the base occupancy.")
+    cleaning_fee = models.DecimalField(**MONEY, default=Decimal("0"), validators=[MinValueValidator(0)], help_text="Charged once per stay.")
+    cleaning_fee_label = models.CharField(max_length=100, default="Final cleaning")
+    city_tax_per_person_night = models.DecimalField(**MONEY, default=Decimal("3.50"), validators=[MinValueValidator(0)], help_text="Tourist tax per guest per night.")
+    city_tax_max_nights = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1)], help_text="The tax is charged for at most this many nights.")
+    city_tax_exempt_under_age = models.PositiveSmallIntegerField(default=12, help_text="Children under this age pay no tax (collected on arrival when they travel).")
+    booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text="How many days ahead guests may arrive.")
+    # Bumped whenever a pricing rule changes, so every process rebuilds its cached rules.
+    rules_version = models.PositiveIntegerField(default=1, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "properties"
+
+    def __str__(self):
+        return self.name
+
+    def clean(self):
+        if self.max_nights < self.min_nights:
+            raise ValidationError({"max_nights": "The longest stay must be at least the shortest stay (minimum nights)."})
+        if self.base_occupancy > self.max_guests:
+            raise ValidationError({"base_occupancy": "The base occupancy cannot exceed the maximum number of guests."})
+
+
+class Amenity(models.Model):
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="amenities")
+    name = models.CharField(max_length=100)
+    category = models.CharField(max_length=50, blank=True, help_text="e.g. Kitchen, Comfort, Outdoor.")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        verbose_name_plural = "amenities"
+
+    def __str__(self):
+        return self.name
+
+
+class Photo(models.Model):
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="photos")
+    image = models.ImageField(upload_to="photos/", blank=True, help_text="Upload a photo, or give a static path below.")
+    static_path = models.CharField(max_length=200, blank=True, help_text="A file under static/, e.g. img/terrace.svg.")
+    alt_text = models.CharField(max_length=200, help_text="What the photo shows, for screen readers and search engines.")
+    caption = models.CharField(max_length=200, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+
+    def __str__(self):
+        return self.alt_text
+
+    def clean(self):
+        if not self.image and not self.static_path:
+            raise ValidationError("Upload an image or give a static path.")
+
+    @builtins.property
+    def url(self) -> str:
+        if self.image:
+            return self.image.url
+        from django.conf import settings
+        from django.templatetags.static import static
+
+        try:
+            return static(self.static_path)
+        except ValueError:  # not collected yet (a new file before collectstatic): the plain path
+            return settings.STATIC_URL + self.static_path
+
+
+class Review(models.Model):
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="reviews")
+    author = models.CharField(max_length=100)
+    rating = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(5)], help_text="1 to 5 stars.")
+    date = models.DateField()
+    text = models.TextField()
+    source = models.CharField(max_length=50, default="Direct", help_text="Where the review was written, e.g. Airbnb, Booking.com, Direct.")
+    published = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self):
+        return f"{self.author} ({self.rating}★, {self.date})"
+
+
+class Season(models.Model):
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    start_date = models.DateField(help_text="First night of the season.")
+    end_date = models.DateField(help_text="Last night of the season (inclusive).")
+    recurring = models.BooleanField(default=True, help_text="Repeat every year on the same days (the year of the dates is ignored).")
+    nightly_rate = models.DecimalField(**MONEY, validators=[MinValueValidator(0)])
+    weekend_nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)], help_text="Friday and Saturday nights. Empty: the season's nightly rate.")
+    min_nights = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(1)], help_text="Shortest stay for arrivals in this season. Empty: the property's minimum.")
+    priority = models.SmallIntegerField(default=0, help_text="Where seasons overlap, the higher priority wins.")
+
+    class Meta:
+        ordering = ["-priority", "start_date"]
+
+    def __str__(self):
+        return self.name
+
+    def clean(self):
+        if self.start_date and self.end_date and not self.recurring and self.end_date < self.start_date:
+            raise ValidationError({"end_date": "The last night must not be before the first night."})
+        if self.start_date and self.end_date and self.recurring and (self.end_date - self.start_date).days > 366:
+            raise ValidationError({"end_date": "A yearly season cannot be longer than a year."})
+
+
+class ArrivalDayMinimum(models.Model):
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="arrival_day_minimums")
+    weekday = models.PositiveSmallIntegerField(choices=WEEKDAYS)
+    min_nights = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["property", "weekday"], name="one_minimum_per_arrival_day")]
+        verbose_name = "minimum stay by arrival day"
+        verbose_name_plural = "minimum stays by arrival day"
+
+    def __str__(self):
+        return f"{self.get_weekday_display()}: {self.min_nights} nights"
+
+
+class LengthOfStayDiscount(models.Model):
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="discounts")
+    label = models.CharField(max_length=100, help_text="Shown to the guest, e.g. Weekly discount.")
+    min_nights = models.PositiveSmallIntegerField(validators=[MinValueValidator(2)])
+    percent = models.DecimalField(max_digits=5, decimal_places=2, validators=[MinValueValidator(Decimal("0.01")), MaxValueValidator(100)])
+
+    class Meta:
+        ordering = ["min_nights"]
+        constraints = [models.UniqueConstraint(fields=["property", "min_nights"], name="one_discount_per_length")]
+
+    def __str__(self):
+        return f"{self.label}: {self.percent}% from {self.min_nights} nights"
+
+
+class DisplayCurrency(models.Model):
+    """A currency a quote may be shown in. The property's currency is what is charged."""
+
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="display_currencies")
+    code = models.CharField(max_length=3, validators=[RegexValidator(r"^[A-Z]{3}$", "Three capital letters, e.g. USD.")])
+    rate = models.DecimalField(max_digits=12, decimal_places=6, validators=[MinValueValidator(Decimal("0.000001"))], help_text="Units of this currency per 1 unit of the property's currency.")
+    enabled = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["code"]
+        constraints = [models.UniqueConstraint(fields=["property", "code"], name="one_rate_per_currency")]
+        verbose_name_plural = "display currencies"
+
+    def __str__(self):
+        return f"{self.code} @ {self.rate}"
+
+
+def new_reservation_id() -> str:
+    return "res_" + secrets.token_urlsafe(16)  # 128 random bits, never sequential
+
+
+class Reservation(models.Model):
+    class Status(models.TextChoices):
+        HELD = "held", "Held (awaiting payment)"
+        CONFIRMED = "confirmed", "Confirmed"
+        EXPIRED = "expired", "Expired"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Source(models.TextChoices):
+        API = "api", "REST API"
+        WEB = "web", "Website"
+        MCP = "mcp", "MCP agent"
+        A2A = "a2a", "A2A agent"
+        ADMIN = "admin", "Back office"
+
+    id = models.CharField(primary_key=True, max_length=40, default=new_reservation_id, editable=False)
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="reservations")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.HELD)
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.API)
+    check_in = models.DateField()
+    check_out = models.DateField()
+    guests = models.PositiveSmallIntegerField()
+    hold_expires_at = models.DateTimeField(null=True, blank=True)
+    # The breakdown the guest was quoted, frozen at hold time (rates may change afterwards).
+    price_breakdown = models.JSONField()
+    total = models.DecimalField(**MONEY)
+    currency = models.CharField(max_length=3, default="EUR")
+    guest_first_name = models.CharField(max_length=100, blank=True)
+    guest_last_name = models.CharField(max_length=100, blank=True)
+    guest_email = models.EmailField(blank=True)
+    guest_phone = models.CharField(max_length=40, blank=True)
+    special_requests = models.TextField(blank=True)
+    agent_name = models.CharField(max_length=100, blank=True)
+    client_ip = models.GenericIPAddressField(null=True, blank=True, help_text="Who asked for the hold; for abuse limits.")
+    # Payment (see booking/payments/)
+    payment_provider = models.CharField(max_length=20, blank=True)
+    checkout_session_id = models.CharField(max_length=255, blank=True, db_index=True)
+    checkout_url = models.URLField(max_length=2000, blank=True)
+    checkout_expires_at = models.DateTimeField(null=True, blank=True)
+    amount_paid = models.DecimalField(**MONEY, default=Decimal("0"))
+    amount_refunded = models.DecimalField(**MONEY, default=Decimal("0"))
+    payment_intent_id = models.CharField(max_length=255, blank=True)
+    needs_attention = models.CharField(max_length=300, blank=True, help_text="Set when staff must act, e.g. a late payment for dates taken meanwhile.")
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["property", "status", "check_in", "check_out"], name="reservation_calendar"),
+            models.Index(fields=["client_ip", "status"], name="reservation_client"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(check_out__gt=models.F("check_in")), name="reservation_check_out_after_check_in"),
+        ]
+
+    def __str__(self):
+        return f"{self.id} {self.check_in}→{self.check_out} ({self.status})"
+
+    @builtins.property
+    def nights(self) -> int:
+        return (self.check_out - self.check_in).days
+
+    @builtins.property
+    def guest_name(self) -> str:
+        return " ".join(p for p in [self.guest_first_name, self.guest_last_name] if p)
+
+    def is_blocking(self, now=None) -> bool:
+        """Whether the stay takes its dates now: confirmed, or held and not yet past its expiry."""
+        if self.status == self.Status.CONFIRMED:
+            return True
+        now = now or timezone.now()
+        return self.status == self.Status.HELD and self.hold_expires_at is not None and self.hold_expires_at > now
+
+
+class ReservationEvent(models.Model):
+    """The audit trail: every state change of a reservation, who or what made it, and when."""
+
+    reservation = models.ForeignKey(Reservation, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField(default=timezone.now)
+    from_status = models.CharField(max_length=16, blank=True)
+    to_status = models.CharField(max_length=16, blank=True)
+    action = models.CharField(max_length=50)
+    actor = models.CharField(max_length=150, help_text="Who or what made the change: a staff user, 'api', 'stripe webhook', 'expiry job'.")
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} by {self.actor}"
+
+
+class DateBlock(models.Model):
+    """Nights taken by something other than a reservation: staff blocks and partner (iCal) blocks."""
+
+    class Source(models.TextChoices):
+        STAFF = "staff", "Staff"
+        PARTNER = "partner", "Listing platform"
+
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="blocks")
+    start = models.DateField(help_text="First blocked night.")
+    end = models.DateField(help_text="The day after the last blocked night (like a check-out day).")
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.STAFF)
+    reason = models.CharField(max_length=300, blank=True)
+    # Partner blocks: which feed and which event (UID) they came from, so a moved event moves.
+    feed_key = models.CharField(max_length=100, blank=True)
+    external_uid = models.CharField(max_length=500, blank=True)
+    created_by = models.CharField(max_length=150, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["start"]
+        indexes = [models.Index(fields=["property", "start", "end"], name="block_calendar")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(end__gt=models.F("start")), name="block_end_after_start"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_source_display()} block {self.start}→{self.end}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a POST sent with an Idempotency-Key, replayed for 24 hours."""
+
+    scope = models.CharField(max_length=100)
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField(null=True)
+    response_body = models.JSONField(null=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scope", "key"], name="one_answer_per_idempotency_key")]

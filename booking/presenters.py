@@ -1,0 +1,279 @@
+"""The JSON shapes of the interface, built once and used by REST, MCP and A2A alike.
+
+Money goes out as JSON numbers (DESIGN.md): each Decimal is already rounded to cents, so the float
+it becomes prints exactly those cents.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+
+from booking import pricing
+from booking.models import Property, Reservation
+from booking.pricing import money
+
+CHECKOUT_SESSION_PATH = "/api/v1/payments/checkout-session"
+
+
+def number(value: Decimal) -> float | int:
+    return float(value)
+
+
+def breakdown_json(quote: pricing.Quote, *, rate: Decimal = Decimal("1"), currency: str | None = None) -> dict:
+    """Spec 2.2 price_breakdown, plus the per-night lines. In another currency each line is
+    converted and the total re-added, so total = accommodation + discount + cleaning + tax holds."""
+
+    def conv(amount: Decimal) -> Decimal:
+        return pricing.convert(amount, rate) if rate != 1 else amount
+
+    accommodation = conv(quote.accommodation)
+    discount_amount = conv(quote.discount_amount)
+    cleaning_fee = conv(quote.cleaning_fee)
+    city_tax = conv(quote.city_tax)
+    return {
+        "nights": len(quote.nights),
+        "nightly_avg": number(money(accommodation / len(quote.nights))),
+        "accommodation": number(accommodation),
+        "discount_label": quote.discount_label,
+        "discount_percent": number(quote.discount_percent),
+        "discount_amount": number(discount_amount),
+        "cleaning_fee": number(cleaning_fee),
+        "cleaning_fee_label": quote.cleaning_fee_label,
+        "city_tax": number(city_tax),
+        "city_tax_note": quote.city_tax_note,
+        "total": number(accommodation + discount_amount + cleaning_fee + city_tax),
+        "currency": currency or quote.currency,
+        "price_source": quote.price_source,
+        "nightly_rates": [
+            {
+                "date": n.night.isoformat(),
+                "rate": number(conv(n.rate)),
+                "extra_guest_fee": number(conv(n.extra_guest_fee)),
+                "amount": number(conv(n.amount)),
+                "source": n.source,
+            }
+            for n in quote.nights
+        ],
+    }
+
+
+def availability_json(check) -> dict:
+    return {
+        "check_in": check.stay.check_in.isoformat(),
+        "check_out": check.stay.check_out.isoformat(),
+        "guests": check.guests,
+        "available": check.verdict.available,
+        "unavailable_reason": check.verdict.reason,
+        "message": check.verdict.message,
+        "nights": check.stay.nights,
+        "min_nights": check.verdict.min_nights,
+        "price_breakdown": breakdown_json(check.quote),
+    }
+
+
+def quote_json(priced) -> dict:
+    """The breakdown's fields at the top level (spec: "full price breakdown"), with the stay, the
+    verdict and the same breakdown nested as price_breakdown, as in the availability answer."""
+    check = priced.check
+    breakdown = breakdown_json(check.quote, rate=priced.exchange_rate, currency=priced.currency)
+    body = {
+        "check_in": check.stay.check_in.isoformat(),
+        "check_out": check.stay.check_out.isoformat(),
+        "guests": check.guests,
+        "available": check.verdict.available,
+        "unavailable_reason": check.verdict.reason,
+        **breakdown,
+        "exchange_rate": number(priced.exchange_rate),
+        "charge_currency": check.quote.currency,
+        "charge_total": number(check.quote.total),
+        "price_breakdown": breakdown,
+    }
+    return body
+
+
+def calendar_json(cal) -> dict:
+    return {
+        "start": cal.first_day.isoformat(),
+        "end": cal.last_day.isoformat(),
+        "months": cal.months,
+        "currency": cal.currency,
+        "days": [
+            {
+                "date": d.date.isoformat(),
+                "available": d.available,
+                "check_in_allowed": d.check_in_allowed,
+                "check_out_allowed": d.check_out_allowed,
+                "min_nights": d.min_nights,
+                "nightly_rate": number(d.nightly_rate),
+            }
+            for d in cal.days
+        ],
+    }
+
+
+def mask_email(email: str) -> str | None:
+    if not email:
+        return None
+    local, _, domain = email.partition("@")
+    return f"{local[:1]}***@{domain}"
+
+
+def mask_phone(phone: str) -> str | None:
+    if not phone:
+        return None
+    digits = [c for c in phone if c.isdigit()]
+    return "***" + "".join(digits[-4:])
+
+
+def payment_status(reservation: Reservation) -> str:
+    if reservation.amount_refunded and reservation.amount_refunded >= reservation.amount_paid > 0:
+        return "refunded"
+    if reservation.amount_refunded:
+        return "partially_refunded"
+    if reservation.status == Reservation.Status.CONFIRMED or reservation.amount_paid:
+        return "paid"
+    if reservation.status == Reservation.Status.HELD:
+        return "awaiting_payment"
+    return "not_paid"
+
+
+def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
+    """DESIGN.md's reservation body. Masked for lookups: the id is the only credential."""
+    held = reservation.status == Reservation.Status.HELD
+    base = settings.BASE_URL
+    guest = {
+        "first_name": reservation.guest_first_name or None,
+        "last_name": (reservation.guest_last_name[:1] + "." if mask and reservation.guest_last_name else reservation.guest_last_name or None),
+        "email": mask_email(reservation.guest_email) if mask else reservation.guest_email or None,
+        "phone": mask_phone(reservation.guest_phone) if mask else reservation.guest_phone or None,
+    }
+    return {
+        "id": reservation.id,
+        "reservation_id": reservation.id,
+        "status": reservation.status,
+        "check_in": reservation.check_in.isoformat(),
+        "check_out": reservation.check_out.isoformat(),
+        "guests": reservation.guests,
+        "nights": reservation.nights,
+        "hold_expires_at": reservation.hold_expires_at.isoformat() if held and reservation.hold_expires_at else None,
+        "price_breakdown": reservation.price_breakdown,
+        "payment": {
+            "status": payment_status(reservation),
+            "provider": reservation.payment_provider or None,
+            "amount_due": number(reservation.total) if held else 0,
+            "amount_paid": number(reservation.amount_paid),
+            "amount_refunded": number(reservation.amount_refunded),
+            "currency": reservation.currency,
+            "checkout_url": reservation.checkout_url or None if held else None,
+            "how_to_pay": (
+                f"POST {base}{CHECKOUT_SESSION_PATH} with {{\"reservation_id\": \"{reservation.id}\"}} "
+                "and send the guest to the checkout_url it returns."
+                if held else None
+            ),
+            "checkout_session_endpoint": f"{base}{CHECKOUT_SESSION_PATH}" if held else None,
+        },
+        "guest": guest if any(guest.values()) else None,
+        "special_requests": reservation.special_requests or None,
+        "agent_name": reservation.agent_name or None,
+        "source": reservation.source,
+        "created_at": reservation.created_at.isoformat(),
+        "confirmed_at": reservation.confirmed_at.isoformat() if reservation.confirmed_at else None,
+    }
+
+
+def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
+    reviews = [r for r in prop.reviews.all() if r.published]
+    average = round(sum(r.rating for r in reviews) / len(reviews), 2) if reviews else None
+    weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+    base = settings.BASE_URL
+    return {
+        "id": prop.slug,
+        "name": prop.name,
+        "headline": prop.headline,
+        "summary": prop.summary,
+        "description": prop.description,
+        "property_type": prop.property_type,
+        "url": f"{base}/penthouse-florence",
+        "national_code": prop.national_code or None,
+        "address": {
+            "street_address": prop.street_address,
+            "city": prop.city,
+            "postal_code": prop.postal_code,
+            "region": prop.region,
+            "country_code": prop.country_code,
+            "neighbourhood": prop.neighbourhood,
+        },
+        "coordinates": {"latitude": float(prop.latitude), "longitude": float(prop.longitude)},
+        "capacity": {
+            "max_guests": prop.max_guests,
+            "bedrooms": prop.bedrooms,
+            "beds": prop.beds,
+            "bathrooms": float(prop.bathrooms),
+            "size_sqm": prop.size_sqm,
+        },
+        "amenities": [{"name": a.name, "category": a.category} for a in prop.amenities.all()],
+        "photos": [{"url": base + p.url, "alt": p.alt_text, "caption": p.caption} for p in prop.photos.all()],
+        "pricing_rules": {
+            "currency": rules.currency,
+            "base_nightly_rate": number(rules.base_nightly_rate),
+            "weekend_nightly_rate": number(rules.weekend_nightly_rate) if rules.weekend_nightly_rate is not None else None,
+            "weekend_nights": ["Friday", "Saturday"],
+            "seasons": [
+                {
+                    "name": s.name,
+                    "start": s.start.strftime("%m-%d") if s.recurring else s.start.isoformat(),
+                    "end": s.end.strftime("%m-%d") if s.recurring else s.end.isoformat(),
+                    "recurring_yearly": s.recurring,
+                    "nightly_rate": number(s.nightly_rate),
+                    "weekend_nightly_rate": number(s.weekend_nightly_rate) if s.weekend_nightly_rate is not None else None,
+                    "min_nights": s.min_nights,
+                    "priority": s.priority,
+                }
+                for s in rules.seasons
+            ],
+            "min_nights": rules.min_nights,
+            "max_nights": rules.max_nights,
+            "min_nights_by_arrival_day": {weekdays[d]: n for d, n in sorted(rules.arrival_day_min_nights.items())},
+            "closed_to_arrival": [weekdays[d] for d in sorted(rules.closed_to_arrival)],
+            "closed_to_departure": [weekdays[d] for d in sorted(rules.closed_to_departure)],
+            "length_of_stay_discounts": [
+                {"label": d.label, "min_nights": d.min_nights, "percent": number(d.percent)} for d in rules.discounts
+            ],
+            "base_occupancy": rules.base_occupancy,
+            "extra_guest_fee_per_night": number(rules.extra_guest_fee),
+            "cleaning_fee": number(rules.cleaning_fee),
+            "cleaning_fee_label": rules.cleaning_fee_label,
+            "city_tax": {
+                "per_person_per_night": number(rules.city_tax_per_person_night),
+                "max_nights": rules.city_tax_max_nights,
+                "exempt_under_age": rules.city_tax_exempt_under_age,
+                "note": pricing.city_tax_note(rules),
+            },
+            "booking_window_days": rules.booking_window_days,
+            "display_currencies": {code: number(rate) for code, rate in sorted(rules.display_currencies.items())},
+        },
+        "policies": {
+            "check_in_from": prop.check_in_from.strftime("%H:%M"),
+            "check_in_until": prop.check_in_until.strftime("%H:%M"),
+            "check_out_until": prop.check_out_until.strftime("%H:%M"),
+            "house_rules": [line.strip() for line in prop.house_rules.splitlines() if line.strip()],
+            "cancellation_policy": prop.cancellation_policy,
+            "payment_policy": prop.payment_policy,
+            "hold_minutes": settings.HOLD_MINUTES,
+        },
+        "reviews": {
+            "average_rating": average,
+            "count": len(reviews),
+            "items": [
+                {"author": r.author, "rating": r.rating, "date": r.date.isoformat(), "text": r.text, "source": r.source}
+                for r in reviews
+            ],
+        },
+        "host": {"name": prop.host_name, "languages": [x.strip() for x in prop.languages.split(",") if x.strip()]},
+        "booking": {
+            "recommended_flow": f"POST {base}/api/v1/payments/checkout-link",
+            "availability": f"{base}/api/v1/availability",
+            "calendar": f"{base}/api/v1/calendar",
+            "quote": f"{base}/api/v1/quote",
+        },
+    }

@@ -1,0 +1,331 @@
+"""The pricing and availability engine: pure functions over frozen dataclasses and Decimal.
+
+Nothing here touches the database or the clock; callers pass in the rules (see booking/rules.py),
+the nights already taken and today's date. That keeps every figure a guest sees reproducible and
+testable line by line.
+
+Conventions
+- A stay is the half-open range [check_in, check_out): it occupies the nights check_in ..
+  check_out - 1, so the check-out day is free for the next arrival.
+- A "night" is named by its date: the night of Friday 5 June starts on that Friday.
+- Money is Decimal, rounded half-up to cents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+CENT = Decimal("0.01")
+FRIDAY, SATURDAY = 4, 5
+WEEKEND_NIGHTS = frozenset({FRIDAY, SATURDAY})
+
+
+def money(value: Decimal | int | str) -> Decimal:
+    return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class Stay:
+    check_in: date
+    check_out: date
+
+    def __post_init__(self):
+        if self.check_out <= self.check_in:
+            raise ValueError("check_out must be after check_in")
+
+    @property
+    def nights(self) -> int:
+        return (self.check_out - self.check_in).days
+
+    def each_night(self) -> Iterable[date]:
+        for offset in range(self.nights):
+            yield self.check_in + timedelta(days=offset)
+
+    def overlaps(self, start: date, end: date) -> bool:
+        return self.check_in < end and start < self.check_out
+
+
+@dataclass(frozen=True)
+class Season:
+    name: str
+    start: date  # first night
+    end: date  # last night, inclusive
+    nightly_rate: Decimal
+    weekend_nightly_rate: Decimal | None = None
+    min_nights: int | None = None
+    priority: int = 0
+    recurring: bool = True
+
+    def covers(self, night: date) -> bool:
+        if not self.recurring:
+            return self.start <= night <= self.end
+        # Yearly: compare (month, day), allowing a season that wraps over the new year (Dec → Jan).
+        key, start, end = (night.month, night.day), (self.start.month, self.start.day), (self.end.month, self.end.day)
+        if start <= end:
+            return start <= key <= end
+        return key >= start or key <= end
+
+
+@dataclass(frozen=True)
+class LengthOfStayDiscount:
+    label: str
+    min_nights: int
+    percent: Decimal
+
+
+@dataclass(frozen=True)
+class PricingRules:
+    currency: str = "EUR"
+    base_nightly_rate: Decimal = Decimal("0")
+    weekend_nightly_rate: Decimal | None = None
+    min_nights: int = 1
+    max_nights: int = 365
+    arrival_day_min_nights: Mapping[int, int] = field(default_factory=dict)
+    closed_to_arrival: frozenset[int] = frozenset()
+    closed_to_departure: frozenset[int] = frozenset()
+    max_guests: int = 7
+    base_occupancy: int = 2
+    extra_guest_fee: Decimal = Decimal("0")
+    cleaning_fee: Decimal = Decimal("0")
+    cleaning_fee_label: str = "Cleaning fee"
+    city_tax_per_person_night: Decimal = Decimal("0")
+    city_tax_max_nights: int = 7
+    city_tax_exempt_under_age: int = 0
+    booking_window_days: int = 365
+    seasons: tuple[Season, ...] = ()
+    discounts: tuple[LengthOfStayDiscount, ...] = ()
+    display_currencies: Mapping[str, Decimal] = field(default_factory=dict)
+
+    def season_for(self, night: date) -> Season | None:
+        """The season pricing a night: the highest priority wins; ties go to the later-starting one."""
+        best = None
+        for season in self.seasons:
+            if season.covers(night) and (
+                best is None or (season.priority, season.start) > (best.priority, best.start)
+            ):
+                best = season
+        return best
+
+    def min_nights_for_arrival(self, check_in: date) -> int:
+        """The shortest stay allowed for an arrival on this date.
+
+        The season of the arrival night sets it (else the property's minimum); an arrival-weekday
+        rule can only raise it (e.g. Saturday arrivals stay three nights).
+        """
+        season = self.season_for(check_in)
+        minimum = season.min_nights if season and season.min_nights else self.min_nights
+        return max(minimum, self.arrival_day_min_nights.get(check_in.weekday(), 0))
+
+    def last_arrival_date(self, today: date) -> date:
+        return today + timedelta(days=self.booking_window_days)
+
+
+@dataclass(frozen=True)
+class NightPrice:
+    night: date
+    rate: Decimal
+    extra_guest_fee: Decimal
+    amount: Decimal
+    source: str  # "base_rate", "weekend_rate" or "season:<name>"
+
+
+@dataclass(frozen=True)
+class Quote:
+    stay: Stay
+    guests: int
+    nights: tuple[NightPrice, ...]
+    accommodation: Decimal
+    discount_label: str | None
+    discount_percent: Decimal
+    discount_amount: Decimal
+    cleaning_fee: Decimal
+    cleaning_fee_label: str
+    city_tax: Decimal
+    city_tax_note: str
+    total: Decimal
+    currency: str
+    price_source: str
+
+    @property
+    def nightly_avg(self) -> Decimal:
+        return money(self.accommodation / len(self.nights))
+
+
+def price_night(night: date, guests: int, rules: PricingRules) -> NightPrice:
+    season = rules.season_for(night)
+    weekend = night.weekday() in WEEKEND_NIGHTS
+    if season is not None:
+        rate = season.weekend_nightly_rate if weekend and season.weekend_nightly_rate is not None else season.nightly_rate
+        source = f"season:{season.name}"
+    elif weekend and rules.weekend_nightly_rate is not None:
+        rate, source = rules.weekend_nightly_rate, "weekend_rate"
+    else:
+        rate, source = rules.base_nightly_rate, "base_rate"
+    extra = money(max(0, guests - rules.base_occupancy) * rules.extra_guest_fee)
+    rate = money(rate)
+    return NightPrice(night=night, rate=rate, extra_guest_fee=extra, amount=rate + extra, source=source)
+
+
+def city_tax_note(rules: PricingRules) -> str:
+    note = (
+        f"{rules.city_tax_per_person_night} {rules.currency} per person per night, "
+        f"for at most {rules.city_tax_max_nights} nights"
+    )
+    if rules.city_tax_exempt_under_age:
+        note += f"; children under {rules.city_tax_exempt_under_age} are exempt (deducted on arrival)"
+    return note
+
+
+def quote(stay: Stay, guests: int, rules: PricingRules) -> Quote:
+    """Price a stay line by line. total = accommodation + discount_amount + cleaning_fee + city_tax."""
+    nights = tuple(price_night(night, guests, rules) for night in stay.each_night())
+    accommodation = sum((n.amount for n in nights), Decimal("0"))
+    discount = best_discount(stay.nights, rules.discounts)
+    if discount is None:
+        discount_label, discount_percent, discount_amount = None, Decimal("0"), Decimal("0.00")
+    else:
+        discount_label, discount_percent = discount.label, discount.percent
+        discount_amount = -money(accommodation * discount.percent / 100)
+    # Every guest is counted: ages are not known before arrival, exemptions are deducted there.
+    city_tax = money(rules.city_tax_per_person_night * guests * min(stay.nights, rules.city_tax_max_nights))
+    cleaning_fee = money(rules.cleaning_fee)
+    total = accommodation + discount_amount + cleaning_fee + city_tax
+    return Quote(
+        stay=stay,
+        guests=guests,
+        nights=nights,
+        accommodation=money(accommodation),
+        discount_label=discount_label,
+        discount_percent=discount_percent,
+        discount_amount=discount_amount,
+        cleaning_fee=cleaning_fee,
+        cleaning_fee_label=rules.cleaning_fee_label,
+        city_tax=city_tax,
+        city_tax_note=city_tax_note(rules),
+        total=money(total),
+        currency=rules.currency,
+        price_source=" + ".join(dict.fromkeys(n.source for n in nights)),
+    )
+
+
+def best_discount(nights: int, discounts: Iterable[LengthOfStayDiscount]) -> LengthOfStayDiscount | None:
+    eligible = [d for d in discounts if nights >= d.min_nights]
+    return max(eligible, key=lambda d: (d.min_nights, d.percent), default=None)
+
+
+# --- Availability ---------------------------------------------------------------------------------
+
+class Unavailable:
+    """Reasons a well-formed stay cannot be booked, in the order they are checked."""
+
+    BEYOND_BOOKING_WINDOW = "beyond_booking_window"
+    TOO_MANY_GUESTS = "too_many_guests"
+    BOOKED = "booked"
+    CLOSED_TO_ARRIVAL = "closed_to_arrival"
+    CLOSED_TO_DEPARTURE = "closed_to_departure"
+    MIN_STAY = "min_stay"
+    MAX_STAY = "max_stay"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    available: bool
+    reason: str | None = None
+    message: str | None = None
+    min_nights: int | None = None
+
+
+def check_stay(stay: Stay, guests: int, rules: PricingRules, taken_nights: Collection[date], today: date) -> Verdict:
+    """Whether a stay can be booked under the rules, given the nights already taken."""
+    min_nights = rules.min_nights_for_arrival(stay.check_in)
+
+    def refuse(reason: str, message: str) -> Verdict:
+        return Verdict(False, reason, message, min_nights)
+
+    if stay.check_in > rules.last_arrival_date(today):
+        return refuse(Unavailable.BEYOND_BOOKING_WINDOW, f"Bookings open at most {rules.booking_window_days} days ahead.")
+    if guests > rules.max_guests:
+        return refuse(Unavailable.TOO_MANY_GUESTS, f"The property sleeps at most {rules.max_guests} guests.")
+    if any(night in taken_nights for night in stay.each_night()):
+        return refuse(Unavailable.BOOKED, "Some of these nights are already booked.")
+    if stay.check_in.weekday() in rules.closed_to_arrival:
+        return refuse(Unavailable.CLOSED_TO_ARRIVAL, f"Arrivals are not possible on a {stay.check_in:%A}.")
+    if stay.check_out.weekday() in rules.closed_to_departure:
+        return refuse(Unavailable.CLOSED_TO_DEPARTURE, f"Departures are not possible on a {stay.check_out:%A}.")
+    if stay.nights < min_nights:
+        return refuse(Unavailable.MIN_STAY, f"Stays arriving on {stay.check_in.isoformat()} last at least {min_nights} nights.")
+    if stay.nights > rules.max_nights:
+        return refuse(Unavailable.MAX_STAY, f"Stays last at most {rules.max_nights} nights.")
+    return Verdict(True, min_nights=min_nights)
+
+
+def taken_nights_from_ranges(ranges: Iterable[tuple[date, date]], window_start: date, window_end: date) -> set[date]:
+    """The nights inside [window_start, window_end) covered by any half-open [start, end) range."""
+    nights: set[date] = set()
+    for start, end in ranges:
+        night = max(start, window_start)
+        last = min(end, window_end)
+        while night < last:
+            nights.add(night)
+            night += timedelta(days=1)
+    return nights
+
+
+@dataclass(frozen=True)
+class CalendarDay:
+    date: date
+    nightly_rate: Decimal
+    available: bool  # the night starting this day can be sold
+    check_in_allowed: bool  # a stay may start today (and the minimum stay fits)
+    check_out_allowed: bool  # a stay may end today
+    min_nights: int
+
+
+def calendar(first_day: date, last_day: date, rules: PricingRules, taken_nights: Collection[date], today: date) -> list[CalendarDay]:
+    """Per day from first_day to last_day inclusive: enough for a date picker to grey out correctly.
+
+    A day allows check-in when its night is free, arrival is allowed, it is inside the booking
+    window and the minimum stay from that day fits before the next taken night (and passes no
+    closed departure day for every possible length: at least one valid check-out must exist).
+    A day allows check-out when the night before it is free and departures are allowed.
+    """
+    last_arrival = rules.last_arrival_date(today)
+    span = (last_day - first_day).days + 1
+    # Sellable nights over the span plus the longest look-ahead the minimum-stay check needs.
+    lookahead = max([rules.max_nights, rules.min_nights, *rules.arrival_day_min_nights.values(), *(s.min_nights or 0 for s in rules.seasons)])
+    free = [
+        (first_day + timedelta(days=i)) >= today and (first_day + timedelta(days=i)) not in taken_nights
+        for i in range(span + lookahead + 1)
+    ]
+    # free_run[i]: how many consecutive sellable nights start at day i.
+    free_run = [0] * (len(free) + 1)
+    for i in range(len(free) - 1, -1, -1):
+        free_run[i] = free_run[i + 1] + 1 if free[i] else 0
+
+    days = []
+    for i in range(span):
+        day = first_day + timedelta(days=i)
+        min_nights = rules.min_nights_for_arrival(day)
+        rate = price_night(day, rules.base_occupancy, rules).rate
+        check_in_allowed = (
+            free[i]
+            and day <= last_arrival
+            and day.weekday() not in rules.closed_to_arrival
+            and free_run[i] >= min_nights
+            and any(
+                (day + timedelta(days=n)).weekday() not in rules.closed_to_departure
+                for n in range(min_nights, min(free_run[i], rules.max_nights) + 1)
+            )
+        )
+        check_out_allowed = (
+            i > 0 and free[i - 1] or i == 0 and day - timedelta(days=1) >= today and (day - timedelta(days=1)) not in taken_nights
+        ) and day.weekday() not in rules.closed_to_departure
+        days.append(CalendarDay(day, rate, free[i], bool(check_in_allowed), bool(check_out_allowed), min_nights))
+    return days
+
+
+def convert(amount: Decimal, rate: Decimal) -> Decimal:
+    return money(amount * rate)

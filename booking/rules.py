@@ -1,0 +1,72 @@
+"""Builds the pricing engine's frozen rules from the owner's admin data, once per rules version.
+
+Every pricing model bumps `Property.rules_version` when saved or deleted (booking/signals.py). A
+process keeps the rules it built keyed by that version, so a hot request reads one property row
+and no pricing tables, and an edit in the admin reaches every web process and worker at once.
+"""
+
+import threading
+from decimal import Decimal
+
+from booking import pricing
+from booking.models import Property
+
+_cache: dict[int, tuple[int, pricing.PricingRules]] = {}
+_lock = threading.Lock()
+
+
+def rules_for(prop: Property) -> pricing.PricingRules:
+    cached = _cache.get(prop.pk)
+    if cached is not None and cached[0] == prop.rules_version:
+        return cached[1]
+    rules = build_rules(prop)
+    with _lock:
+        _cache[prop.pk] = (prop.rules_version, rules)
+    return rules
+
+
+def build_rules(prop: Property) -> pricing.PricingRules:
+    return pricing.PricingRules(
+        currency=prop.currency,
+        base_nightly_rate=prop.base_nightly_rate,
+        weekend_nightly_rate=prop.weekend_nightly_rate,
+        min_nights=prop.min_nights,
+        max_nights=prop.max_nights,
+        arrival_day_min_nights={m.weekday: m.min_nights for m in prop.arrival_day_minimums.all()},
+        closed_to_arrival=frozenset(prop.closed_to_arrival or ()),
+        closed_to_departure=frozenset(prop.closed_to_departure or ()),
+        max_guests=prop.max_guests,
+        base_occupancy=prop.base_occupancy,
+        extra_guest_fee=prop.extra_guest_fee,
+        cleaning_fee=prop.cleaning_fee,
+        cleaning_fee_label=prop.cleaning_fee_label,
+        city_tax_per_person_night=prop.city_tax_per_person_night,
+        city_tax_max_nights=prop.city_tax_max_nights,
+        city_tax_exempt_under_age=prop.city_tax_exempt_under_age,
+        booking_window_days=prop.booking_window_days,
+        seasons=tuple(
+            pricing.Season(
+                name=s.name,
+                start=s.start_date,
+                end=s.end_date,
+                nightly_rate=s.nightly_rate,
+                weekend_nightly_rate=s.weekend_nightly_rate,
+                min_nights=s.min_nights,
+                priority=s.priority,
+                recurring=s.recurring,
+            )
+            for s in prop.seasons.all()
+        ),
+        discounts=tuple(
+            pricing.LengthOfStayDiscount(label=d.label, min_nights=d.min_nights, percent=d.percent)
+            for d in prop.discounts.all()
+        ),
+        display_currencies={
+            c.code: c.rate for c in prop.display_currencies.all() if c.enabled
+        } | {prop.currency: Decimal("1")},
+    )
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()

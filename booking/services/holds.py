@@ -1,0 +1,121 @@
+"""Holds: the write that must never double-book.
+
+The availability check and the insert happen in one transaction under the property lock (see
+locking.py), so two requests for overlapping nights are serialised: the second sees the first's
+hold and gets DatesUnavailable. Holds past hold_expires_at stop blocking at that instant; the
+hold path marks such overlapping holds `expired` before it inserts, so the PostgreSQL exclusion
+constraint (active reservations may not overlap) never trips over a lapsed hold.
+"""
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from booking import pricing
+from booking.errors import DatesUnavailable
+from booking.models import Reservation
+from booking.presenters import breakdown_json
+from booking.rules import rules_for
+from booking.selectors import blocks_between, get_property, taken_ranges, today
+from booking.services.audit import record_event
+from booking.services.limits import check_hold_limits
+from booking.services.locking import lock_property
+
+
+@dataclass(frozen=True)
+class GuestDetails:
+    first_name: str = ""
+    last_name: str = ""
+    email: str = ""
+    phone: str = ""
+
+    @classmethod
+    def from_input(cls, data: dict | None) -> "GuestDetails":
+        data = data or {}
+        return cls(**{field: (data.get(field) or "").strip() for field in ("first_name", "last_name", "email", "phone")})
+
+
+def hold_stay(
+    *,
+    check_in: date,
+    check_out: date,
+    guests: int,
+    guest: GuestDetails | None = None,
+    special_requests: str | None = None,
+    agent_name: str | None = None,
+    source: str = Reservation.Source.API,
+    client_ip: str | None = None,
+    actor: str = "api",
+) -> Reservation:
+    """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited)."""
+    check_hold_limits(client_ip)
+    guest = guest or GuestDetails()
+    prop_id = get_property().pk
+    try:
+        with transaction.atomic():
+            prop = lock_property(prop_id)
+            rules = rules_for(prop)
+            stay = pricing.Stay(check_in, check_out)
+            now = timezone.now()
+            expire_lapsed_holds_overlapping(prop, check_in, check_out, now)
+            taken = pricing.taken_nights_from_ranges(taken_ranges(prop, check_in, check_out, now), check_in, check_out)
+            verdict = pricing.check_stay(stay, guests, rules, taken, today())
+            if not verdict.available:
+                raise DatesUnavailable(verdict.message, verdict.reason)
+            quote = pricing.quote(stay, guests, rules)
+            reservation = Reservation.objects.create(
+                property=prop,
+                status=Reservation.Status.HELD,
+                source=source,
+                check_in=check_in,
+                check_out=check_out,
+                guests=guests,
+                hold_expires_at=now + timedelta(minutes=settings.HOLD_MINUTES),
+                price_breakdown=breakdown_json(quote),
+                total=quote.total,
+                currency=quote.currency,
+                guest_first_name=guest.first_name,
+                guest_last_name=guest.last_name,
+                guest_email=guest.email,
+                guest_phone=guest.phone,
+                special_requests=special_requests or "",
+                agent_name=agent_name or "",
+                client_ip=client_ip,
+            )
+            record_event(reservation, action="hold", actor=actor, note=f"held until {reservation.hold_expires_at:%Y-%m-%d %H:%M %Z}")
+    except IntegrityError as error:
+        # The PostgreSQL exclusion constraint: only reachable if the lock was bypassed.
+        raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error
+    return reservation
+
+
+def expire_lapsed_holds_overlapping(prop, start: date, end: date, now) -> int:
+    """Mark holds past their expiry that overlap [start, end) as expired (inside the lock)."""
+    lapsed = list(
+        Reservation.objects.filter(
+            property=prop, status=Reservation.Status.HELD, hold_expires_at__lte=now, check_in__lt=end, check_out__gt=start
+        )
+    )
+    for reservation in lapsed:
+        reservation.status = Reservation.Status.EXPIRED
+        reservation.save(update_fields=["status", "updated_at"])
+        record_event(reservation, action="expire", actor="hold path", from_status=Reservation.Status.HELD, note="hold time ran out")
+    return len(lapsed)
+
+
+def nights_free_for(reservation: Reservation, now=None) -> bool:
+    """Whether the reservation's nights are free of every other stay and block (call under the lock)."""
+    return not taken_ranges_excluding(reservation, now)
+
+
+def taken_ranges_excluding(reservation: Reservation, now=None):
+    from booking.selectors import blocking_reservations
+
+    now = now or timezone.now()
+    stays = blocking_reservations(reservation.property, reservation.check_in, reservation.check_out, now).exclude(pk=reservation.pk)
+    return list(stays.values_list("check_in", "check_out")) + list(
+        blocks_between(reservation.property, reservation.check_in, reservation.check_out).values_list("start", "end")
+    )

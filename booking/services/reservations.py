@@ -1,0 +1,177 @@
+"""State changes of a reservation after its hold: confirm, expire, cancel. Nothing else moves one.
+
+held → confirmed (payment succeeded) | expired (hold time ran out, checkout expired) | cancelled
+confirmed → cancelled (staff, with or without refund)
+
+Each function locks the property, re-reads the reservation and returns early when the change was
+already made, so a replayed webhook or a retried task is harmless.
+"""
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from booking.errors import DatesUnavailable, InvalidTransition, NotFound
+from booking.models import Reservation
+from booking.services.audit import record_event
+from booking.services.holds import nights_free_for
+from booking.services.locking import lock_property
+
+logger = logging.getLogger(__name__)
+Status = Reservation.Status
+
+
+def get_reservation(reservation_id: str) -> Reservation:
+    try:
+        return Reservation.objects.select_related("property").get(pk=reservation_id)
+    except Reservation.DoesNotExist:
+        raise NotFound(f"No reservation with id {reservation_id!r}.") from None
+
+
+def _locked(reservation_id: str) -> Reservation:
+    """Lock the property of the reservation, then re-read the reservation inside that lock."""
+    reservation = get_reservation(reservation_id)
+    lock_property(reservation.property_id)
+    return Reservation.objects.select_related("property").select_for_update().get(pk=reservation_id)
+
+
+@dataclass(frozen=True)
+class Payer:
+    email: str = ""
+    name: str = ""
+    phone: str = ""
+
+
+def confirm_reservation(
+    reservation_id: str,
+    *,
+    actor: str,
+    payer: Payer | None = None,
+    amount_paid: Decimal | None = None,
+    payment_intent_id: str = "",
+    note: str = "",
+) -> Reservation:
+    """Confirm after a successful payment and backfill the payer's details.
+
+    A payment for a hold that lapsed (or a checkout that expired) still confirms when the nights
+    are free; when they were taken meanwhile it raises DatesUnavailable and the caller refunds.
+    """
+    with transaction.atomic():
+        reservation = _locked(reservation_id)
+        if reservation.status == Status.CONFIRMED:
+            _backfill_payer(reservation, payer)
+            return reservation
+        if reservation.status == Status.CANCELLED:
+            raise InvalidTransition("A cancelled reservation cannot be confirmed; refund the payment instead.")
+        if not nights_free_for(reservation):
+            raise DatesUnavailable("The nights of this reservation were taken after its hold ended.", "booked")
+        previous = reservation.status
+        reservation.status = Status.CONFIRMED
+        reservation.confirmed_at = timezone.now()
+        if amount_paid is not None:
+            reservation.amount_paid = amount_paid
+        if payment_intent_id:
+            reservation.payment_intent_id = payment_intent_id
+        _backfill_payer(reservation, payer, save=False)
+        reservation.save()
+        late = previous != Status.HELD or (reservation.hold_expires_at and reservation.hold_expires_at <= reservation.confirmed_at)
+        record_event(reservation, action="confirm", actor=actor, from_status=previous, note=note or ("late payment, nights still free" if late else "payment succeeded"))
+    transaction.on_commit(lambda: _notify_confirmed(reservation.pk))
+    return reservation
+
+
+def _backfill_payer(reservation: Reservation, payer: Payer | None, save: bool = True) -> None:
+    """Fill in what the guest did not give at hold time; never overwrite what they gave."""
+    if payer is None:
+        return
+    changed = []
+    if payer.email and not reservation.guest_email:
+        reservation.guest_email, changed = payer.email[:254], changed + ["guest_email"]
+    if payer.phone and not reservation.guest_phone:
+        reservation.guest_phone, changed = payer.phone[:40], changed + ["guest_phone"]
+    if payer.name and not (reservation.guest_first_name or reservation.guest_last_name):
+        first, _, last = payer.name.strip().partition(" ")
+        reservation.guest_first_name, reservation.guest_last_name = first[:100], last.strip()[:100]
+        changed += ["guest_first_name", "guest_last_name"]
+    if changed and save:
+        reservation.save(update_fields=[*changed, "updated_at"])
+
+
+def _notify_confirmed(reservation_id: str) -> None:
+    # The confirmation emails are sent by the notifications module when it exists (payments).
+    try:
+        from booking.notifications import send_confirmation_emails
+    except ImportError:
+        return
+    try:
+        send_confirmation_emails(reservation_id)
+    except Exception:  # an email failure must not undo a paid booking
+        logger.exception("confirmation email failed for %s", reservation_id)
+
+
+def expire_hold(reservation_id: str, *, actor: str, note: str = "hold time ran out") -> Reservation:
+    """Release a hold (its time ran out, or its checkout session expired or failed)."""
+    with transaction.atomic():
+        reservation = _locked(reservation_id)
+        if reservation.status != Status.HELD:
+            return reservation  # already decided: an `expired` after `completed` changes nothing
+        reservation.status = Status.EXPIRED
+        reservation.save(update_fields=["status", "updated_at"])
+        record_event(reservation, action="expire", actor=actor, from_status=Status.HELD, note=note)
+    return reservation
+
+
+def expire_lapsed_holds(*, now: datetime | None = None, actor: str = "expiry job") -> int:
+    """Housekeeping: mark every hold past its expiry as expired. Correctness never waits for it."""
+    now = now or timezone.now()
+    ids = list(Reservation.objects.filter(status=Status.HELD, hold_expires_at__lte=now).values_list("pk", flat=True))
+    expired = 0
+    for reservation_id in ids:
+        with transaction.atomic():
+            reservation = _locked(reservation_id)
+            if reservation.status == Status.HELD and reservation.hold_expires_at <= now:
+                reservation.status = Status.EXPIRED
+                reservation.save(update_fields=["status", "updated_at"])
+                record_event(reservation, action="expire", actor=actor, from_status=Status.HELD, note="hold time ran out")
+                expired += 1
+    return expired
+
+
+def cancel_reservation(reservation_id: str, *, actor: str, reason: str = "") -> Reservation:
+    """Cancel a hold or a confirmed stay (staff, or a failed payment). Refunds are separate."""
+    with transaction.atomic():
+        reservation = _locked(reservation_id)
+        if reservation.status == Status.CANCELLED:
+            return reservation
+        if reservation.status not in (Status.HELD, Status.CONFIRMED):
+            raise InvalidTransition(f"A reservation that is {reservation.status} cannot be cancelled.")
+        previous = reservation.status
+        reservation.status = Status.CANCELLED
+        reservation.cancelled_at = timezone.now()
+        reservation.save(update_fields=["status", "cancelled_at", "updated_at"])
+        record_event(reservation, action="cancel", actor=actor, from_status=previous, note=reason)
+    return reservation
+
+
+def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservation:
+    """Push a hold's expiry later (a payment session may outlive it: Stripe's 30-minute floor)."""
+    with transaction.atomic():
+        reservation = _locked(reservation_id)
+        if reservation.status == Status.HELD and reservation.hold_expires_at and until > reservation.hold_expires_at:
+            reservation.hold_expires_at = until
+            reservation.save(update_fields=["hold_expires_at", "updated_at"])
+            record_event(reservation, action="extend_hold", actor=actor, from_status=Status.HELD, note=f"held until {until:%Y-%m-%d %H:%M %Z}")
+    return reservation
+
+
+def flag_for_staff(reservation_id: str, *, actor: str, note: str) -> Reservation:
+    with transaction.atomic():
+        reservation = _locked(reservation_id)
+        reservation.needs_attention = note[:300]
+        reservation.save(update_fields=["needs_attention", "updated_at"])
+        record_event(reservation, action="flag", actor=actor, from_status=reservation.status, note=note)
+    return reservation

@@ -1,0 +1,70 @@
+"""The read side of a stay: availability, quote and calendar, priced by the pure engine."""
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from booking import pricing
+from booking.errors import InvalidInput
+from booking.rules import rules_for
+from booking.selectors import get_property, taken_ranges, today
+
+
+@dataclass(frozen=True)
+class StayCheck:
+    stay: pricing.Stay
+    guests: int
+    verdict: pricing.Verdict
+    quote: pricing.Quote
+
+
+def check_stay(*, check_in: date, check_out: date, guests: int) -> StayCheck:
+    """Whether the stay can be booked now, with its price either way. Three queries."""
+    prop = get_property()
+    return _check(prop, rules_for(prop), check_in, check_out, guests)
+
+
+def _check(prop, rules: pricing.PricingRules, check_in: date, check_out: date, guests: int) -> StayCheck:
+    stay = pricing.Stay(check_in, check_out)
+    taken = pricing.taken_nights_from_ranges(taken_ranges(prop, check_in, check_out), check_in, check_out)
+    verdict = pricing.check_stay(stay, guests, rules, taken, today())
+    return StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules))
+
+
+@dataclass(frozen=True)
+class PricedQuote:
+    check: StayCheck
+    currency: str
+    exchange_rate: Decimal
+
+
+def quote_stay(*, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body") -> PricedQuote:
+    prop = get_property()
+    rules = rules_for(prop)
+    currency = currency.upper()
+    rate = rules.display_currencies.get(currency)
+    if rate is None:
+        supported = ", ".join(sorted(rules.display_currencies))
+        raise InvalidInput.single([location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
+    return PricedQuote(_check(prop, rules, check_in, check_out, guests), currency, rate)
+
+
+@dataclass(frozen=True)
+class Calendar:
+    first_day: date
+    last_day: date
+    months: int
+    currency: str
+    days: list[pricing.CalendarDay]
+
+
+def calendar_months(*, start: date | None, months: int) -> Calendar:
+    """Day-by-day availability from the month of `start` (any date; default this month)."""
+    prop = get_property()
+    rules = rules_for(prop)
+    first = (start or today()).replace(day=1)
+    year, month = divmod(first.month - 1 + months, 12)
+    last = date(first.year + year, month + 1, 1) - timedelta(days=1)
+    lookahead = last + timedelta(days=rules.max_nights + 2)
+    taken = pricing.taken_nights_from_ranges(taken_ranges(prop, first - timedelta(days=1), lookahead), first - timedelta(days=1), lookahead)
+    return Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today()))

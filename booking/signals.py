@@ -1,0 +1,25 @@
+"""Any edit to a pricing rule bumps the property's rules_version (see booking/rules.py)."""
+
+from django.db.models import F
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from booking.models import ArrivalDayMinimum, DisplayCurrency, LengthOfStayDiscount, Property, Season
+
+RULE_MODELS = (Season, ArrivalDayMinimum, LengthOfStayDiscount, DisplayCurrency)
+
+
+def bump_rules_version(property_id: int) -> None:
+    Property.objects.filter(pk=property_id).update(rules_version=F("rules_version") + 1)
+
+
+@receiver(post_save, sender=Property)
+def property_saved(sender, instance, created, raw=False, **kwargs):
+    # A save of the property itself may change rates; bump unless this save is the bump's own.
+    if not raw and not created:
+        bump_rules_version(instance.pk)
+
+
+for model in RULE_MODELS:
+    post_save.connect(lambda sender, instance, raw=False, **kw: raw or bump_rules_version(instance.property_id), sender=model, weak=False)
+    post_delete.connect(lambda sender, instance, **kw: bump_rules_version(instance.property_id), sender=model, weak=False)

@@ -1,0 +1,220 @@
+"""Input schemas shared by every interface (REST, MCP, A2A, HTML): one set of rules, one message.
+
+`validate(schema, data, location)` returns clean data or raises InvalidInput with the spec's
+HTTPValidationError items: `loc` starting with "query", "body" or "path", a human `msg` and a
+machine `type`.
+"""
+
+from datetime import date
+
+from django.conf import settings
+from rest_framework import serializers
+
+from booking.errors import InvalidInput
+from booking.selectors import today
+
+MAX_TEXT = 2000
+
+# DRF error codes → the machine `type` of a validation item.
+ERROR_TYPES = {
+    "required": "missing",
+    "null": "none_not_allowed",
+    "invalid": "value_error",
+    "max_value": "less_than_equal",
+    "min_value": "greater_than_equal",
+    "max_length": "string_too_long",
+    "min_length": "string_too_short",
+    "blank": "string_too_short",
+    "not_a_list": "list_type",
+    "invalid_choice": "enum",
+    "date": "date_type",
+    "datetime": "date_type",
+    "max_string_length": "string_too_long",
+}
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer. In a JSON body booleans and fractional numbers are refused, not coerced."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or isinstance(data, float) and not data.is_integer():
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """A string: numbers, booleans and objects are refused rather than turned into text."""
+
+    default_error_messages = {"invalid": "Input should be a valid string."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        if "\x00" in data:
+            raise serializers.ValidationError("Input must not contain NUL characters.", code="invalid")
+        return super().to_internal_value(data)
+
+
+class StayDateField(serializers.DateField):
+    default_error_messages = {
+        "invalid": "Input should be a valid date in the format YYYY-MM-DD.",
+        "datetime": "Input should be a date (YYYY-MM-DD), not a date and time.",
+    }
+
+    def __init__(self, **kwargs):
+        super().__init__(input_formats=["iso-8601"], **kwargs)
+
+    def to_internal_value(self, value):
+        if not isinstance(value, str) or len(value) != 10:
+            self.fail("invalid", format="YYYY-MM-DD")
+        return super().to_internal_value(value)
+
+
+class StaySchema(serializers.Serializer):
+    check_in = StayDateField(help_text="Arrival date, YYYY-MM-DD (the first night).")
+    check_out = StayDateField(help_text="Departure date, YYYY-MM-DD; the night before it is the last one.")
+
+    def validate(self, attrs):
+        check_in, check_out = attrs["check_in"], attrs["check_out"]
+        if check_out <= check_in:
+            raise InvalidStay(["check_out"], "check_out must be after check_in.", "date_order")
+        if check_in < today():
+            raise InvalidStay(["check_in"], "check_in must not be in the past.", "date_in_past")
+        return attrs
+
+
+class InvalidStay(Exception):
+    def __init__(self, loc, msg, type_):
+        self.loc, self.msg, self.type = loc, msg, type_
+
+
+def guests_field(**kwargs):
+    return StrictIntegerField(
+        min_value=1,
+        max_value=7,
+        default=2,
+        help_text="Number of guests, 1 to 7 (the property's capacity).",
+        **kwargs,
+    )
+
+
+class AvailabilityQuery(StaySchema):
+    guests = guests_field()
+
+
+class QuoteRequest(StaySchema):
+    guests = guests_field()
+    currency = StrictCharField(default="EUR", max_length=3, min_length=3, help_text="Display currency, e.g. EUR (charged) or one the owner enabled.")
+
+
+class GuestInfo(serializers.Serializer):
+    first_name = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=100)
+    last_name = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=100)
+    email = serializers.EmailField(required=False, allow_null=True, allow_blank=True, max_length=254)
+    phone = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=40)
+
+
+class ReservationCreate(StaySchema):
+    guests = guests_field()
+    guest = GuestInfo(required=False, allow_null=True, default=None)
+    special_requests = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=MAX_TEXT, default=None)
+    agent_name = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=100, default=None, help_text="Name of the calling AI agent, if any.")
+
+
+class ReturnUrlField(StrictCharField):
+    """An absolute https URL (http only for localhost) the payment page returns the payer to."""
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, allow_null=True, default=None, max_length=2000, **kwargs)
+
+    def to_internal_value(self, data):
+        from urllib.parse import urlsplit
+
+        value = super().to_internal_value(data)
+        parts = urlsplit(value)
+        local = parts.hostname in {"localhost", "127.0.0.1", "::1"}
+        if not parts.netloc or not (parts.scheme == "https" or parts.scheme == "http" and local):
+            raise serializers.ValidationError("Must be an absolute https URL (http is allowed only for localhost).", code="url")
+        if any(c in value for c in "\r\n\t <>\"'"):
+            raise serializers.ValidationError("Must be a plain URL without spaces or quotes.", code="url")
+        return value
+
+
+class CheckoutLinkCreate(StaySchema):
+    guests = guests_field()
+    success_url = ReturnUrlField()
+    cancel_url = ReturnUrlField()
+    special_requests = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=MAX_TEXT, default=None)
+    agent_name = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=100, default=None)
+
+
+class CheckoutSessionCreate(serializers.Serializer):
+    reservation_id = StrictCharField(max_length=200)
+    success_url = ReturnUrlField()
+    cancel_url = ReturnUrlField()
+
+
+class CalendarQuery(serializers.Serializer):
+    start = StayDateField(required=False, allow_null=True, default=None, help_text="Month anchor, YYYY-MM-DD; any date, past or future. Default: this month.")
+    months = StrictIntegerField(min_value=1, max_value=18, default=12, help_text="How many months, 1 to 18.")
+
+
+class ReservationPath(serializers.Serializer):
+    reservation_id = StrictCharField(max_length=200)
+
+
+class BlogSlugPath(serializers.Serializer):
+    slug = serializers.RegexField(r"^[-a-zA-Z0-9_]+$", max_length=200, error_messages={"invalid": "A slug has only letters, digits, hyphens and underscores."})
+
+
+def validate(schema: type[serializers.Serializer], data, location: str) -> dict:
+    """Validate `data` against `schema`; raise InvalidInput with loc prefixed by `location`."""
+    if location == "body" and not isinstance(data, dict):
+        raise InvalidInput.single(["body"], "Input should be a JSON object.", "model_attributes_type")
+    serializer = schema(data=data)
+    try:
+        valid = serializer.is_valid()
+    except InvalidStay as error:
+        raise InvalidInput.single([location, *error.loc], error.msg, error.type) from None
+    if not valid:
+        raise InvalidInput(flatten_errors(serializer.errors, [location]))
+    return dict(serializer.validated_data)
+
+
+def flatten_errors(errors, prefix: list) -> list[dict]:
+    items = []
+    if isinstance(errors, dict):
+        for name, value in errors.items():
+            loc = prefix if name == "non_field_errors" else [*prefix, name]
+            items += flatten_errors(value, loc)
+    elif isinstance(errors, list):
+        for index, value in enumerate(errors):
+            if isinstance(value, (dict, list)):
+                items += flatten_errors(value, [*prefix, index])
+            else:
+                items.append(error_item(prefix, value))
+    else:
+        items.append(error_item(prefix, errors))
+    return items
+
+
+def error_item(loc: list, error) -> dict:
+    code = getattr(error, "code", None) or "value_error"
+    msg = str(error)
+    if code == "required":
+        msg = "Field required."
+    return {"loc": list(loc), "msg": msg, "type": ERROR_TYPES.get(code, code)}
+
+
+def guest_count_fits(guests: int, max_guests: int, location: str) -> None:
+    if guests > max_guests:
+        raise InvalidInput.single([location, "guests"], f"The property sleeps at most {max_guests} guests.", "less_than_equal")
+
+
+def calendar_anchor(start: date | None) -> date:
+    anchor = start or today()
+    return anchor.replace(day=1)
+
+
+def hold_minutes() -> int:
+    return settings.HOLD_MINUTES

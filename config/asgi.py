@@ -1,0 +1,8 @@
+"""The ASGI application: the Django site and API, and (issue 7) the MCP endpoint in the same process."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+application = get_asgi_application()

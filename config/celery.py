@@ -1,0 +1,44 @@
+"""Celery: background jobs and their beat schedule.
+
+Broker: CELERY_BROKER_URL (redis://… in production). Without it, kombu's filesystem transport
+under DATA_DIR/queue, so `make run` runs the worker and beat on a fresh machine with no services.
+"""
+
+import os
+from datetime import timedelta
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("direct_booking")
+
+
+def configure(app: Celery) -> None:
+    from django.conf import settings
+
+    queue_dir = str(settings.CELERY_QUEUE_DIR)
+    app.conf.update(
+        broker_url=settings.CELERY_BROKER_URL or "filesystem://",
+        broker_transport_options=(
+            {} if settings.CELERY_BROKER_URL else {"data_folder_in": queue_dir, "data_folder_out": queue_dir, "store_processed": False}
+        ),
+        broker_connection_retry_on_startup=True,
+        task_ignore_result=True,
+        result_backend=None,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        timezone=settings.TIME_ZONE,
+        beat_schedule_filename=settings.CELERY_BEAT_SCHEDULE_FILE,
+        beat_schedule={
+            "expire-lapsed-holds": {"task": "booking.tasks.expire_lapsed_holds", "schedule": timedelta(seconds=60)},
+            "reconcile-open-checkouts": {"task": "booking.tasks.reconcile_open_checkouts", "schedule": timedelta(minutes=5)},
+            "sync-partner-calendars": {"task": "partner_sync.tasks.sync_all_feeds", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
+            "probe-partner-listing": {"task": "partner_sync.tasks.probe_listing", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
+        },
+    )
+
+
+configure(app)
+app.autodiscover_tasks(["booking", "partner_sync"])

@@ -1,0 +1,225 @@
+"""Settings, read once from the environment (django-environ). See README.md "Configuration"."""
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import environ
+
+from config.secret_key import load_or_create_secret_key
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+
+# --- Where the running service writes: one volume holds its state -------------------------------
+DATA_DIR = Path(env.str("DATA_DIR", default=str(BASE_DIR / "var"))).resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+# --- Core ---------------------------------------------------------------------------------------
+DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY = env.str("SECRET_KEY", default="") or load_or_create_secret_key(DATA_DIR)
+
+_default_port = env.str("PORT", default="8000")
+BASE_URL = env.str("BASE_URL", default=f"http://127.0.0.1:{_default_port}").rstrip("/")
+_base = urlsplit(BASE_URL)
+BASE_URL_IS_HTTPS = _base.scheme == "https"
+ALLOWED_HOSTS = env.list(
+    "ALLOWED_HOSTS",
+    default=[h for h in [_base.hostname, "127.0.0.1", "localhost", "[::1]", "testserver"] if h],
+)
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[f"{_base.scheme}://{_base.netloc}"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.sitemaps",
+    "rest_framework",
+    "drf_spectacular",
+    "booking",
+    "partner_sync",
+    "pages",
+    "discovery",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "booking.api.middleware.ApiErrorMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "pages.context_processors.site",
+            ],
+        },
+    },
+]
+
+# --- Database -----------------------------------------------------------------------------------
+# SQLite by default (under DATA_DIR), PostgreSQL through DATABASE_URL. SQLite is tuned for several
+# concurrent writers: WAL, a busy timeout, and IMMEDIATE transactions so that every atomic block
+# takes the write lock up front (holds race on it; see booking/services/holds.py).
+SQLITE_OPTIONS = {
+    "timeout": 30,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=30000;",
+}
+DATABASES = {
+    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
+    # Tests race threads against the database, which needs a file, not the in-memory default.
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-db.sqlite3")}
+else:
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Cache: shared by every process (rate limits, idempotency waits) ----------------------------
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
+CACHE_URL = env.str("CACHE_URL", default="")
+if not CACHE_URL and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CACHE_URL = CELERY_BROKER_URL
+if CACHE_URL:
+    CACHES = {"default": env.cache_url_config(CACHE_URL)}
+    if CACHES["default"]["BACKEND"].endswith("RedisCache"):
+        CACHES["default"]["BACKEND"] = "django.core.cache.backends.redis.RedisCache"
+        CACHES["default"].setdefault("OPTIONS", {}).update(
+            {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
+        )
+else:
+    # No Redis: a file cache under DATA_DIR is still shared by all web processes and workers.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(DATA_DIR / "cache"),
+        }
+    }
+
+# --- Celery -------------------------------------------------------------------------------------
+# With no CELERY_BROKER_URL the jobs still run: kombu's filesystem transport under DATA_DIR.
+CELERY_QUEUE_DIR = DATA_DIR / "queue"
+if not CELERY_BROKER_URL:
+    CELERY_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
+CELERY_BEAT_SCHEDULE_FILE = str(DATA_DIR / "celerybeat-schedule")
+
+# --- Booking ------------------------------------------------------------------------------------
+HOLD_MINUTES = env.int("HOLD_MINUTES", default=30)
+BOOKING_RATE_LIMIT = env.str("BOOKING_RATE_LIMIT", default="60/h")
+MAX_UNPAID_HOLDS_PER_CLIENT = env.int("MAX_UNPAID_HOLDS_PER_CLIENT", default=10)
+# Client IPs are read from X-Forwarded-For only when the direct peer is one of these proxies.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+IDEMPOTENCY_TTL_HOURS = 24
+
+# --- Payments -----------------------------------------------------------------------------------
+STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
+STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
+STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+PAYMENT_PROVIDER = "stripe" if STRIPE_SECRET_KEY else "sandbox"
+
+# --- Partner (listing platform) sync ------------------------------------------------------------
+PARTNER_ICAL_URLS = env.list("PARTNER_ICAL_URLS", default=[])
+PARTNER_LISTING_URL = env.str("PARTNER_LISTING_URL", default="")
+PARTNER_SYNC_SECONDS = max(1, env.int("PARTNER_SYNC_SECONDS", default=600))
+
+# --- Email --------------------------------------------------------------------------------------
+if env.str("EMAIL_URL", default=""):
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+    EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
+    EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"bookings@{_base.hostname or 'localhost'}")
+OWNER_EMAIL = env.str("OWNER_EMAIL", default="")
+
+# --- Security: follows the scheme of BASE_URL ---------------------------------------------------
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=BASE_URL_IS_HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$"]
+SESSION_COOKIE_SECURE = BASE_URL_IS_HTTPS
+CSRF_COOKIE_SECURE = BASE_URL_IS_HTTPS
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if BASE_URL_IS_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = BASE_URL_IS_HTTPS
+SECURE_HSTS_PRELOAD = BASE_URL_IS_HTTPS
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
+X_FRAME_OPTIONS = "DENY"
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024  # 1 MiB: larger bodies get 413 payload_too_large
+ADMIN_PATH = env.str("ADMIN_PATH", default="admin/").strip("/") + "/"
+
+# --- Internationalisation -----------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+TIME_ZONE = "Europe/Rome"  # the property's time zone: dates of stays are plain dates here
+USE_I18N = True
+USE_TZ = True
+
+# --- Static and media files ---------------------------------------------------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_URL = "/media/"
+MEDIA_ROOT = DATA_DIR / "media"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = False
+
+# --- REST framework and OpenAPI -----------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "UNAUTHENTICATED_USER": None,
+    "EXCEPTION_HANDLER": "booking.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "COERCE_DECIMAL_TO_STRING": False,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Direct Booking API",
+    "DESCRIPTION": (
+        "Direct-booking interface for one short-stay rental. Agent quick start: property, "
+        "availability, then reservations or (recommended) payments/checkout-link. "
+        "Do not collect guest details before payment."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": False,
+    "ENUM_NAME_OVERRIDES": {},
+}
+
+# --- Logging ------------------------------------------------------------------------------------
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}

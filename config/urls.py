@@ -1,0 +1,33 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularJSONAPIView
+
+from booking.api.errors import json_error
+
+urlpatterns = [
+    path(settings.ADMIN_PATH, admin.site.urls),
+    path("api/v1/", include("booking.api.urls")),
+    path("api/v1/payments/", include("booking.payments.urls")),
+    path("api/v1/", include("partner_sync.urls")),
+    path(".well-known/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
+    path("api/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-api"),
+    path("", include("discovery.urls")),
+    path("", include("pages.urls")),
+]
+
+
+def handler404(request, exception=None):
+    if request.path.startswith("/api/"):
+        return json_error("Not found.", "not_found", 404)
+    from pages.views import not_found
+
+    return not_found(request, exception)
+
+
+def handler500(request):
+    if request.path.startswith("/api/"):
+        return json_error("An unexpected error occurred; it has been logged.", "internal_error", 500)
+    from django.views.defaults import server_error
+
+    return server_error(request)

@@ -1,0 +1,55 @@
+"""Shared fixtures. The suite runs on SQLite (a file, so threads can race on it) and, when
+DATABASE_URL points at PostgreSQL, on PostgreSQL (see Makefile: `make test` runs both)."""
+
+from datetime import date, timedelta
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+
+from booking import demo
+from booking.rules import clear_cache
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings, tmp_path):
+    # Tests render without collectstatic; limits are off unless a test turns them on.
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    settings.BOOKING_RATE_LIMIT = "off"
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    clear_cache()
+    cache.clear()
+    yield
+    clear_cache()
+
+
+@pytest.fixture
+def demo_property(db):
+    demo.load()
+    from booking.models import Property
+
+    return Property.objects.get(slug=demo.SLUG)
+
+
+@pytest.fixture
+def api(client):
+    """The Django test client, speaking JSON."""
+
+    class Api:
+        def get(self, url, **params):
+            return client.get(url, params)
+
+        def post(self, url, body=None, **headers):
+            return client.post(url, body if body is not None else {}, content_type="application/json", headers=headers)
+
+    return Api()
+
+
+def future(days: int) -> date:
+    """A date `days` from today, far enough ahead to be free of seasons' surprises in most tests."""
+    return date.today() + timedelta(days=days)
+
+
+def is_postgresql() -> bool:
+    return connection.vendor == "postgresql"
