@@ -53,3 +53,12 @@ def future(days: int) -> date:
 
 def is_postgresql() -> bool:
     return connection.vendor == "postgresql"
+
+
+@pytest.fixture
+def live_url(transactional_db, demo_property):
+    """Base URL of a live uvicorn server (one worker) on the test database, with the demo property."""
+    from tests.live import live_server
+
+    with live_server() as url:
+        yield url

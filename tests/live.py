@@ -1,0 +1,69 @@
+"""A live server for tests: the real ASGI app under uvicorn in its own process, on the test
+database (a file for SQLite, test_<name> on PostgreSQL), so requests race as they would in production."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import requests
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_database_url() -> str:
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or "postgres"
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    return f"postgres://{user}@{host}:{port}/{db['NAME']}"
+
+
+@contextmanager
+def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = "/api/v1/health"):
+    """Start uvicorn on a free port against the current test database; yield its base URL."""
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    child_env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "BASE_URL": base_url,
+        "BOOKING_RATE_LIMIT": "off",
+        "DEBUG": "false",
+        **(env or {}),
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--log-level", "warning"],
+        cwd=ROOT,
+        env=child_env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if requests.get(base_url + ready_path, timeout=1).status_code < 500:
+                    break
+            except requests.ConnectionError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"live server did not start (exit code {process.poll()})")
+            time.sleep(0.2)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
