@@ -132,14 +132,22 @@ def payment_status(reservation: Reservation) -> str:
         return "partially_refunded"
     if reservation.status == Reservation.Status.CONFIRMED or reservation.amount_paid:
         return "paid"
-    if reservation.status == Reservation.Status.HELD:
+    if effective_status(reservation) == Reservation.Status.HELD:
         return "awaiting_payment"
     return "not_paid"
 
 
+def effective_status(reservation: Reservation, now=None) -> str:
+    """A hold past its expiry is expired at that instant, whether or not the job has run yet."""
+    if reservation.status == Reservation.Status.HELD and not reservation.is_blocking(now):
+        return Reservation.Status.EXPIRED
+    return reservation.status
+
+
 def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
     """DESIGN.md's reservation body. Masked for lookups: the id is the only credential."""
-    held = reservation.status == Reservation.Status.HELD
+    status = effective_status(reservation)
+    held = status == Reservation.Status.HELD
     base = settings.BASE_URL
     guest = {
         "first_name": reservation.guest_first_name or None,
@@ -150,7 +158,7 @@ def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
     return {
         "id": reservation.id,
         "reservation_id": reservation.id,
-        "status": reservation.status,
+        "status": status,
         "check_in": reservation.check_in.isoformat(),
         "check_out": reservation.check_out.isoformat(),
         "guests": reservation.guests,

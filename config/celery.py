@@ -32,7 +32,7 @@ def configure(app: Celery) -> None:
         timezone=settings.TIME_ZONE,
         beat_schedule_filename=settings.CELERY_BEAT_SCHEDULE_FILE,
         beat_schedule={
-            "expire-lapsed-holds": {"task": "booking.tasks.expire_lapsed_holds", "schedule": timedelta(seconds=60)},
+            "expire-lapsed-holds": {"task": "booking.tasks.expire_lapsed_holds", "schedule": timedelta(seconds=settings.HOLD_SWEEP_SECONDS)},
             "reconcile-open-checkouts": {"task": "booking.tasks.reconcile_open_checkouts", "schedule": timedelta(minutes=5)},
             "sync-partner-calendars": {"task": "partner_sync.tasks.sync_all_feeds", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
             "probe-partner-listing": {"task": "partner_sync.tasks.probe_listing", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},

@@ -1,0 +1,82 @@
+"""The back office: the owner edits the property and rates; staff review, cancel and block."""
+
+import pytest
+from django.urls import reverse
+
+from booking.models import DateBlock, Reservation
+from booking.services.holds import hold_stay
+from tests.conftest import future
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_client(client, django_user_model):
+    user = django_user_model.objects.create_superuser("giulia", "giulia@example.com", "a-long-test-password")
+    client.force_login(user)
+    return client
+
+
+def test_the_owner_pages_render(staff_client, demo_property):
+    for url in [reverse("admin:booking_property_change", args=[demo_property.pk]), reverse("admin:booking_reservation_changelist"),
+                reverse("admin:booking_dateblock_add"), reverse("admin:booking_reservation_calendar")]:
+        assert staff_client.get(url).status_code == 200, url
+
+
+def test_reservations_can_be_filtered_searched_and_read_with_their_audit_trail(staff_client, demo_property):
+    reservation = hold_stay(check_in=future(30), check_out=future(33), guests=2, agent_name="trip-bot")
+    changelist = reverse("admin:booking_reservation_changelist")
+    assert reservation.pk in staff_client.get(changelist, {"status__exact": "held", "source__exact": "api"}).content.decode()
+    assert reservation.pk in staff_client.get(changelist, {"q": "trip-bot"}).content.decode()
+    detail = staff_client.get(reverse("admin:booking_reservation_change", args=[reservation.pk])).content.decode()
+    assert "Price breakdown" in detail and "City tax" in detail and "hold" in detail
+
+
+def test_the_calendar_view_shows_holds_and_blocks(staff_client, demo_property):
+    hold_stay(check_in=future(30), check_out=future(33), guests=2)
+    DateBlock.objects.create(property=demo_property, start=future(40), end=future(42), reason="painting the terrace")
+    day = future(40)
+    page = staff_client.get(reverse("admin:booking_reservation_calendar"), {"year": day.year, "month": day.month}).content.decode()
+    assert "painting the terrace" in page
+
+
+def test_staff_cancel_a_hold_through_the_service(staff_client, demo_property):
+    reservation = hold_stay(check_in=future(30), check_out=future(33), guests=2)
+    staff_client.post(reverse("admin:booking_reservation_changelist"), {"action": "cancel_selected", "_selected_action": [reservation.pk]})
+    reservation.refresh_from_db()
+    assert reservation.status == "cancelled"
+    assert reservation.events.get(action="cancel").actor == "staff giulia"
+
+
+def test_staff_block_dates_with_a_reason(staff_client, api, demo_property):
+    response = staff_client.post(reverse("admin:booking_dateblock_add"), {"start": future(50), "end": future(53), "reason": "owner's family visit"})
+    assert response.status_code == 302
+    block = DateBlock.objects.get()
+    assert (block.source, block.created_by) == ("staff", "staff giulia")
+    assert api.get("/api/v1/availability", check_in=future(50), check_out=future(53)).json()["unavailable_reason"] == "booked"
+
+
+def test_a_block_over_a_held_stay_is_refused(staff_client, demo_property):
+    hold_stay(check_in=future(30), check_out=future(33), guests=2)
+    response = staff_client.post(reverse("admin:booking_dateblock_add"), {"start": future(31), "end": future(32), "reason": "x"}, follow=True)
+    assert not DateBlock.objects.exists()
+    assert "cancel it first" in response.content.decode()
+
+
+def test_reservations_cannot_be_deleted(staff_client, demo_property):
+    reservation = hold_stay(check_in=future(30), check_out=future(33), guests=2)
+    assert staff_client.get(reverse("admin:booking_reservation_delete", args=[reservation.pk])).status_code == 403
+    assert Reservation.objects.filter(pk=reservation.pk).exists()
+
+
+def test_impossible_rules_are_refused_with_a_message_that_says_what_to_fix(demo_property):
+    from django.core.exceptions import ValidationError
+
+    demo_property.min_nights, demo_property.max_nights = 5, 3
+    with pytest.raises(ValidationError) as refused:
+        demo_property.full_clean()
+    assert refused.value.message_dict["max_nights"] == ["The longest stay must be at least the shortest stay (minimum nights)."]
+    demo_property.refresh_from_db()
+    demo_property.closed_to_arrival = [7]
+    with pytest.raises(ValidationError):
+        demo_property.full_clean()

@@ -1,0 +1,153 @@
+"""No two stays ever overlap, however many requests race — on SQLite and on PostgreSQL.
+
+Each race fires simultaneous holds for pairwise-overlapping stays. The control case runs the same
+race through an unguarded check-then-insert, proving the race window is real: without the lock
+SQLite double-books, and on PostgreSQL only the exclusion constraint stops it.
+"""
+
+import json
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import pytest
+import requests
+from django.db import IntegrityError, connections
+from django.utils import timezone
+
+from booking.errors import DatesUnavailable
+from booking.models import Reservation
+from booking.presenters import breakdown_json
+from booking.selectors import get_property
+from booking.services import stays
+from booking.services.holds import hold_stay
+from tests.conftest import future, is_postgresql
+
+ATTEMPTS = 12
+
+
+def overlapping_stay(i: int):
+    """Stays [30, 33), [31, 34), [32, 35) days ahead: every pair shares a night."""
+    start = future(30 + i % 3)
+    return start, start + timedelta(days=3)
+
+
+def race(attempt) -> Counter:
+    barrier = threading.Barrier(ATTEMPTS)
+    outcomes: Counter = Counter()
+    lock = threading.Lock()
+
+    def run(i):
+        try:
+            barrier.wait(timeout=10)
+            outcome = attempt(i)
+        except DatesUnavailable:
+            outcome = "dates_unavailable"
+        except IntegrityError:
+            outcome = "integrity_error"
+        except Exception as error:  # noqa: BLE001 — any other outcome is a failure to report
+            outcome = f"error: {error!r}"
+        finally:
+            connections.close_all()
+        with lock:
+            outcomes[outcome] += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(ATTEMPTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+def active_overlaps() -> int:
+    active = list(Reservation.objects.filter(status__in=["held", "confirmed"]).values_list("check_in", "check_out"))
+    return sum(1 for i, a in enumerate(active) for b in active[i + 1:] if a[0] < b[1] and b[0] < a[1])
+
+
+@pytest.fixture
+def without_the_backstop(transactional_db):
+    """On PostgreSQL, drop the exclusion constraint for the test, so only the lock can protect."""
+    from importlib import import_module
+
+    backstop = import_module("booking.migrations.0002_no_overlapping_stays_on_postgresql")
+    if is_postgresql():
+        with connections["default"].cursor() as cursor:
+            cursor.execute(backstop.DROP)
+    yield
+    if is_postgresql():
+        with connections["default"].cursor() as cursor:
+            cursor.execute(backstop.CREATE)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_threads_exactly_one_hold_wins(demo_property, without_the_backstop):
+    def guarded(i):
+        check_in, check_out = overlapping_stay(i)
+        hold_stay(check_in=check_in, check_out=check_out, guests=2)
+        return "held"
+
+    outcomes = race(guarded)
+    print(f"\n[{connections['default'].vendor}] guarded thread race: {dict(outcomes)}")
+    assert outcomes == Counter({"held": 1, "dates_unavailable": ATTEMPTS - 1})
+    assert Reservation.objects.filter(status="held").count() == 1
+    assert active_overlaps() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_control_without_the_lock_the_race_is_real(demo_property):
+    """The same race through an unguarded check-then-insert (what the lock exists to prevent)."""
+    passed_check = Counter()
+    checked = threading.Barrier(ATTEMPTS)
+
+    def unguarded(i):
+        check_in, check_out = overlapping_stay(i)
+        check = stays.check_stay(check_in=check_in, check_out=check_out, guests=2)
+        if not check.verdict.available:
+            raise DatesUnavailable()
+        passed_check["passed"] += 1
+        checked.wait(timeout=10)  # everybody has looked; nobody has written yet
+        Reservation.objects.create(
+            property=get_property(), check_in=check_in, check_out=check_out, guests=2, status="held",
+            hold_expires_at=timezone.now() + timedelta(minutes=30), price_breakdown=breakdown_json(check.quote), total=check.quote.total,
+        )
+        return "held"
+
+    outcomes = race(unguarded)
+    print(f"\n[{connections['default'].vendor}] unguarded control race: {dict(outcomes)}, passed the check: {passed_check['passed']}")
+    assert passed_check["passed"] == ATTEMPTS  # the race window is real
+    if is_postgresql():
+        # The exclusion constraint is the backstop: one insert wins, the rest are refused.
+        assert outcomes == Counter({"held": 1, "integrity_error": ATTEMPTS - 1})
+        assert active_overlaps() == 0
+    else:
+        assert outcomes["held"] > 1 and active_overlaps() > 0  # double booking, as expected without the lock
+
+
+@pytest.mark.live
+def test_racing_http_requests_against_a_live_multi_process_server(transactional_db, demo_property, tmp_path):
+    from tests.live import live_server
+
+    with live_server(workers=2) as base_url:
+        barrier = threading.Barrier(ATTEMPTS)
+
+        def post(i):
+            check_in, check_out = overlapping_stay(i)
+            session = requests.Session()
+            session.get(base_url + "/api/v1/health", timeout=10)  # connect first, so the POSTs start together
+            barrier.wait(timeout=20)
+            started = time.monotonic()
+            response = session.post(base_url + "/api/v1/reservations", json={"check_in": str(check_in), "check_out": str(check_out)}, timeout=30)
+            return response.status_code, time.monotonic() - started
+
+        with ThreadPoolExecutor(ATTEMPTS) as pool:
+            results = list(pool.map(post, range(ATTEMPTS)))
+    statuses = Counter(status for status, _ in results)
+    figures = {"database": connections["default"].vendor, "attempts": ATTEMPTS, "statuses": dict(statuses),
+               "slowest_ms": round(max(t for _, t in results) * 1000)}
+    print("\nHTTP race:", json.dumps(figures))
+    assert statuses == Counter({201: 1, 409: ATTEMPTS - 1})
+    assert Reservation.objects.filter(status="held").count() == 1
+    assert active_overlaps() == 0
