@@ -131,6 +131,8 @@ CELERY_BEAT_SCHEDULE_FILE = str(DATA_DIR / "celerybeat-schedule")
 
 # --- Booking ------------------------------------------------------------------------------------
 HOLD_MINUTES = env.int("HOLD_MINUTES", default=30)
+# How often the job tidies lapsed holds (they stop blocking at expiry regardless).
+HOLD_SWEEP_SECONDS = max(1, env.int("HOLD_SWEEP_SECONDS", default=60))
 BOOKING_RATE_LIMIT = env.str("BOOKING_RATE_LIMIT", default="60/h")
 MAX_UNPAID_HOLDS_PER_CLIENT = env.int("MAX_UNPAID_HOLDS_PER_CLIENT", default=10)
 # Client IPs are read from X-Forwarded-For only when the direct peer is one of these proxies.
@@ -182,6 +184,7 @@ USE_TZ = True
 # --- Static and media files ---------------------------------------------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns on every start when it is missing
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = DATA_DIR / "media"
