@@ -52,3 +52,8 @@ test-postgres: $(VENV)/.installed-test
 	@if $(BIN)/python -c 'import psycopg, sys; psycopg.connect(sys.argv[1].replace("postgres://", "postgresql://"), connect_timeout=3).close()' "$(TEST_POSTGRES_URL)" 2>/dev/null; then \
 		DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest; \
 	else echo "PostgreSQL at $(TEST_POSTGRES_URL) is not reachable: the PostgreSQL run is skipped."; fi
+
+# Throughput and latency under wrk, SQLite and PostgreSQL side by side (see README "Performance").
+bench: $(VENV)/.installed-run
+	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk)
+	$(BIN)/python manage.py bench

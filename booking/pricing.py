@@ -63,10 +63,18 @@ class Season:
         if not self.recurring:
             return self.start <= night <= self.end
         # Yearly: compare (month, day), allowing a season that wraps over the new year (Dec → Jan).
-        key, start, end = (night.month, night.day), (self.start.month, self.start.day), (self.end.month, self.end.day)
+        key, start, end = (night.month, night.day), self._start_key, self._end_key
         if start <= end:
             return start <= key <= end
         return key >= start or key <= end
+
+    @property
+    def _start_key(self) -> tuple[int, int]:
+        return (self.start.month, self.start.day)
+
+    @property
+    def _end_key(self) -> tuple[int, int]:
+        return (self.end.month, self.end.day)
 
 
 @dataclass(frozen=True)
@@ -109,13 +117,15 @@ class PricingRules:
                 best = season
         return best
 
-    def min_nights_for_arrival(self, check_in: date) -> int:
+    def min_nights_for_arrival(self, check_in: date, season: "Season | None | bool" = False) -> int:
         """The shortest stay allowed for an arrival on this date.
 
         The season of the arrival night sets it (else the property's minimum); an arrival-weekday
-        rule can only raise it (e.g. Saturday arrivals stay three nights).
+        rule can only raise it (e.g. Saturday arrivals stay three nights). `season` may be passed
+        when the caller already looked it up.
         """
-        season = self.season_for(check_in)
+        if season is False:
+            season = self.season_for(check_in)
         minimum = season.min_nights if season and season.min_nights else self.min_nights
         return max(minimum, self.arrival_day_min_nights.get(check_in.weekday(), 0))
 
@@ -154,8 +164,9 @@ class Quote:
         return money(self.accommodation / len(self.nights))
 
 
-def price_night(night: date, guests: int, rules: PricingRules) -> NightPrice:
-    season = rules.season_for(night)
+def price_night(night: date, guests: int, rules: PricingRules, season: "Season | None | bool" = False) -> NightPrice:
+    if season is False:
+        season = rules.season_for(night)
     weekend = night.weekday() in WEEKEND_NIGHTS
     if season is not None:
         rate = season.weekend_nightly_rate if weekend and season.weekend_nightly_rate is not None else season.nightly_rate
@@ -308,8 +319,9 @@ def calendar(first_day: date, last_day: date, rules: PricingRules, taken_nights:
     days = []
     for i in range(span):
         day = first_day + timedelta(days=i)
-        min_nights = rules.min_nights_for_arrival(day)
-        rate = price_night(day, rules.base_occupancy, rules).rate
+        season = rules.season_for(day)
+        min_nights = rules.min_nights_for_arrival(day, season)
+        rate = price_night(day, rules.base_occupancy, rules, season).rate
         check_in_allowed = (
             free[i]
             and day <= last_arrival

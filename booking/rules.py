@@ -15,6 +15,14 @@ _cache: dict[int, tuple[int, pricing.PricingRules]] = {}
 _lock = threading.Lock()
 
 
+def rules_for_version(property_id: int, version: int) -> pricing.PricingRules:
+    """The rules of a property at a version, built from the database only on a miss."""
+    cached = _cache.get(property_id)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    return rules_for(Property.objects.get(pk=property_id))
+
+
 def rules_for(prop: Property) -> pricing.PricingRules:
     cached = _cache.get(prop.pk)
     if cached is not None and cached[0] == prop.rules_version:

@@ -2,6 +2,7 @@
 
 from datetime import date
 
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -15,6 +16,14 @@ def get_property() -> Property:
     if prop is None:
         raise NotFound("No property is configured yet: run `manage.py load_demo` or add one in the admin.")
     return prop
+
+
+def get_property_version() -> tuple[int, int]:
+    """(pk, rules_version) of the property: the one cheap query a hot read needs (see rules.py)."""
+    row = Property.objects.order_by("pk").values_list("pk", "rules_version").first()
+    if row is None:
+        raise NotFound("No property is configured yet: run `manage.py load_demo` or add one in the admin.")
+    return row
 
 
 def today() -> date:
@@ -40,8 +49,30 @@ def blocks_between(prop: Property, start: date, end: date):
     return DateBlock.objects.filter(property=prop, start__lt=end, end__gt=start)
 
 
-def taken_ranges(prop: Property, start: date, end: date, now=None) -> list[tuple[date, date]]:
-    """Half-open [start, end) ranges of every stay or block overlapping [start, end). Two queries."""
-    ranges = list(blocking_reservations(prop, start, end, now).values_list("check_in", "check_out"))
-    ranges += list(blocks_between(prop, start, end).values_list("start", "end"))
-    return ranges
+# The hottest query of the service (availability, quote, calendar, every hold): written once in
+# SQL so it costs one round trip and no ORM compilation. It is the union of blocking_reservations()
+# and blocks_between() above; tests/booking/test_selectors.py holds the two to the same answers.
+TAKEN_RANGES_SQL = """
+SELECT check_in, check_out FROM booking_reservation
+ WHERE property_id = %s AND check_in < %s AND check_out > %s
+   AND (status = 'confirmed' OR (status = 'held' AND hold_expires_at > %s))
+UNION ALL
+SELECT start, "end" FROM booking_dateblock
+ WHERE property_id = %s AND start < %s AND "end" > %s
+"""
+
+
+def taken_ranges(prop: Property | int, start: date, end: date, now=None) -> list[tuple[date, date]]:
+    """Half-open [start, end) ranges of every stay or block overlapping [start, end). One query."""
+    ops = connection.ops
+    property_id = prop if isinstance(prop, int) else prop.pk
+    start_value, end_value = ops.adapt_datefield_value(start), ops.adapt_datefield_value(end)
+    now_value = ops.adapt_datetimefield_value(now or timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(TAKEN_RANGES_SQL, [property_id, end_value, start_value, now_value, property_id, end_value, start_value])
+        rows = cursor.fetchall()
+    return [(_as_date(first), _as_date(last)) for first, last in rows]
+
+
+def _as_date(value) -> date:
+    return date.fromisoformat(value) if isinstance(value, str) else value

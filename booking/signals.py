@@ -1,12 +1,13 @@
-"""Any edit to a pricing rule bumps the property's rules_version (see booking/rules.py)."""
+"""Any edit to the property, its pricing rules or its content bumps the property's rules_version,
+so every process rebuilds its cached rules and property document (booking/rules.py, stays.py)."""
 
 from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from booking.models import ArrivalDayMinimum, DisplayCurrency, LengthOfStayDiscount, Property, Season
+from booking.models import Amenity, ArrivalDayMinimum, DisplayCurrency, LengthOfStayDiscount, Photo, Property, Review, Season
 
-RULE_MODELS = (Season, ArrivalDayMinimum, LengthOfStayDiscount, DisplayCurrency)
+RULE_MODELS = (Season, ArrivalDayMinimum, LengthOfStayDiscount, DisplayCurrency, Amenity, Photo, Review)
 
 
 def bump_rules_version(property_id: int) -> None:

@@ -55,7 +55,7 @@ def exception_handler(exc, context):
             response["Retry-After"] = str(int(exc.wait))
         return response
     if isinstance(exc, (OperationalError, InterfaceError)):
-        logger.error("database unavailable: %s", exc.__class__.__name__)
+        logger.error("database unavailable: %s: %s", exc.__class__.__name__, exc)
         return Response(error_body("The database is unavailable; try again shortly.", "service_unavailable"), status=503)
     if isinstance(exc, DatabaseError):
         logger.exception("database error")

@@ -7,20 +7,17 @@ partner_sync never writes these tables itself; it hands each feed's events to
 from dataclasses import dataclass
 from datetime import date
 
-from django.db import transaction
-
 from booking.errors import DatesUnavailable, InvalidInput, NotFound
 from booking.models import DateBlock, Reservation
 from booking.selectors import blocking_reservations, get_property
-from booking.services.locking import lock_property
+from booking.services.locking import calendar_transaction
 
 
 def block_dates(*, start: date, end: date, reason: str, actor: str) -> DateBlock:
     """A staff block of the nights [start, end). Refused over a held or confirmed stay."""
     if end <= start:
         raise InvalidInput.single(["body", "end"], "The block must end after it starts.", "date_order")
-    with transaction.atomic():
-        prop = lock_property(get_property().pk)
+    with calendar_transaction(get_property().pk) as prop:
         clash = blocking_reservations(prop, start, end).first()
         if clash is not None:
             raise DatesUnavailable(f"Reservation {clash.pk} ({clash.status}) takes some of these nights; cancel it first.", "booked")
@@ -28,8 +25,7 @@ def block_dates(*, start: date, end: date, reason: str, actor: str) -> DateBlock
 
 
 def unblock_dates(block_id: int, *, actor: str) -> None:
-    with transaction.atomic():
-        lock_property(get_property().pk)
+    with calendar_transaction(get_property().pk):
         deleted, _ = DateBlock.objects.filter(pk=block_id, source=DateBlock.Source.STAFF).delete()
         if not deleted:
             raise NotFound(f"No staff block with id {block_id}.")
@@ -60,8 +56,7 @@ def replace_partner_blocks(*, feed_key: str, events: list[PartnerEvent]) -> Part
     """
     created = updated = unchanged = 0
     conflicts: list[tuple[str, str]] = []
-    with transaction.atomic():
-        prop = lock_property(get_property().pk)
+    with calendar_transaction(get_property().pk) as prop:
         existing = {b.external_uid: b for b in DateBlock.objects.filter(property=prop, source=DateBlock.Source.PARTNER, feed_key=feed_key)}
         seen = set()
         for event in events:
@@ -88,7 +83,6 @@ def replace_partner_blocks(*, feed_key: str, events: list[PartnerEvent]) -> Part
 
 def remove_partner_blocks(*, feed_key: str) -> int:
     """Drop every block of a feed (the feed was deleted in the admin)."""
-    with transaction.atomic():
-        lock_property(get_property().pk)
+    with calendar_transaction(get_property().pk):
         deleted, _ = DateBlock.objects.filter(source=DateBlock.Source.PARTNER, feed_key=feed_key).delete()
     return deleted

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from booking import pricing
@@ -22,7 +22,7 @@ from booking.rules import rules_for
 from booking.selectors import blocks_between, get_property, taken_ranges, today
 from booking.services.audit import record_event
 from booking.services.limits import check_hold_limits
-from booking.services.locking import lock_property
+from booking.services.locking import calendar_transaction
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,7 @@ def hold_stay(
     guest = guest or GuestDetails()
     prop_id = get_property().pk
     try:
-        with transaction.atomic():
-            prop = lock_property(prop_id)
+        with calendar_transaction(prop_id) as prop:
             rules = rules_for(prop)
             stay = pricing.Stay(check_in, check_out)
             now = timezone.now()

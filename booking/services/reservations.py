@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from contextlib import contextmanager
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -19,7 +21,7 @@ from booking.errors import DatesUnavailable, InvalidTransition, NotFound
 from booking.models import Reservation
 from booking.services.audit import record_event
 from booking.services.holds import nights_free_for
-from booking.services.locking import lock_property
+from booking.services.locking import calendar_transaction
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
@@ -32,11 +34,12 @@ def get_reservation(reservation_id: str) -> Reservation:
         raise NotFound(f"No reservation with id {reservation_id!r}.") from None
 
 
-def _locked(reservation_id: str) -> Reservation:
-    """Lock the property of the reservation, then re-read the reservation inside that lock."""
-    reservation = get_reservation(reservation_id)
-    lock_property(reservation.property_id)
-    return Reservation.objects.select_related("property").select_for_update().get(pk=reservation_id)
+@contextmanager
+def _locked(reservation_id: str):
+    """A calendar transaction for the reservation's property, with the reservation re-read inside it."""
+    property_id = get_reservation(reservation_id).property_id
+    with calendar_transaction(property_id):
+        yield Reservation.objects.select_related("property").select_for_update().get(pk=reservation_id)
 
 
 @dataclass(frozen=True)
@@ -60,8 +63,7 @@ def confirm_reservation(
     A payment for a hold that lapsed (or a checkout that expired) still confirms when the nights
     are free; when they were taken meanwhile it raises DatesUnavailable and the caller refunds.
     """
-    with transaction.atomic():
-        reservation = _locked(reservation_id)
+    with _locked(reservation_id) as reservation:
         if reservation.status == Status.CONFIRMED:
             _backfill_payer(reservation, payer)
             return reservation
@@ -115,8 +117,7 @@ def _notify_confirmed(reservation_id: str) -> None:
 
 def expire_hold(reservation_id: str, *, actor: str, note: str = "hold time ran out") -> Reservation:
     """Release a hold (its time ran out, or its checkout session expired or failed)."""
-    with transaction.atomic():
-        reservation = _locked(reservation_id)
+    with _locked(reservation_id) as reservation:
         if reservation.status != Status.HELD:
             return reservation  # already decided: an `expired` after `completed` changes nothing
         reservation.status = Status.EXPIRED
@@ -131,8 +132,7 @@ def expire_lapsed_holds(*, now: datetime | None = None, actor: str = "expiry job
     ids = list(Reservation.objects.filter(status=Status.HELD, hold_expires_at__lte=now).values_list("pk", flat=True))
     expired = 0
     for reservation_id in ids:
-        with transaction.atomic():
-            reservation = _locked(reservation_id)
+        with _locked(reservation_id) as reservation:
             if reservation.status == Status.HELD and reservation.hold_expires_at <= now:
                 reservation.status = Status.EXPIRED
                 reservation.save(update_fields=["status", "updated_at"])
@@ -143,8 +143,7 @@ def expire_lapsed_holds(*, now: datetime | None = None, actor: str = "expiry job
 
 def cancel_reservation(reservation_id: str, *, actor: str, reason: str = "") -> Reservation:
     """Cancel a hold or a confirmed stay (staff, or a failed payment). Refunds are separate."""
-    with transaction.atomic():
-        reservation = _locked(reservation_id)
+    with _locked(reservation_id) as reservation:
         if reservation.status == Status.CANCELLED:
             return reservation
         if reservation.status not in (Status.HELD, Status.CONFIRMED):
@@ -159,8 +158,7 @@ def cancel_reservation(reservation_id: str, *, actor: str, reason: str = "") -> 
 
 def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservation:
     """Push a hold's expiry later (a payment session may outlive it: Stripe's 30-minute floor)."""
-    with transaction.atomic():
-        reservation = _locked(reservation_id)
+    with _locked(reservation_id) as reservation:
         if reservation.status == Status.HELD and reservation.hold_expires_at and until > reservation.hold_expires_at:
             reservation.hold_expires_at = until
             reservation.save(update_fields=["hold_expires_at", "updated_at"])
@@ -169,8 +167,7 @@ def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservat
 
 
 def flag_for_staff(reservation_id: str, *, actor: str, note: str) -> Reservation:
-    with transaction.atomic():
-        reservation = _locked(reservation_id)
+    with _locked(reservation_id) as reservation:
         reservation.needs_attention = note[:300]
         reservation.save(update_fields=["needs_attention", "updated_at"])
         record_event(reservation, action="flag", actor=actor, from_status=reservation.status, note=note)

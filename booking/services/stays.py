@@ -6,8 +6,26 @@ from decimal import Decimal
 
 from booking import pricing
 from booking.errors import InvalidInput
-from booking.rules import rules_for
-from booking.selectors import get_property, taken_ranges, today
+from booking.rules import rules_for_version
+from booking.selectors import get_property_version, taken_ranges, today
+
+
+_property_documents: dict[int, tuple[int, dict]] = {}
+
+
+def describe_property() -> dict:
+    """The property's public document (presenters.property_json), rebuilt only when its version
+    changes: any edit of the property, its rates or its content bumps rules_version."""
+    from booking.models import Property
+    from booking.presenters import property_json
+
+    property_id, version = get_property_version()
+    cached = _property_documents.get(property_id)
+    if cached is None or cached[0] != version:
+        prop = Property.objects.prefetch_related("amenities", "photos", "reviews").get(pk=property_id)
+        cached = (version, property_json(prop, rules_for_version(property_id, version)))
+        _property_documents[property_id] = cached
+    return cached[1]
 
 
 @dataclass(frozen=True)
@@ -19,14 +37,14 @@ class StayCheck:
 
 
 def check_stay(*, check_in: date, check_out: date, guests: int) -> StayCheck:
-    """Whether the stay can be booked now, with its price either way. Three queries."""
-    prop = get_property()
-    return _check(prop, rules_for(prop), check_in, check_out, guests)
+    """Whether the stay can be booked now, with its price either way. Two queries."""
+    property_id, version = get_property_version()
+    return _check(property_id, rules_for_version(property_id, version), check_in, check_out, guests)
 
 
-def _check(prop, rules: pricing.PricingRules, check_in: date, check_out: date, guests: int) -> StayCheck:
+def _check(property_id: int, rules: pricing.PricingRules, check_in: date, check_out: date, guests: int) -> StayCheck:
     stay = pricing.Stay(check_in, check_out)
-    taken = pricing.taken_nights_from_ranges(taken_ranges(prop, check_in, check_out), check_in, check_out)
+    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, check_in, check_out), check_in, check_out)
     verdict = pricing.check_stay(stay, guests, rules, taken, today())
     return StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules))
 
@@ -39,14 +57,14 @@ class PricedQuote:
 
 
 def quote_stay(*, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body") -> PricedQuote:
-    prop = get_property()
-    rules = rules_for(prop)
+    property_id, version = get_property_version()
+    rules = rules_for_version(property_id, version)
     currency = currency.upper()
     rate = rules.display_currencies.get(currency)
     if rate is None:
         supported = ", ".join(sorted(rules.display_currencies))
         raise InvalidInput.single([location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
-    return PricedQuote(_check(prop, rules, check_in, check_out, guests), currency, rate)
+    return PricedQuote(_check(property_id, rules, check_in, check_out, guests), currency, rate)
 
 
 @dataclass(frozen=True)
@@ -60,11 +78,11 @@ class Calendar:
 
 def calendar_months(*, start: date | None, months: int) -> Calendar:
     """Day-by-day availability from the month of `start` (any date; default this month)."""
-    prop = get_property()
-    rules = rules_for(prop)
+    property_id, version = get_property_version()
+    rules = rules_for_version(property_id, version)
     first = (start or today()).replace(day=1)
     year, month = divmod(first.month - 1 + months, 12)
     last = date(first.year + year, month + 1, 1) - timedelta(days=1)
     lookahead = last + timedelta(days=rules.max_nights + 2)
-    taken = pricing.taken_nights_from_ranges(taken_ranges(prop, first - timedelta(days=1), lookahead), first - timedelta(days=1), lookahead)
+    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, first - timedelta(days=1), lookahead), first - timedelta(days=1), lookahead)
     return Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today()))
