@@ -90,14 +90,15 @@ SQLITE_OPTIONS = {
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
 }
+# Connections are kept between requests (each web worker runs views on one thread).
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     # Tests race threads against the database, which needs a file, not the in-memory default.
     # One file per test process, so parallel runs never share it.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / f"test-db-{os.getpid()}.sqlite3")}
 else:
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
-    DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -157,6 +158,7 @@ else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
     EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
     EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+    EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(DATA_DIR / "emails"))  # filebased backend
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"bookings@{_base.hostname or 'localhost'}")
 OWNER_EMAIL = env.str("OWNER_EMAIL", default="")
 
