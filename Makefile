@@ -36,6 +36,7 @@ prepare: $(VENV)/.installed-run
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py setup_roles
 
 # The real service: web (uvicorn, ASGI: site + API + MCP), Celery worker and beat.
 run: prepare
@@ -57,3 +58,11 @@ test-postgres: $(VENV)/.installed-test
 bench: $(VENV)/.installed-run
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk)
 	$(BIN)/python manage.py bench
+
+# Backups of the database and uploads under DATA_DIR/backups (see README "Backups").
+backup: $(VENV)/.installed-run
+	$(BIN)/python manage.py backup
+
+restore: $(VENV)/.installed-run
+	@test -n "$(BACKUP)" || (echo "usage: make restore BACKUP=var/backups/<timestamp>"; exit 2)
+	$(BIN)/python manage.py restore "$(BACKUP)"

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
+    "axes",
     "rest_framework",
     "drf_spectacular",
     "booking",
@@ -47,6 +48,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "booking.api.middleware.ApiErrorMiddleware",
@@ -56,7 +58,18 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
+
+# The back office: brute-force protection (django-axes) locks a username from an address after
+# AXES_FAILURE_LIMIT failed logins, for AXES_COOLOFF_HOURS.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]  # behind a proxy, uvicorn's --proxy-headers sets it
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -199,7 +212,7 @@ WHITENOISE_USE_FINDERS = False
 # --- REST framework and OpenAPI -----------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["booking.api.parsers.SafeJSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "UNAUTHENTICATED_USER": None,
@@ -220,13 +233,18 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {},
 }
 
-# --- Logging ------------------------------------------------------------------------------------
+# --- Logging: JSON lines with the request id (LOG_FORMAT=plain for a terminal) ------------------
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOG_FORMAT = env.str("LOG_FORMAT", default="json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"request_id": {"()": "config.observability.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "config.observability.JsonFormatter"},
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django.request": {"level": "ERROR"}},
 }

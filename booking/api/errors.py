@@ -12,6 +12,7 @@ from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
 from booking.errors import BookingError, RateLimited
+from config.observability import current_request_id
 
 logger = logging.getLogger("booking.api")
 
@@ -26,11 +27,14 @@ DRF_CODES = {
 
 
 def error_body(detail: str, code: str) -> dict:
-    return {"detail": detail, "code": code}
+    return {"detail": detail, "code": code, "request_id": current_request_id()}
 
 
 def booking_error_response(error: BookingError) -> Response:
-    response = Response(error.as_body(), status=error.status)
+    body = error.as_body()
+    if isinstance(body.get("detail"), str):  # the 422 body keeps exactly the spec's shape
+        body["request_id"] = current_request_id()
+    response = Response(body, status=error.status)
     if isinstance(error, RateLimited):
         response["Retry-After"] = str(max(1, int(error.retry_after)))
     return response
