@@ -3,9 +3,11 @@ block dates. Admin actions are thin adapters over booking services, like every o
 
 import calendar as pycalendar
 from datetime import date, timedelta
+from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import Q
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -17,6 +19,7 @@ from booking.models import (
     WEEKDAYS, Amenity, ArrivalDayMinimum, DateBlock, DisplayCurrency, LengthOfStayDiscount, Photo, Property,
     Reservation, ReservationEvent, Review, Season,
 )
+from booking.payments import services as payment_services
 from booking.services import blocks as block_services
 from booking.services import reservations as reservation_services
 
@@ -123,6 +126,15 @@ class StayDatesFilter(admin.SimpleListFilter):
         return queryset
 
 
+class RefundForm(forms.Form):
+    amount = forms.DecimalField(
+        max_digits=10, decimal_places=2, min_value=Decimal("0.01"), required=False,
+        help_text="Leave empty to refund everything not yet refunded.",
+    )
+    reason = forms.CharField(max_length=300, required=False, help_text="Kept in the reservation's history.")
+    cancel_reservation = forms.BooleanField(required=False, label="Also cancel the reservation (its dates become free)")
+
+
 @admin.register(Reservation)
 class ReservationAdmin(admin.ModelAdmin):
     list_display = ["id", "status", "check_in", "check_out", "guests", "guest_name", "total", "source", "agent_name", "attention", "created_at"]
@@ -130,7 +142,7 @@ class ReservationAdmin(admin.ModelAdmin):
     search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id"]
     date_hierarchy = "check_in"
     inlines = [ReservationEventInline]
-    actions = ["cancel_selected"]
+    actions = ["cancel_selected", "refund_selected"]
     readonly_fields = [
         "id", "property", "status", "source", "check_in", "check_out", "guests", "hold_expires_at", "breakdown_table", "total", "currency",
         "client_ip", "payment_provider", "checkout_session_id", "checkout_url", "checkout_expires_at", "amount_paid", "amount_refunded",
@@ -186,6 +198,37 @@ class ReservationAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
         if done:
             self.message_user(request, f"Cancelled {done} reservation(s).", messages.SUCCESS)
+
+    @admin.action(description="Refund the payment of the selected reservation (full or partial)", permissions=["change"])
+    def refund_selected(self, request, queryset):
+        """An intermediate form (amount, reason, cancel too?); the refund itself is a payment service."""
+        if queryset.count() != 1:
+            self.message_user(request, "Choose exactly one reservation to refund.", messages.WARNING)
+            return None
+        reservation = queryset.get()
+        form = RefundForm(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            try:
+                reservation = payment_services.refund_payment(
+                    reservation.pk, actor=f"staff {request.user.get_username()}", amount=form.cleaned_data["amount"],
+                    reason=form.cleaned_data["reason"], cancel=form.cleaned_data["cancel_reservation"],
+                )
+            except BookingError as error:
+                self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
+            else:
+                self.message_user(request, f"{reservation.pk}: refunded so far {reservation.amount_refunded} {reservation.currency}.", messages.SUCCESS)
+                return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Refund a payment",
+            "opts": self.model._meta,
+            "reservation": reservation,
+            "refundable": reservation.amount_paid - reservation.amount_refunded,
+            "form": form,
+            "action": "refund_selected",
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "payments/admin_refund.html", context)
 
     def get_urls(self):
         return [path("calendar/", self.admin_site.admin_view(self.calendar_view), name="booking_reservation_calendar"), *super().get_urls()]

@@ -367,3 +367,7 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "key"], name="one_answer_per_idempotency_key")]
+
+
+# The payment records live beside the payment code; imported here so Django registers them.
+from booking.payments.models import PaymentEvent, SandboxCheckout  # noqa: E402, F401

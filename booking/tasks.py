@@ -9,3 +9,11 @@ from booking.services import reservations
 def expire_lapsed_holds() -> int:
     """Housekeeping: mark holds past their expiry as expired (they already stopped blocking)."""
     return reservations.expire_lapsed_holds(actor="expiry job")
+
+
+@shared_task(name="booking.tasks.reconcile_open_checkouts")
+def reconcile_open_checkouts() -> int:
+    """Ask the payment provider about open checkouts and apply what it says (lost webhooks)."""
+    from booking.payments.services import reconcile_open_checkouts as reconcile
+
+    return reconcile()

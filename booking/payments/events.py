@@ -1,0 +1,206 @@
+"""Payment events → reservation changes. One table of handlers serves the Stripe webhook (after its
+signature is verified), the sandbox checkout page and the reconciliation job, which all hand in
+Stripe-shaped event dicts (saleor's style: verify, then dispatch by event type).
+
+Each event is applied once: its id is recorded in the same transaction as the change it makes, so
+a replay, or two deliveries racing, change nothing twice. Handlers check the reservation's state
+first, so events arriving out of order are harmless (an `expired` after `completed` does nothing).
+
+A payment that cannot become a stay (its nights were taken after the hold lapsed, the reservation
+was cancelled, or it was paid twice) is refunded through the provider and shown to staff. The
+refund is made outside any database transaction, with an idempotency key, so no lock is held
+while the provider is called and a retried event never refunds twice.
+"""
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from booking.errors import DatesUnavailable, InvalidTransition
+from booking.models import Reservation
+from booking.payments.ledger import from_cents, lock_reservation, record_refund_total, record_unbookable_payment, to_cents
+from booking.payments.models import PaymentEvent
+from booking.payments.providers import get_provider
+from booking.services.holds import expire_lapsed_holds_overlapping
+from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold, flag_for_staff
+
+logger = logging.getLogger(__name__)
+Status = Reservation.Status
+
+
+class MalformedEvent(ValueError):
+    """A verified event without the fields its type must have."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    reservation_id: str | None
+    summary: str
+
+
+class RefundOwed(Exception):
+    """Raised inside a handler's transaction to roll it back; the payment is then refunded."""
+
+    def __init__(self, *, reservation_id: str, payment_intent_id: str, amount_cents: int, session_id: str, reason: str):
+        super().__init__(reason)
+        self.reservation_id, self.payment_intent_id = reservation_id, payment_intent_id
+        self.amount_cents, self.session_id, self.reason = amount_cents, session_id, reason
+
+
+def apply_payment_event(event: dict, *, source: str) -> Outcome:
+    """Apply a Stripe-shaped event once and say what it did. Unknown types are ignored."""
+    event_id, event_type = event.get("id"), event.get("type")
+    handler = HANDLERS.get(event_type) if isinstance(event_type, str) else None
+    if handler is None:
+        return Outcome(None, "ignored: not an event this service acts on")
+    payload = (event.get("data") or {}).get("object") if isinstance(event.get("data"), dict) else None
+    if not isinstance(event_id, str) or not 0 < len(event_id) <= 255 or not isinstance(payload, dict):
+        raise MalformedEvent("The event has no id (of at most 255 characters) or no data.object.")
+    if PaymentEvent.objects.filter(event_id=event_id).exists():
+        return Outcome(None, "duplicate: already applied")
+    try:
+        with transaction.atomic():
+            if not _claim(event_id, event_type, source):
+                return Outcome(None, "duplicate: already applied")
+            outcome = handler(payload, actor=source)
+            PaymentEvent.objects.filter(event_id=event_id).update(reservation_id=outcome.reservation_id, outcome=outcome.summary[:300])
+    except RefundOwed as owed:
+        return _refund_unbookable_payment(owed, event_id=event_id, event_type=event_type, source=source)
+    logger.info("payment event %s (%s) from %s: %s", event_id, event_type, source, outcome.summary)
+    return outcome
+
+
+def _claim(event_id: str, event_type: str, source: str, reservation_id: str | None = None, outcome: str = "") -> bool:
+    """Record the event id; False when another delivery already recorded it."""
+    try:
+        with transaction.atomic():
+            PaymentEvent.objects.create(event_id=event_id, event_type=event_type, source=source[:30],
+                                        reservation_id=reservation_id, outcome=outcome[:300])
+    except IntegrityError:
+        return False
+    return True
+
+
+# --- Handlers: one per event type -----------------------------------------------------------------
+
+
+def _reservation_of(session: dict) -> Reservation | None:
+    reservation_id = (session.get("metadata") or {}).get("reservation_id") or session.get("client_reference_id")
+    if not isinstance(reservation_id, str) or not reservation_id:
+        return None
+    return Reservation.objects.filter(pk=reservation_id[:40]).first()
+
+
+def _payer(session: dict) -> Payer:
+    details = session.get("customer_details") or {}
+
+    def text(value) -> str:
+        return " ".join(str(value).split()) if value else ""  # no line breaks or control spacing
+
+    return Payer(email=text(details.get("email") or session.get("customer_email")), name=text(details.get("name")), phone=text(details.get("phone")))
+
+
+def checkout_paid(session: dict, *, actor: str) -> Outcome:
+    """checkout.session.completed (when paid) and async_payment_succeeded: confirm and backfill."""
+    reservation = _reservation_of(session)
+    if reservation is None:
+        return Outcome(None, "ignored: no reservation of ours in this session")
+    if session.get("payment_status") != "paid":
+        # Delayed methods complete unpaid; async_payment_succeeded follows. Never confirm unpaid.
+        return Outcome(reservation.pk, f"waiting: payment_status is {session.get('payment_status')!r}")
+    amount_cents = int(session.get("amount_total") or 0)
+    payment_intent_id = str(session.get("payment_intent") or "")
+    owed = dict(reservation_id=reservation.pk, payment_intent_id=payment_intent_id, amount_cents=amount_cents, session_id=str(session.get("id") or ""))
+    locked = lock_reservation(reservation.pk)
+    if locked.status == Status.CONFIRMED and locked.payment_intent_id and payment_intent_id and locked.payment_intent_id != payment_intent_id:
+        raise RefundOwed(**owed, reason="a second payment for a reservation already paid")
+    # A lapsed hold of someone else may still be `held` on these nights; it no longer blocks, but
+    # PostgreSQL's exclusion constraint would refuse the confirmation beside it. Expire it first.
+    expire_lapsed_holds_overlapping(locked.property, locked.check_in, locked.check_out, timezone.now())
+    try:
+        confirmed = confirm_reservation(
+            reservation.pk, actor=actor, payer=_payer(session), amount_paid=from_cents(amount_cents), payment_intent_id=payment_intent_id,
+        )
+    except DatesUnavailable:
+        raise RefundOwed(**owed, reason="paid after the hold lapsed, and the nights were taken meanwhile") from None
+    except InvalidTransition:
+        raise RefundOwed(**owed, reason=f"paid for a reservation that is {locked.status}") from None
+    expected = to_cents(confirmed.total)
+    if amount_cents != expected or str(session.get("currency") or "eur").upper() != confirmed.currency:
+        flag_for_staff(confirmed.pk, actor=actor, note=f"paid {from_cents(amount_cents)} {str(session.get('currency')).upper()} but the total is {confirmed.total} {confirmed.currency}")
+    return Outcome(confirmed.pk, "confirmed" if locked.status != Status.CONFIRMED else "already confirmed; payer details backfilled")
+
+
+def checkout_expired(session: dict, *, actor: str) -> Outcome:
+    """checkout.session.expired: release the hold, unless this is not the hold's current checkout."""
+    reservation = _reservation_of(session)
+    if reservation is None:
+        return Outcome(None, "ignored: no reservation of ours in this session")
+    if reservation.checkout_session_id and reservation.checkout_session_id != session.get("id"):
+        return Outcome(reservation.pk, "ignored: an older checkout of this reservation; a newer one is open")
+    released = expire_hold(reservation.pk, actor=actor, note="checkout session expired")
+    return Outcome(reservation.pk, "hold released" if reservation.status == Status.HELD and released.status == Status.EXPIRED else f"no change: reservation is {released.status}")
+
+
+def checkout_payment_failed(session: dict, *, actor: str) -> Outcome:
+    """checkout.session.async_payment_failed: the payment failed, so the hold is cancelled."""
+    reservation = _reservation_of(session)
+    if reservation is None:
+        return Outcome(None, "ignored: no reservation of ours in this session")
+    locked = lock_reservation(reservation.pk)
+    if locked.status != Status.HELD:
+        return Outcome(locked.pk, f"no change: reservation is {locked.status}")
+    cancel_reservation(locked.pk, actor=actor, reason="the payment failed")
+    return Outcome(locked.pk, "hold released: payment failed")
+
+
+def charge_refunded(charge: dict, *, actor: str) -> Outcome:
+    """charge.refunded: record the refunded total (refunds made here or in the provider's dashboard)."""
+    payment_intent_id = charge.get("payment_intent")
+    reservation = None
+    if isinstance(payment_intent_id, str) and payment_intent_id:
+        reservation = Reservation.objects.filter(payment_intent_id=payment_intent_id).first()
+    reservation = reservation or _reservation_of(charge)
+    if reservation is None:
+        return Outcome(None, "ignored: no reservation of ours for this charge")
+    if reservation.payment_intent_id and payment_intent_id and reservation.payment_intent_id != payment_intent_id:
+        return Outcome(reservation.pk, "ignored: a refund of another payment (already handled)")
+    refunded = record_refund_total(reservation.pk, refunded_total=from_cents(int(charge.get("amount_refunded") or 0)), actor=actor, note="charge refunded")
+    return Outcome(reservation.pk, f"refunded total {refunded.amount_refunded} {refunded.currency}")
+
+
+HANDLERS: dict[str, Callable[..., Outcome]] = {
+    "checkout.session.completed": checkout_paid,
+    "checkout.session.async_payment_succeeded": checkout_paid,
+    "checkout.session.expired": checkout_expired,
+    "checkout.session.async_payment_failed": checkout_payment_failed,
+    "charge.refunded": charge_refunded,
+}
+
+
+def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: str, source: str) -> Outcome:
+    reservation = Reservation.objects.get(pk=owed.reservation_id)
+    note = f"Payment refunded: {owed.reason}."
+    refunded_cents = 0
+    if owed.payment_intent_id and owed.amount_cents > 0:
+        # Raises PaymentProviderError when the provider fails: nothing is recorded, the event is retried.
+        refund = get_provider(reservation.payment_provider or None).refund(
+            payment_intent_id=owed.payment_intent_id, amount_cents=owed.amount_cents,
+            idempotency_key=f"unbookable-{owed.reservation_id}-{owed.payment_intent_id}",
+        )
+        refunded_cents = refund.amount_cents
+        note = f"Payment of {from_cents(owed.amount_cents)} refunded ({refund.id}): {owed.reason}. Contact the guest."
+    else:
+        note = f"Payment received but not refunded automatically (no payment id): {owed.reason}. Refund it by hand."
+    with transaction.atomic():
+        if not _claim(event_id, event_type, source, owed.reservation_id, "refunded: " + owed.reason):
+            return Outcome(owed.reservation_id, "duplicate: already applied")
+        record_unbookable_payment(
+            owed.reservation_id, amount_paid=from_cents(owed.amount_cents), amount_refunded=from_cents(refunded_cents),
+            payment_intent_id=owed.payment_intent_id, actor=source, note=note,
+        )
+    logger.warning("payment event %s for %s: %s", event_id, owed.reservation_id, note)
+    return Outcome(owed.reservation_id, "refunded: " + owed.reason)

@@ -1,0 +1,83 @@
+"""Money on a reservation: what was paid, what was refunded, and which checkout is open.
+
+Each write runs under the property lock with the reservation re-read inside it (as in
+booking/services/reservations.py), so a webhook, the sandbox page, the reconciliation job and an
+admin refund never overwrite each other's figures. Refund totals only ever grow: an out-of-order
+`charge.refunded` carrying an older total changes nothing.
+"""
+
+from datetime import datetime
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from booking.models import Reservation
+from booking.pricing import CENT, money
+from booking.services.audit import record_event
+from booking.services.locking import lock_property
+from booking.services.reservations import flag_for_staff, get_reservation
+
+Status = Reservation.Status
+
+
+def to_cents(amount: Decimal) -> int:
+    return int((money(amount) / CENT).to_integral_value())
+
+
+def from_cents(cents: int) -> Decimal:
+    return money(Decimal(int(cents)) * CENT)
+
+
+def lock_reservation(reservation_id: str) -> Reservation:
+    """Lock the reservation's property, then re-read the reservation (inside transaction.atomic)."""
+    reservation = get_reservation(reservation_id)
+    lock_property(reservation.property_id)
+    return Reservation.objects.select_related("property").select_for_update().get(pk=reservation_id)
+
+
+def record_checkout(reservation_id: str, *, provider: str, session_id: str, url: str, expires_at: datetime, actor: str) -> None:
+    """Remember the open checkout session of a hold (call inside transaction.atomic)."""
+    Reservation.objects.filter(pk=reservation_id).update(
+        payment_provider=provider, checkout_session_id=session_id, checkout_url=url[:2000],
+        checkout_expires_at=expires_at, updated_at=timezone.now(),
+    )
+    reservation = Reservation.objects.get(pk=reservation_id)
+    record_event(reservation, action="checkout", actor=actor, from_status=reservation.status,
+                 note=f"{provider} checkout {session_id}, open until {timezone.localtime(expires_at):%Y-%m-%d %H:%M %Z}")
+
+
+def record_refund_total(reservation_id: str, *, refunded_total: Decimal, actor: str, note: str) -> Reservation:
+    """Raise amount_refunded to the provider's running total (never lower it, never above the payment)."""
+    with transaction.atomic():
+        reservation = lock_reservation(reservation_id)
+        ceiling = reservation.amount_paid if reservation.amount_paid > 0 else refunded_total
+        new_total = min(max(reservation.amount_refunded, money(refunded_total)), ceiling)
+        if new_total != reservation.amount_refunded:
+            reservation.amount_refunded = new_total
+            reservation.save(update_fields=["amount_refunded", "updated_at"])
+            record_event(reservation, action="refund", actor=actor, from_status=reservation.status,
+                         note=f"{note}; refunded so far {new_total} {reservation.currency}")
+    return reservation
+
+
+def record_unbookable_payment(
+    reservation_id: str, *, amount_paid: Decimal, amount_refunded: Decimal, payment_intent_id: str, actor: str, note: str
+) -> Reservation:
+    """A payment that could not become a stay (its nights were taken, or it was cancelled, or it was
+    a second payment): keep the money trail on the reservation and leave its status as it is,
+    except that a lapsed hold is marked expired (it no longer blocks anything)."""
+    with transaction.atomic():
+        reservation = lock_reservation(reservation_id)
+        previous = reservation.status
+        if reservation.status == Status.HELD:
+            reservation.status = Status.EXPIRED
+        if reservation.status != Status.CONFIRMED:
+            # A confirmed stay keeps its own payment figures; a second payment is only noted.
+            reservation.amount_paid = max(reservation.amount_paid, money(amount_paid))
+            reservation.amount_refunded = max(reservation.amount_refunded, money(amount_refunded))
+            if payment_intent_id and not reservation.payment_intent_id:
+                reservation.payment_intent_id = payment_intent_id
+        reservation.save()
+        record_event(reservation, action="refund", actor=actor, from_status=previous, note=note)
+        return flag_for_staff(reservation_id, actor=actor, note=note)

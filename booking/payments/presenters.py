@@ -1,0 +1,27 @@
+"""The JSON answer of checkout-link and checkout-session (REST, MCP and A2A share it)."""
+
+from booking.models import Reservation
+from booking.presenters import number
+
+
+def checkout_json(reservation: Reservation) -> dict:
+    """DESIGN.md: reservation_id, checkout_url, session_id, expires_at, amount, currency; plus the
+    provider, the reservation's status and the stay it pays for."""
+    return {
+        "reservation_id": reservation.pk,
+        "status": reservation.status,
+        "checkout_url": reservation.checkout_url,
+        "session_id": reservation.checkout_session_id,
+        "expires_at": reservation.checkout_expires_at.isoformat() if reservation.checkout_expires_at else None,
+        "hold_expires_at": reservation.hold_expires_at.isoformat() if reservation.hold_expires_at else None,
+        "amount": number(reservation.total),
+        "currency": reservation.currency,
+        "provider": reservation.payment_provider,
+        # The sandbox takes no money: say so wherever its checkout is handed out.
+        "test_mode": reservation.payment_provider == "sandbox",
+        "check_in": reservation.check_in.isoformat(),
+        "check_out": reservation.check_out.isoformat(),
+        "nights": reservation.nights,
+        "guests": reservation.guests,
+        "price_breakdown": reservation.price_breakdown,
+    }

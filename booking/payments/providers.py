@@ -1,0 +1,172 @@
+"""The payment provider boundary: Stripe Checkout through the official SDK, or the built-in sandbox.
+
+Both speak Stripe's shapes. A checkout session carries the whole session object as Stripe would
+send it (id, url, status, payment_status, expires_at, amount_total, metadata, customer_details,
+payment_intent), so one table of event handlers (events.py) serves Stripe webhooks, the sandbox
+page and the reconciliation job alike. Every provider failure becomes PaymentProviderError.
+"""
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Protocol
+
+from django.conf import settings
+
+from booking.errors import PaymentProviderError
+
+logger = logging.getLogger(__name__)
+
+# Pinned: the API version stripe-python 16.1.0 was generated for. Changing it is a deliberate act.
+STRIPE_API_VERSION = "2026-10-28.endive"
+STRIPE_TIMEOUT_SECONDS = 20
+STRIPE_MAX_NETWORK_RETRIES = 2  # the SDK adds an idempotency key, so a retried POST is safe
+
+
+@dataclass(frozen=True)
+class CheckoutRequest:
+    reservation_id: str
+    amount_cents: int
+    currency: str
+    description: str
+    success_url: str
+    cancel_url: str
+    expires_at: datetime
+    customer_email: str = ""
+
+
+@dataclass(frozen=True)
+class CheckoutSession:
+    id: str
+    url: str
+    expires_at: datetime
+    status: str  # open | complete | expired
+    payment_status: str  # paid | unpaid | no_payment_required
+    data: dict  # the session object, Stripe-shaped
+
+    @classmethod
+    def from_object(cls, data: dict) -> "CheckoutSession":
+        return cls(
+            id=data["id"],
+            url=data.get("url") or "",
+            expires_at=datetime.fromtimestamp(int(data["expires_at"]), tz=UTC),
+            status=data.get("status") or "open",
+            payment_status=data.get("payment_status") or "unpaid",
+            data=data,
+        )
+
+
+@dataclass(frozen=True)
+class Refund:
+    id: str
+    amount_cents: int
+    status: str
+
+
+class PaymentProvider(Protocol):
+    name: str
+
+    def create_checkout_session(self, checkout: CheckoutRequest) -> CheckoutSession: ...
+
+    def retrieve_checkout_session(self, session_id: str) -> CheckoutSession: ...
+
+    def expire_checkout_session(self, session_id: str) -> CheckoutSession: ...
+
+    def refund(self, *, payment_intent_id: str, amount_cents: int, idempotency_key: str) -> Refund: ...
+
+
+class StripeProvider:
+    """Checkout Session create, retrieve and expire; Refund create. Nothing else is called."""
+
+    name = "stripe"
+
+    def client(self):
+        import stripe
+
+        base_addresses = {"api": settings.STRIPE_API_BASE.rstrip("/")} if settings.STRIPE_API_BASE else None
+        return stripe.StripeClient(
+            settings.STRIPE_SECRET_KEY,
+            stripe_version=STRIPE_API_VERSION,
+            base_addresses=base_addresses,
+            max_network_retries=STRIPE_MAX_NETWORK_RETRIES,
+            http_client=stripe.RequestsClient(timeout=STRIPE_TIMEOUT_SECONDS),
+        )
+
+    def create_checkout_session(self, checkout: CheckoutRequest) -> CheckoutSession:
+        params = {
+            "mode": "payment",
+            "line_items": [
+                {
+                    "quantity": 1,
+                    "price_data": {
+                        "currency": checkout.currency.lower(),
+                        "unit_amount": checkout.amount_cents,
+                        "product_data": {"name": checkout.description[:250]},
+                    },
+                }
+            ],
+            "client_reference_id": checkout.reservation_id,
+            "metadata": {"reservation_id": checkout.reservation_id},
+            # Charges and refunds carry the reservation too, so charge.refunded finds it.
+            "payment_intent_data": {"metadata": {"reservation_id": checkout.reservation_id}, "description": checkout.description[:250]},
+            "phone_number_collection": {"enabled": True},
+            "expires_at": int(checkout.expires_at.timestamp()),
+            "success_url": checkout.success_url,
+            "cancel_url": checkout.cancel_url,
+        }
+        if checkout.customer_email:
+            params["customer_email"] = checkout.customer_email  # prefilled; Checkout always asks otherwise
+        return self._call("create a checkout session", lambda client: client.v1.checkout.sessions.create(params))
+
+    def retrieve_checkout_session(self, session_id: str) -> CheckoutSession:
+        return self._call("read a checkout session", lambda client: client.v1.checkout.sessions.retrieve(session_id))
+
+    def expire_checkout_session(self, session_id: str) -> CheckoutSession:
+        return self._call("expire a checkout session", lambda client: client.v1.checkout.sessions.expire(session_id))
+
+    def refund(self, *, payment_intent_id: str, amount_cents: int, idempotency_key: str) -> Refund:
+        import stripe
+
+        try:
+            refund = self.client().v1.refunds.create(
+                {"payment_intent": payment_intent_id, "amount": amount_cents},
+                {"idempotency_key": idempotency_key},
+            )
+        except stripe.StripeError as error:
+            logger.warning("stripe refund of %s failed: %s", payment_intent_id, error)
+            message = getattr(error, "user_message", None) or "the payment provider did not answer"
+            raise PaymentProviderError(f"The refund failed: {message}") from error
+        return Refund(id=refund.id, amount_cents=int(refund.amount), status=refund.status or "")
+
+    def _call(self, what: str, request) -> CheckoutSession:
+        import stripe
+
+        try:
+            session = request(self.client())
+        except stripe.StripeError as error:
+            logger.warning("stripe: could not %s: %s", what, error)
+            raise PaymentProviderError() from error
+        try:
+            return CheckoutSession.from_object(session.to_dict())
+        except (KeyError, TypeError, ValueError) as error:  # an answer without the fields we need
+            logger.warning("stripe: unexpected answer to %s: %s", what, error)
+            raise PaymentProviderError() from error
+
+
+def active_provider_name() -> str:
+    """DESIGN.md: Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise (read per call)."""
+    return "stripe" if settings.STRIPE_SECRET_KEY else "sandbox"
+
+
+def get_provider(name: str | None = None) -> PaymentProvider:
+    """The active provider, or the one named (a refund goes back through whoever took the money)."""
+    name = name or active_provider_name()
+    if name == "stripe":
+        if not settings.STRIPE_SECRET_KEY:
+            raise PaymentProviderError("This payment was taken by Stripe, but STRIPE_SECRET_KEY is not set.")
+        return StripeProvider()
+    if name == "sandbox":
+        from booking.payments.sandbox import SandboxProvider
+
+        return SandboxProvider()
+    raise PaymentProviderError(f"Unknown payment provider {name!r}.")

@@ -1,0 +1,266 @@
+"""Payment services: open a checkout for a hold, refund a payment, reconcile open checkouts.
+
+REST views, MCP tools, the sandbox page, admin actions and Celery tasks are thin adapters over
+these functions. The provider is called outside any database transaction (no lock is held while
+Stripe answers); what it returns is then written under the property lock.
+"""
+
+import logging
+from datetime import datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from booking.errors import BookingError, ReservationNotPayable
+from booking.models import Reservation
+from booking.payments.events import MalformedEvent, apply_payment_event
+from booking.payments.ledger import from_cents, lock_reservation, record_checkout, record_refund_total, to_cents
+from booking.payments.models import PaymentEvent
+from booking.payments.providers import CheckoutRequest, get_provider
+from booking.pricing import money
+from booking.services.holds import GuestDetails, hold_stay
+from booking.services.reservations import cancel_reservation, extend_hold, get_reservation
+
+logger = logging.getLogger(__name__)
+Status = Reservation.Status
+
+# Stripe refuses a Checkout Session that expires in under 30 minutes or over 24 hours.
+MIN_CHECKOUT_MINUTES = 31
+MAX_CHECKOUT_HOURS = 24
+# A session about to close is replaced rather than handed to a guest who needs time to pay.
+REUSE_MARGIN = timedelta(minutes=2)
+# How long after a hold ended the reconciliation job still asks about its checkout (lost webhooks).
+RECONCILE_LOOKBACK = timedelta(days=1)
+THANK_YOU_PATH, BOOK_PATH = "/thank-you", "/book"
+
+
+class RefundNotPossible(BookingError):
+    status = 409
+    code = "refund_not_possible"
+    default_detail = "Nothing is left to refund on this reservation."
+
+
+# --- Opening a checkout -------------------------------------------------------------------------
+
+
+def create_checkout_link(
+    *,
+    check_in,
+    check_out,
+    guests: int,
+    success_url: str | None = None,
+    cancel_url: str | None = None,
+    special_requests: str | None = None,
+    agent_name: str | None = None,
+    source: str = Reservation.Source.API,
+    client_ip: str | None = None,
+    actor: str = "api",
+) -> Reservation:
+    """The one-step flow: hold the nights, then open a checkout for them. No guest details needed:
+    the provider collects them and the payment event backfills them. If the provider fails, the
+    hold is released and PaymentProviderError propagates: nothing is left behind."""
+    refresh_partner_calendars()
+    reservation = hold_stay(
+        check_in=check_in, check_out=check_out, guests=guests, guest=GuestDetails(),
+        special_requests=special_requests, agent_name=agent_name, source=source, client_ip=client_ip, actor=actor,
+    )
+    try:
+        return open_checkout(reservation.pk, success_url=success_url, cancel_url=cancel_url, actor=actor)
+    except BaseException as error:
+        reason = error.detail if isinstance(error, BookingError) else "the checkout could not be opened"
+        try:
+            cancel_reservation(reservation.pk, actor=actor, reason=f"hold released: {reason}")
+        except Exception:  # the original failure is the one to report; the hold lapses on its own
+            logger.exception("could not release hold %s after a failed checkout", reservation.pk)
+        raise
+
+
+def refresh_partner_calendars() -> None:
+    """Bring stale partner (iCal) feeds up to date before holding, so a night sold on the listing
+    platform minutes ago is not sold again here. Best effort: it never blocks a booking."""
+    try:
+        from partner_sync.services import refresh_stale_feeds
+    except ImportError:
+        return
+    try:
+        refresh_stale_feeds()
+    except Exception:
+        logger.warning("partner calendar refresh failed before a checkout; booking on the last good data", exc_info=True)
+
+
+def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel_url: str | None = None, actor: str = "api") -> Reservation:
+    """Open (or reuse) the checkout session of a held reservation and return the reservation.
+
+    ReservationNotPayable unless it is held and the hold has not lapsed; NotFound for an unknown id.
+    An open session with time left is reused, so retries never create a second way to pay.
+    """
+    provider = get_provider()
+    reservation = get_reservation(reservation_id)
+    _ensure_payable(reservation, timezone.now())
+    if _reusable_checkout(reservation, provider.name):
+        return reservation
+    now = timezone.now()
+    expires_at = checkout_expiry(reservation.hold_expires_at, now)
+    session = provider.create_checkout_session(
+        CheckoutRequest(
+            reservation_id=reservation.pk,
+            amount_cents=to_cents(reservation.total),
+            currency=reservation.currency,
+            description=checkout_description(reservation),
+            success_url=return_url(success_url, THANK_YOU_PATH, reservation.pk),
+            cancel_url=return_url(cancel_url, BOOK_PATH, reservation.pk),
+            expires_at=expires_at,
+            customer_email=reservation.guest_email,
+        )
+    )
+    replaced = ""
+    try:
+        with transaction.atomic():
+            locked = lock_reservation(reservation.pk)
+            _ensure_payable(locked, timezone.now())
+            if _reusable_checkout(locked, provider.name):
+                winner = locked  # a concurrent call stored its session first: everyone uses that one
+            else:
+                winner = None
+                if locked.payment_provider == provider.name:
+                    replaced = locked.checkout_session_id
+                record_checkout(locked.pk, provider=provider.name, session_id=session.id, url=session.url, expires_at=session.expires_at, actor=actor)
+                if session.expires_at > locked.hold_expires_at:
+                    # The session may outlive the hold (Stripe's 30-minute floor): the hold follows it.
+                    extend_hold(locked.pk, until=session.expires_at, actor=actor)
+    except BaseException:
+        _expire_quietly(provider, session.id)
+        raise
+    if winner is not None:
+        _expire_quietly(provider, session.id)
+    elif replaced:
+        _expire_quietly(provider, replaced)
+    return get_reservation(reservation.pk)
+
+
+def _ensure_payable(reservation: Reservation, now: datetime) -> None:
+    if reservation.status != Status.HELD:
+        raise ReservationNotPayable(f"This reservation is {reservation.status}; only a held reservation can be paid.")
+    if reservation.hold_expires_at is None or reservation.hold_expires_at <= now:
+        raise ReservationNotPayable("The hold on these dates has expired; create a new reservation or checkout link.")
+
+
+def _reusable_checkout(reservation: Reservation, provider_name: str) -> bool:
+    return bool(
+        reservation.checkout_session_id
+        and reservation.payment_provider == provider_name
+        and reservation.checkout_expires_at
+        and reservation.checkout_expires_at > timezone.now() + REUSE_MARGIN
+    )
+
+
+def checkout_expiry(hold_expires_at: datetime, now: datetime) -> datetime:
+    """The hold's expiry, but at least 31 minutes from now (and under Stripe's 24-hour ceiling)."""
+    earliest = now + timedelta(minutes=MIN_CHECKOUT_MINUTES)
+    latest = now + timedelta(hours=MAX_CHECKOUT_HOURS) - timedelta(minutes=5)
+    return min(max(hold_expires_at, earliest), latest).replace(microsecond=0)
+
+
+def checkout_description(reservation: Reservation) -> str:
+    nights, guests = reservation.nights, reservation.guests
+    return (
+        f"{reservation.property.name}: {nights} night{'s' if nights != 1 else ''}, "
+        f"{reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}, {guests} guest{'s' if guests != 1 else ''}"
+    )
+
+
+def return_url(url: str | None, default_path: str, reservation_id: str) -> str:
+    """The payer's way back (validated upstream), defaulting to the site's page, always carrying
+    reservation_id so the page can show the reservation."""
+    parts = urlsplit(url or settings.BASE_URL + default_path)
+    query = [(key, value) for key, value in parse_qsl(parts.query, keep_blank_values=True) if key != "reservation_id"]
+    query.append(("reservation_id", reservation_id))
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+def _expire_quietly(provider, session_id: str) -> None:
+    """Close a session nobody should pay any more; if that fails, its expiry event or the
+    reconciliation job settles it (an older session's expiry never releases a newer hold)."""
+    try:
+        provider.expire_checkout_session(session_id)
+    except BookingError as error:
+        logger.info("could not expire checkout %s: %s", session_id, error.detail)
+
+
+# --- Refunds ------------------------------------------------------------------------------------
+
+
+def refund_payment(reservation_id: str, *, actor: str, amount: Decimal | None = None, reason: str = "", cancel: bool = False) -> Reservation:
+    """Refund all (amount=None) or part of what the guest paid, through the provider that took it;
+    optionally cancel the reservation too. Audited. RefundNotPossible or PaymentProviderError."""
+    reservation = get_reservation(reservation_id)
+    refundable = reservation.amount_paid - reservation.amount_refunded
+    if refundable <= 0 or not reservation.payment_intent_id:
+        raise RefundNotPossible("Nothing is left to refund: no payment was taken, or it was refunded in full.")
+    try:
+        amount = refundable if amount is None else money(amount)
+    except (InvalidOperation, TypeError, ValueError):
+        raise RefundNotPossible("The refund amount must be a number.") from None
+    if not Decimal("0.01") <= amount <= refundable:
+        raise RefundNotPossible(f"Refund between 0.01 and {refundable} {reservation.currency}.")
+    refund = get_provider(reservation.payment_provider or None).refund(
+        payment_intent_id=reservation.payment_intent_id,
+        amount_cents=to_cents(amount),
+        # The same form sent twice (a double click) is one refund at the provider, and one here.
+        idempotency_key=f"refund-{reservation.pk}-{to_cents(reservation.amount_refunded)}-{to_cents(amount)}",
+    )
+    refunded = from_cents(refund.amount_cents)
+    note = f"refund {refund.id} of {refunded} {reservation.currency} by {actor}" + (f": {reason}" if reason else "")
+    reservation = record_refund_total(reservation.pk, refunded_total=reservation.amount_refunded + refunded, actor=actor, note=note)
+    if cancel and reservation.status in (Status.HELD, Status.CONFIRMED):
+        reservation = cancel_reservation(reservation.pk, actor=actor, reason=f"cancelled with a refund of {refunded} {reservation.currency}" + (f": {reason}" if reason else ""))
+    return reservation
+
+
+# --- Reconciliation -----------------------------------------------------------------------------
+
+
+def reconcile_open_checkouts(*, now: datetime | None = None) -> int:
+    """Ask the provider about every checkout still open on our side (and those of holds that ended
+    in the last day, in case a payment's webhook was lost) and apply what it says through the same
+    handlers as the webhook. Returns how many sessions it settled."""
+    now = now or timezone.now()
+    provider = get_provider()
+    candidates = list(
+        Reservation.objects.filter(payment_provider=provider.name)
+        .exclude(checkout_session_id="")
+        .filter(Q(status=Status.HELD) | Q(status=Status.EXPIRED, checkout_expires_at__gte=now - RECONCILE_LOOKBACK))
+        .values_list("pk", "checkout_session_id")
+    )
+    finished = set(PaymentEvent.objects.filter(event_id__in=[_reconcile_event_id(s, final) for _, s in candidates for final in ("complete", "expired")]).values_list("event_id", flat=True))
+    settled = 0
+    for reservation_id, session_id in candidates:
+        if {_reconcile_event_id(session_id, "complete"), _reconcile_event_id(session_id, "expired")} & finished:
+            continue  # a final state is final: no need to ask again
+        try:
+            session = provider.retrieve_checkout_session(session_id)
+            if session.status == "complete" and session.payment_status == "paid":
+                event_type = "checkout.session.completed"
+            elif session.status == "expired":
+                event_type = "checkout.session.expired"
+            else:
+                continue
+            outcome = apply_payment_event(
+                {"id": _reconcile_event_id(session.id, session.status), "type": event_type, "data": {"object": session.data}},
+                source="reconciliation job",
+            )
+        except (BookingError, MalformedEvent) as error:
+            logger.warning("reconciling %s (%s) failed: %s", reservation_id, session_id, getattr(error, "detail", error))
+            continue
+        if not outcome.summary.startswith("duplicate"):
+            settled += 1
+            logger.info("reconciled %s: %s", reservation_id, outcome.summary)
+    return settled
+
+
+def _reconcile_event_id(session_id: str, status: str) -> str:
+    return f"reconcile_{session_id}_{status}"[:255]

@@ -1,0 +1,171 @@
+"""Refunds from the back office (full or partial, through the provider that took the money, audited)
+and the reconciliation job that settles checkouts whose webhook never arrived."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from booking import tasks
+from booking.errors import PaymentProviderError
+from booking.models import Reservation
+from booking.payments.services import RefundNotPossible, reconcile_open_checkouts, refund_payment
+from tests.payments.conftest import stay, stripe_event
+
+pytestmark = pytest.mark.django_db
+
+LINK = "/api/v1/payments/checkout-link"
+
+
+@pytest.fixture
+def paid(api, demo_property, fake_stripe, webhook):
+    """A stay confirmed through Stripe: (reservation, the completed session)."""
+    body = api.post(LINK, stay()).json()
+    session = fake_stripe.complete(body["session_id"])
+    assert webhook(stripe_event("checkout.session.completed", session)).json()["outcome"] == "confirmed"
+    return Reservation.objects.get(pk=body["reservation_id"]), session
+
+
+class TestRefundService:
+    def test_a_full_refund_goes_through_stripe_and_is_recorded_and_audited(self, api, paid, fake_stripe):
+        reservation, session = paid
+        refunded = refund_payment(reservation.pk, actor="staff anna", reason="guest asked")
+        [refund] = fake_stripe.refunds
+        assert (refund["payment_intent"], refund["amount"]) == (session["payment_intent"], session["amount_total"])
+        assert refunded.amount_refunded == reservation.total and refunded.status == "confirmed"
+        event = refunded.events.get(action="refund")
+        assert event.actor == "staff anna" and "guest asked" in event.note and refund["id"] in event.note
+        assert api.get(f"/api/v1/reservations/{reservation.pk}").json()["payment"]["status"] == "refunded"
+
+    def test_partial_refunds_add_up_to_the_payment_and_no_further(self, paid, fake_stripe):
+        reservation, _ = paid
+        refund_payment(reservation.pk, actor="staff", amount=Decimal("100.00"))
+        after_first = refund_payment(reservation.pk, actor="staff", amount=Decimal("50.50"))
+        assert after_first.amount_refunded == Decimal("150.50")
+        assert [r["amount"] for r in fake_stripe.refunds] == [10000, 5050]
+        with pytest.raises(RefundNotPossible):
+            refund_payment(reservation.pk, actor="staff", amount=reservation.total)
+        rest = refund_payment(reservation.pk, actor="staff")
+        assert rest.amount_refunded == reservation.total
+        with pytest.raises(RefundNotPossible):
+            refund_payment(reservation.pk, actor="staff")
+
+    def test_the_same_refund_submitted_twice_is_one_refund(self, paid, fake_stripe):
+        reservation, _ = paid
+        stale = Reservation.objects.get(pk=reservation.pk)
+        refund_payment(reservation.pk, actor="staff", amount=Decimal("10"))
+        # A second submission of the same form computes the same idempotency key.
+        Reservation.objects.filter(pk=reservation.pk).update(amount_refunded=stale.amount_refunded)
+        again = refund_payment(reservation.pk, actor="staff", amount=Decimal("10"))
+        assert len(fake_stripe.refunds) == 1 and again.amount_refunded == Decimal("10")
+
+    def test_refund_and_cancel_frees_the_dates(self, api, paid):
+        reservation, _ = paid
+        cancelled = refund_payment(reservation.pk, actor="staff", cancel=True)
+        assert cancelled.status == "cancelled" and cancelled.amount_refunded == reservation.total
+        assert api.get("/api/v1/availability", check_in=stay()["check_in"], check_out=stay()["check_out"]).json()["available"] is True
+
+    def test_nothing_paid_means_nothing_to_refund(self, api, demo_property, fake_stripe):
+        reservation_id = api.post(LINK, stay()).json()["reservation_id"]
+        with pytest.raises(RefundNotPossible):
+            refund_payment(reservation_id, actor="staff")
+        assert not fake_stripe.refunds
+
+    def test_a_provider_refusal_records_nothing(self, paid, fake_stripe):
+        reservation, _ = paid
+        fake_stripe.fail_with = 402
+        with pytest.raises(PaymentProviderError):
+            refund_payment(reservation.pk, actor="staff")
+        assert Reservation.objects.get(pk=reservation.pk).amount_refunded == 0
+
+    def test_a_sandbox_payment_is_refunded_in_the_sandbox(self, client, api, demo_property, sandbox):
+        link = api.post(LINK, stay()).json()
+        client.post(f"/api/v1/payments/sandbox/{link['session_id']}", {"email": "a@example.com", "name": "A B", "phone": "1", "action": "pay"})
+        refunded = refund_payment(link["reservation_id"], actor="staff", amount=Decimal("20"))
+        assert refunded.amount_refunded == Decimal("20")
+        assert refunded.sandbox_checkouts.get().amount_refunded_cents == 2000
+
+
+class TestAdminRefundAction:
+    def changelist(self):
+        return reverse("admin:booking_reservation_changelist")
+
+    def test_the_action_asks_for_an_amount_then_refunds_through_the_service(self, admin_client, paid, fake_stripe):
+        reservation, _ = paid
+        form = admin_client.post(self.changelist(), {"action": "refund_selected", "_selected_action": [reservation.pk]})
+        assert form.status_code == 200 and b'name="amount"' in form.content and b"Left to refund" in form.content
+        done = admin_client.post(
+            self.changelist(),
+            {"action": "refund_selected", "_selected_action": [reservation.pk], "apply": "1", "amount": "75.00", "reason": "broken heater"},
+            follow=True,
+        )
+        assert done.status_code == 200 and b"refunded so far 75.00" in done.content
+        refunded = Reservation.objects.get(pk=reservation.pk)
+        assert refunded.amount_refunded == Decimal("75.00") and refunded.status == "confirmed"
+        assert refunded.events.get(action="refund").actor == "staff admin"
+        assert [r["amount"] for r in fake_stripe.refunds] == [7500]
+
+    def test_too_large_an_amount_is_refused_with_a_message(self, admin_client, paid, fake_stripe):
+        reservation, _ = paid
+        response = admin_client.post(
+            self.changelist(),
+            {"action": "refund_selected", "_selected_action": [reservation.pk], "apply": "1", "amount": str(reservation.total + 1)},
+        )
+        assert response.status_code == 200 and b"Refund between 0.01 and" in response.content
+        assert not fake_stripe.refunds
+
+    def test_refund_and_cancel_in_one_go(self, admin_client, paid):
+        reservation, _ = paid
+        admin_client.post(self.changelist(), {"action": "refund_selected", "_selected_action": [reservation.pk], "apply": "1", "cancel_reservation": "on"})
+        cancelled = Reservation.objects.get(pk=reservation.pk)
+        assert cancelled.status == "cancelled" and cancelled.amount_refunded == cancelled.total
+
+    def test_one_reservation_at_a_time(self, admin_client, api, paid):
+        reservation, _ = paid
+        other = api.post(LINK, stay(offset=80)).json()["reservation_id"]
+        response = admin_client.post(self.changelist(), {"action": "refund_selected", "_selected_action": [reservation.pk, other]}, follow=True)
+        assert b"Choose exactly one reservation" in response.content
+
+
+class TestReconciliation:
+    def test_a_paid_session_whose_webhook_was_lost_is_confirmed(self, api, demo_property, fake_stripe):
+        body = api.post(LINK, stay()).json()
+        fake_stripe.complete(body["session_id"], email="lost@example.com", name="Lost Hook", phone="+39 1")
+        assert tasks.reconcile_open_checkouts() == 1  # the Celery task, run in-process
+        confirmed = Reservation.objects.get(pk=body["reservation_id"])
+        assert confirmed.status == "confirmed" and confirmed.guest_email == "lost@example.com"
+        assert confirmed.events.get(action="confirm").actor == "reconciliation job"
+
+    def test_an_expired_session_releases_its_hold_and_an_open_one_is_left_alone(self, api, demo_property, fake_stripe):
+        expired = api.post(LINK, stay(offset=40)).json()
+        still_open = api.post(LINK, stay(offset=60)).json()
+        fake_stripe.expire_now(expired["session_id"])
+        assert reconcile_open_checkouts() == 1
+        assert Reservation.objects.get(pk=expired["reservation_id"]).status == "expired"
+        assert Reservation.objects.get(pk=still_open["reservation_id"]).status == "held"
+
+    def test_a_payment_after_the_expiry_job_is_still_found(self, api, demo_property, fake_stripe):
+        body = api.post(LINK, stay()).json()
+        Reservation.objects.filter(pk=body["reservation_id"]).update(status="expired", hold_expires_at=timezone.now() - timedelta(minutes=5))
+        fake_stripe.complete(body["session_id"])
+        assert reconcile_open_checkouts() == 1
+        assert Reservation.objects.get(pk=body["reservation_id"]).status == "confirmed"
+
+    def test_a_settled_session_is_not_asked_about_again(self, api, demo_property, fake_stripe):
+        body = api.post(LINK, stay()).json()
+        fake_stripe.expire_now(body["session_id"])
+        reconcile_open_checkouts()
+        asked = len(fake_stripe.calls_to("GET", "/v1/checkout/sessions/"))
+        assert reconcile_open_checkouts() == 0
+        assert len(fake_stripe.calls_to("GET", "/v1/checkout/sessions/")) == asked
+
+    def test_a_provider_outage_skips_this_round_and_changes_nothing(self, api, demo_property, fake_stripe):
+        body = api.post(LINK, stay()).json()
+        fake_stripe.complete(body["session_id"])
+        fake_stripe.fail_with = 500
+        assert reconcile_open_checkouts() == 0
+        assert Reservation.objects.get(pk=body["reservation_id"]).status == "held"
+        fake_stripe.fail_with = None
+        assert reconcile_open_checkouts() == 1
