@@ -1,5 +1,474 @@
-from django.http import HttpResponseNotFound
+"""The website: thin views over booking's read side and the owner's page texts.
+
+Property facts come from presenters.property_json, the very body GET /api/v1/property serves, so a
+price, a rule or a review never says one thing on the site and another to an agent.
+"""
+
+import logging
+from functools import wraps
+from itertools import groupby
+from pathlib import Path
+
+from django.conf import settings
+from django.core.exceptions import SuspiciousFileOperation
+from django.core.paginator import Paginator
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_safe
+from django.views.static import serve
+
+from booking import presenters
+from booking.api.base import client_ip
+from booking.errors import InvalidInput, NotFound
+from booking.models import Property
+from booking.rules import rules_for
+from booking.selectors import get_property, today
+from booking.services.reservations import get_reservation
+from booking.validation import BlogSlugPath, ReservationPath, validate
+from pages import seo
+from pages.forms import ContactForm
+from pages.inquiries import TooManyInquiries, count_inquiry, submit_inquiry
+from pages.models import BlogPost, FaqEntry, PageKey, PageText
+from pages.rendering import render_markdown
+
+logger = logging.getLogger(__name__)
+
+HOME_PATH = "/"
+BLOG_PAGE_SIZE = 10
+
+
+# --- Shared helpers ----------------------------------------------------------------------------
+
+
+def page_text(key: PageKey) -> PageText:
+    """The owner's words for a page; an unsaved default (its title only) when none were written."""
+    return PageText.objects.filter(key=key).first() or PageText(key=key, title=PageKey(key).label)
+
+
+def brand_name(prop: Property) -> str:
+    """"Attico Santa Croce — Penthouse in Florence" → "Attico Santa Croce": the short name."""
+    return prop.name.split(" — ")[0].strip() or prop.name
+
+
+def site_page(view):
+    """Pages need a property; before the owner sets one up, say so instead of failing."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            prop = get_property()
+            listing = presenters.property_json(prop, rules_for(prop))
+        except NotFound:
+            return render(request, "pages/not_configured.html", status=503)
+        except (OperationalError, InterfaceError):
+            # The database is down or unreachable: say so (503, as the API does), not a bare 500.
+            logger.exception("database unavailable while rendering %s", request.path)
+            return render(request, "pages/unavailable.html", status=503)
+        return view(request, prop, listing, *args, **kwargs)
+
+    return wrapper
+
+
+def local_photos(listing: dict) -> list[dict]:
+    """The API's photos with site-relative URLs, so images load whatever host the page came from."""
+    return [{**photo, "url": photo["url"].removeprefix(settings.BASE_URL)} for photo in listing["photos"]]
+
+
+def paragraphs(text: str) -> list[str]:
+    return [block.strip() for block in text.replace("\r\n", "\n").split("\n\n") if block.strip()]
+
+
+def lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def meta_for(page: PageText, path: str, *, fallback_description: str, title: str | None = None, **extra) -> seo.PageMeta:
+    return seo.PageMeta(
+        title=title or page.title,
+        description=page.meta_description or page.intro or fallback_description,
+        path=path,
+        **extra,
+    )
+
+
+def crumbs(*trail: tuple[str, str]) -> dict:
+    return seo.breadcrumbs(("Home", HOME_PATH), *trail)
+
+
+def booking_config(listing: dict, request) -> dict:
+    """What the date picker needs besides the calendar feed: read by static/js/booking.js."""
+    rules = listing["pricing_rules"]
+    return {
+        "today": today().isoformat(),
+        "currency": rules["currency"],
+        "maxGuests": listing["capacity"]["max_guests"],
+        "maxNights": rules["max_nights"],
+        "bookingWindowDays": rules["booking_window_days"],
+        "holdMinutes": listing["policies"]["hold_minutes"],
+        "cityTaxExemptUnderAge": rules["city_tax"]["exempt_under_age"],
+        # A stay chosen on /availability (or in a shared link) arrives preselected; the script
+        # checks it against the calendar and ignores anything that does not fit.
+        "initial": {name: request.GET.get(name, "")[:10] for name in ("check_in", "check_out", "guests")},
+        "endpoints": {
+            "calendar": "/api/v1/calendar",
+            "quote": "/api/v1/quote",
+            "checkoutLink": "/api/v1/payments/checkout-link",
+        },
+    }
+
+
+# --- Pages -------------------------------------------------------------------------------------
+
+
+@require_safe
+@site_page
+def home(request, prop, listing):
+    page = page_text(PageKey.HOME)
+    meta = meta_for(
+        page, HOME_PATH,
+        title=f"{brand_name(prop)} — {page.title}" if page.pk else f"{prop.name}",
+        fallback_description=listing["summary"],
+        image=(local_photos(listing) or [{"url": ""}])[0]["url"],
+        json_ld=[seo.vacation_rental(listing), seo.website(brand_name(prop))],
+    )
+    return render(request, "pages/home.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "photos": local_photos(listing),
+        "reviews": listing["reviews"]["items"][:3],
+        "posts": BlogPost.objects.public()[:3],
+        "from_rate": lowest_rate(listing),
+    })
+
+
+def lowest_rate(listing: dict) -> float:
+    rules = listing["pricing_rules"]
+    rates = [rules["base_nightly_rate"], *(s["nightly_rate"] for s in rules["seasons"])]
+    return min(rates)
+
+
+@require_safe
+@site_page
+def property_page(request, prop, listing):
+    page = page_text(PageKey.PROPERTY)
+    path = reverse("pages:property")
+    amenities = [
+        (category or "Other", [a["name"] for a in group])
+        for category, group in groupby(sorted(listing["amenities"], key=lambda a: a["category"] or "Other"), key=lambda a: a["category"])
+    ]
+    meta = meta_for(
+        page, path, title=listing["name"], fallback_description=listing["summary"],
+        image=(local_photos(listing) or [{"url": ""}])[0]["url"],
+        json_ld=[seo.vacation_rental(listing), crumbs((page.title, path))],
+    )
+    return render(request, "pages/property.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "photos": local_photos(listing),
+        "description": paragraphs(listing["description"]),
+        "amenities": amenities,
+    })
+
+
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def season_day(value: str) -> str:
+    """"04-15" (a yearly season) → "15 Apr"; "2027-04-15" (a one-off) → "15 Apr 2027"."""
+    parts = value.split("-")
+    if len(parts) == 2:
+        return f"{int(parts[1])} {MONTHS[int(parts[0]) - 1]}"
+    return f"{int(parts[2])} {MONTHS[int(parts[1]) - 1]} {parts[0]}"
+
+
+def season_rows(rules: dict) -> list[dict]:
+    """The seasons of the API's pricing rules, in calendar order, for the rates table."""
+    rows = []
+    for season in sorted(rules["seasons"], key=lambda s: (not s["recurring_yearly"], s["start"])):
+        rows.append({
+            "name": season["name"],
+            "dates": f"{season_day(season['start'])} – {season_day(season['end'])}" + ("" if season["recurring_yearly"] else " (this time only)"),
+            "nightly_rate": season["nightly_rate"],
+            "weekend_rate": season["weekend_nightly_rate"] if season["weekend_nightly_rate"] is not None else season["nightly_rate"],
+            "min_nights": season["min_nights"] or rules["min_nights"],
+        })
+    return rows
+
+
+@require_safe
+@site_page
+def availability(request, prop, listing):
+    page = page_text(PageKey.AVAILABILITY)
+    path = reverse("pages:availability")
+    meta = meta_for(page, path, fallback_description=f"Live availability and nightly prices of {listing['name']}.", json_ld=[crumbs((page.title, path))])
+    return render(request, "pages/availability.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "rules": listing["pricing_rules"],
+        "seasons": season_rows(listing["pricing_rules"]),
+        "booking_config": booking_config(listing, request),
+        "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
+        "picker_mode": "browse",
+    })
+
+
+@require_safe
+@site_page
+def reviews(request, prop, listing):
+    page = page_text(PageKey.REVIEWS)
+    path = reverse("pages:reviews")
+    items = listing["reviews"]["items"]
+    distribution = [(stars, sum(1 for r in items if r["rating"] == stars)) for stars in range(5, 0, -1)]
+    meta = meta_for(
+        page, path, fallback_description=f"What guests say about {listing['name']}.",
+        json_ld=[seo.vacation_rental(listing), crumbs((page.title, path))],
+    )
+    return render(request, "pages/reviews.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "summary": listing["reviews"],
+        "distribution": [(stars, count, round(100 * count / len(items)) if items else 0) for stars, count in distribution],
+    })
+
+
+@require_safe
+@site_page
+def location(request, prop, listing):
+    page = page_text(PageKey.LOCATION)
+    path = reverse("pages:location")
+    coordinates = listing["coordinates"]
+    latitude, longitude = seo.coordinate(coordinates["latitude"]), seo.coordinate(coordinates["longitude"])
+    meta = meta_for(page, path, fallback_description=f"Where {listing['name']} is and how to get there.", json_ld=[crumbs((page.title, path))])
+    return render(request, "pages/location.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "latitude": latitude,
+        "longitude": longitude,
+        "osm_url": f"https://www.openstreetmap.org/?mlat={latitude}&mlon={longitude}#map=17/{latitude}/{longitude}",
+    })
+
+
+@require_safe
+@site_page
+def faq(request, prop, listing):
+    page = page_text(PageKey.FAQ)
+    path = reverse("pages:faq")
+    entries = list(FaqEntry.objects.filter(published=True))
+    json_ld = [crumbs((page.title, path))]
+    if entries:
+        json_ld.insert(0, seo.faq_page(entries, render_markdown))
+    meta = meta_for(page, path, fallback_description=f"Answers to guests' questions about {listing['name']}.", json_ld=json_ld)
+    return render(request, "pages/faq.html", {"meta": meta, "page": page, "listing": listing, "entries": entries})
+
+
+@require_safe
+@site_page
+def booking_policies(request, prop, listing):
+    page = page_text(PageKey.BOOKING_POLICIES)
+    path = reverse("pages:booking-policies")
+    policies = listing["policies"]
+    meta = meta_for(page, path, fallback_description="Cancellation, payment, check-in and house rules.", json_ld=[crumbs((page.title, path))])
+    return render(request, "pages/booking_policies.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "policies": policies,
+        "rules": listing["pricing_rules"],
+        "cancellation": lines(policies["cancellation_policy"]),
+        "payment": lines(policies["payment_policy"]),
+    })
+
+
+@require_safe
+@site_page
+def book(request, prop, listing):
+    page = page_text(PageKey.BOOK)
+    path = reverse("pages:book")
+    meta = meta_for(page, path, fallback_description=f"Choose your dates and book {listing['name']} directly.", json_ld=[crumbs((page.title, path))])
+    return render(request, "pages/book.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "rules": listing["pricing_rules"],
+        "booking_config": booking_config(listing, request),
+        "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
+        "picker_mode": "book",
+    })
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@site_page
+def contact(request, prop, listing):
+    page = page_text(PageKey.CONTACT)
+    path = reverse("pages:contact")
+    meta = meta_for(page, path, fallback_description=f"Ask {listing['host']['name'] or 'the host'} a question.", json_ld=[crumbs((page.title, path))])
+    status = 200
+    notice = ""
+    form = ContactForm(max_guests=listing["capacity"]["max_guests"])
+    if request.method == "POST":
+        form = ContactForm(request.POST, max_guests=listing["capacity"]["max_guests"])
+        ip = client_ip(request)
+        try:
+            count_inquiry(ip)
+        except TooManyInquiries as limited:
+            response = render(request, "pages/contact.html", {
+                "meta": meta, "page": page, "listing": listing, "form": form,
+                "notice": "You have sent several messages in a short time. Please wait a while, or write to us by email.",
+            }, status=429)
+            response["Retry-After"] = str(limited.retry_after)
+            return response
+        if form.is_bot:
+            # Rejected, but with words a person who somehow filled the hidden field can act on.
+            status = 400
+            notice = "Your message could not be accepted. Please write to us by email instead."
+        elif form.is_valid():
+            submit_inquiry(cleaned=form.cleaned_data, client_ip=ip, prop=prop)
+            return HttpResponseRedirect(path + "?sent=1")
+        else:
+            status = 400
+    return render(request, "pages/contact.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "form": form,
+        "sent": request.method == "GET" and request.GET.get("sent") == "1",
+        "notice": notice,
+    }, status=status)
+
+
+@require_safe
+@site_page
+def thank_you(request, prop, listing):
+    """Where the payment page returns the guest: ?reservation_id=… shows that stay's state.
+
+    The reservation id is the only credential, so the page shows what GET /api/v1/reservations/<id>
+    shows: the masked reservation.
+    """
+    page = page_text(PageKey.THANK_YOU)
+    path = reverse("pages:thank-you")
+    meta = meta_for(page, path, fallback_description="Your booking.", noindex=True)
+    reservation_id = request.GET.get("reservation_id", "")
+    reservation, problem = None, ""
+    if reservation_id:
+        try:
+            validate(ReservationPath, {"reservation_id": reservation_id}, "query")
+            reservation = presenters.reservation_json(get_reservation(reservation_id), mask=True)
+        except InvalidInput:
+            problem = "invalid"
+        except NotFound:
+            problem = "not_found"
+    return render(request, "pages/thank_you.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "policies": listing["policies"],
+        "reservation": reservation,
+        "problem": problem,
+    })
+
+
+@require_safe
+@site_page
+def blog_index(request, prop, listing):
+    page = page_text(PageKey.BLOG)
+    path = reverse("pages:blog")
+    posts = Paginator(BlogPost.objects.public(), BLOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    meta = meta_for(page, path, fallback_description=f"Stories and advice from {listing['host']['name'] or 'the host'} in Florence.", json_ld=[crumbs((page.title, path))])
+    return render(request, "pages/blog_index.html", {"meta": meta, "page": page, "listing": listing, "posts": posts})
+
+
+@require_safe
+def blog_post(request, slug: str):
+    try:
+        validate(BlogSlugPath, {"slug": slug}, "path")
+    except InvalidInput as invalid:
+        return JsonResponse(invalid.as_body(), status=422)
+    return _blog_post(request, slug)
+
+
+@site_page
+def _blog_post(request, prop, listing, slug: str):
+    post = get_object_or_404(BlogPost.objects.public(), slug=slug)
+    blog = page_text(PageKey.BLOG)
+    path = post.get_absolute_url()
+    author = post.author or listing["host"]["name"] or brand_name(prop)
+    meta = seo.PageMeta(
+        title=post.title,
+        description=post.summary,
+        path=path,
+        image=post.cover_url,
+        og_type="article",
+        json_ld=[
+            seo.blog_posting(post, author_name=author, publisher_name=brand_name(prop)),
+            crumbs((blog.title, reverse("pages:blog")), (post.title, path)),
+        ],
+    )
+    more = BlogPost.objects.public().exclude(pk=post.pk)[:2]
+    return render(request, "pages/blog_post.html", {"meta": meta, "listing": listing, "post": post, "author": author, "blog": blog, "more": more})
+
+
+# --- Files for crawlers ------------------------------------------------------------------------
+
+# Crawlers named so that their operators see they are welcome: search engines and AI agents alike.
+WELCOMED_CRAWLERS = [
+    "Googlebot", "Bingbot", "DuckDuckBot", "Applebot", "Applebot-Extended", "Google-Extended",
+    "GPTBot", "OAI-SearchBot", "ChatGPT-User", "ClaudeBot", "Claude-User", "Claude-SearchBot",
+    "PerplexityBot", "Perplexity-User", "Amazonbot", "CCBot", "Meta-ExternalAgent",
+]
+
+
+@require_safe
+def robots_txt(request):
+    admin = "/" + settings.ADMIN_PATH
+    # Each named group repeats the rules: a crawler obeys only the most specific group that names it.
+    group = ["Allow: /", f"Disallow: {admin}", "Disallow: /thank-you"]
+    body = [
+        "# Search engines and AI agents are welcome here.",
+        "# Agents can book through the JSON API (see /llms.txt and /.well-known/openapi.json) or MCP at /mcp.",
+        "",
+        "User-agent: *",
+        *group,
+        "",
+        *[f"User-agent: {name}" for name in WELCOMED_CRAWLERS],
+        *group,
+        "",
+        f"Sitemap: {seo.absolute('/sitemap.xml')}",
+        "",
+    ]
+    return HttpResponse("\n".join(body), content_type="text/plain; charset=utf-8")
+
+
+# --- Errors and uploads ------------------------------------------------------------------------
 
 
 def not_found(request, exception=None):
-    return HttpResponseNotFound("<h1>Not found</h1>")
+    """The 404 page of the site (config.urls.handler404 sends every non-API 404 here)."""
+    meta = seo.PageMeta(title="Page not found", description="This page does not exist.", path=request.path, noindex=True)
+    return render(request, "404.html", {"meta": meta}, status=404)
+
+
+def remove_trailing_slash(request, page: str):
+    """/faq/ → /faq: the pages have no trailing slash, but people type one."""
+    return redirect("/" + page, permanent=True)
+
+
+@require_safe
+def media(request, path: str):
+    """Files the owner uploaded in the admin (photos, blog covers), from MEDIA_ROOT under DATA_DIR.
+
+    Served by the app so that a one-process install needs no separate web server; django's serve()
+    refuses paths that leave MEDIA_ROOT.
+    """
+    if not Path(settings.MEDIA_ROOT).is_dir():
+        raise Http404("No uploads yet.")
+    try:
+        return serve(request, path, document_root=settings.MEDIA_ROOT)
+    except SuspiciousFileOperation:
+        raise Http404("Not an upload.") from None

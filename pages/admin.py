@@ -1,0 +1,79 @@
+"""The owner's editing screens for the website's words, FAQ, journal and inbox."""
+
+from django.contrib import admin
+from django.utils import timezone
+from django.utils.html import format_html
+
+from pages.models import BlogPost, ContactInquiry, FaqEntry, PageText
+
+
+@admin.register(PageText)
+class PageTextAdmin(admin.ModelAdmin):
+    list_display = ["key", "title", "updated_at"]
+    search_fields = ["title", "intro", "body"]
+    fields = ["key", "title", "meta_description", "intro", "body"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # A page's key is its identity; changing it would move the words to another page.
+        return ["key"] if obj else []
+
+
+@admin.register(FaqEntry)
+class FaqEntryAdmin(admin.ModelAdmin):
+    list_display = ["question", "position", "published"]
+    list_editable = ["position", "published"]
+    list_filter = ["published"]
+    search_fields = ["question", "answer"]
+
+
+@admin.register(BlogPost)
+class BlogPostAdmin(admin.ModelAdmin):
+    list_display = ["title", "status", "published_at", "visible", "updated_at"]
+    list_filter = ["status"]
+    search_fields = ["title", "summary", "body"]
+    prepopulated_fields = {"slug": ["title"]}
+    date_hierarchy = "published_at"
+    fieldsets = [
+        (None, {"fields": ["title", "slug", "summary", "body", "author"]}),
+        ("Cover picture", {"fields": ["cover_image", "cover_static_path", "cover_alt"]}),
+        ("Publishing", {"fields": ["status", "published_at"], "description": "Only published articles whose publish date has arrived are shown on the site."}),
+    ]
+    actions = ["publish_now", "back_to_draft"]
+
+    @admin.display(boolean=True, description="On the site")
+    def visible(self, post):
+        return post.is_public
+
+    @admin.action(description="Publish the selected articles now")
+    def publish_now(self, request, queryset):
+        updated = queryset.exclude(status=BlogPost.Status.PUBLISHED).update(status=BlogPost.Status.PUBLISHED, published_at=timezone.now(), updated_at=timezone.now())
+        self.message_user(request, f"{updated} article(s) published.")
+
+    @admin.action(description="Turn the selected articles back into drafts")
+    def back_to_draft(self, request, queryset):
+        updated = queryset.update(status=BlogPost.Status.DRAFT, updated_at=timezone.now())
+        self.message_user(request, f"{updated} article(s) are drafts again.")
+
+
+@admin.register(ContactInquiry)
+class ContactInquiryAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "name", "email_link", "stay", "emailed", "handled"]
+    list_filter = ["handled", "emailed"]
+    list_editable = ["handled"]
+    search_fields = ["name", "email", "message"]
+    date_hierarchy = "created_at"
+    readonly_fields = ["created_at", "name", "email", "phone", "check_in", "check_out", "guests", "message", "client_ip", "emailed"]
+    fields = ["created_at", "name", "email", "phone", "check_in", "check_out", "guests", "message", "client_ip", "emailed", "handled"]
+
+    def has_add_permission(self, request):
+        return False  # inquiries come from guests, through the contact form
+
+    @admin.display(description="Email", ordering="email")
+    def email_link(self, inquiry):
+        return format_html('<a href="mailto:{}">{}</a>', inquiry.email, inquiry.email)
+
+    @admin.display(description="Stay")
+    def stay(self, inquiry):
+        if inquiry.check_in and inquiry.check_out:
+            return f"{inquiry.check_in:%d %b} → {inquiry.check_out:%d %b %Y}" + (f", {inquiry.guests} guests" if inquiry.guests else "")
+        return "—"

@@ -1,0 +1,92 @@
+"""/sitemap.xml: every public page and every published article, with absolute URLs from BASE_URL.
+
+The sites framework is not installed (one property, one site), so the domain and scheme come from
+settings.BASE_URL rather than the request: a sitemap fetched through a proxy or by IP still names
+the public address.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.sitemaps import Sitemap
+from django.db.models import Max
+from django.urls import reverse
+
+from booking.models import Property
+from pages.models import BlogPost, FaqEntry, PageKey, PageText
+
+# Public pages in the order a visitor meets them, with the page text that feeds each one.
+SITE_PAGES = [
+    ("pages:home", PageKey.HOME, "1.0"),
+    ("pages:property", PageKey.PROPERTY, "0.9"),
+    ("pages:availability", PageKey.AVAILABILITY, "0.9"),
+    ("pages:book", PageKey.BOOK, "0.9"),
+    ("pages:reviews", PageKey.REVIEWS, "0.7"),
+    ("pages:location", PageKey.LOCATION, "0.7"),
+    ("pages:faq", PageKey.FAQ, "0.6"),
+    ("pages:booking-policies", PageKey.BOOKING_POLICIES, "0.6"),
+    ("pages:contact", PageKey.CONTACT, "0.5"),
+    ("pages:blog", PageKey.BLOG, "0.6"),
+]
+# The pages for AI agents and developers (built in discovery/): generated from the live
+# configuration, so they change when the property does.
+AGENT_PAGES = ["/api", "/mcp", "/agents"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str
+    lastmod: datetime | None
+    priority: str
+
+
+class BaseUrlSitemap(Sitemap):
+    def get_protocol(self, protocol=None):
+        return urlsplit(settings.BASE_URL).scheme or "https"
+
+    def get_domain(self, site=None):
+        # A BASE_URL with a path prefix keeps it: the loc is "<scheme>://<domain><path>".
+        parts = urlsplit(settings.BASE_URL)
+        return parts.netloc + parts.path.rstrip("/")
+
+
+class PagesSitemap(BaseUrlSitemap):
+    changefreq = "weekly"
+
+    def items(self):
+        property_changed = Property.objects.aggregate(latest=Max("updated_at"))["latest"]
+        texts = dict(PageText.objects.values_list("key", "updated_at"))
+        faq_changed = FaqEntry.objects.filter(published=True).aggregate(latest=Max("updated_at"))["latest"]
+        blog_changed = BlogPost.objects.public().aggregate(latest=Max("updated_at"))["latest"]
+        extra = {PageKey.FAQ: faq_changed, PageKey.BLOG: blog_changed}
+        entries = []
+        for name, key, priority in SITE_PAGES:
+            dates = [d for d in (property_changed, texts.get(key), extra.get(key)) if d]
+            entries.append(Entry(reverse(name), max(dates, default=None), priority))
+        entries += [Entry(path, property_changed, "0.5") for path in AGENT_PAGES]
+        return entries
+
+    def location(self, item: Entry):
+        return item.path
+
+    def lastmod(self, item: Entry):
+        return item.lastmod
+
+    def priority(self, item: Entry):
+        return item.priority
+
+
+class BlogSitemap(BaseUrlSitemap):
+    changefreq = "monthly"
+    priority = "0.6"
+
+    def items(self):
+        return BlogPost.objects.public().only("slug", "updated_at", "published_at")
+
+    def lastmod(self, post: BlogPost):
+        return max(post.updated_at, post.published_at)
+
+
+SITEMAPS = {"pages": PagesSitemap, "blog": BlogSitemap}

@@ -1,0 +1,101 @@
+"""Template helpers of the website: static files that never crash a page, Markdown, JSON-LD, money."""
+
+import json
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from django import template
+from django.conf import settings
+from django.templatetags.static import static
+from django.utils.safestring import SafeString, mark_safe
+
+from pages.rendering import render_markdown
+
+register = template.Library()
+
+
+def static_url(path: str) -> str:
+    """The URL of a static file. A file missing from the collected manifest (a new file before
+    `collectstatic`) gets its plain path instead of failing the whole page."""
+    try:
+        return static(path)
+    except ValueError:
+        return settings.STATIC_URL + path
+
+
+@register.simple_tag
+def asset(path: str) -> str:
+    return static_url(path)
+
+
+@register.filter(name="markdown")
+def markdown_filter(text: str) -> SafeString:
+    return render_markdown(text)
+
+
+def dump_json_ld(data) -> SafeString:
+    """JSON for a <script type="application/ld+json"> element. <, > and & are escaped as \\u003c…
+    (as Django's json_script does), so no text in the data can close the script element."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return mark_safe(text)  # noqa: S308 - escaped just above
+
+
+@register.filter
+def json_ld(data) -> SafeString:
+    return dump_json_ld(data)
+
+
+@register.filter
+def money(amount, currency: str = "EUR") -> str:
+    """12.5 → "€12.50"; -30 → "−€30.00"; 240 → "€240.00". Amounts come from the API as JSON numbers."""
+    try:
+        value = Decimal(str(amount)).quantize(Decimal("0.01"))
+    except (InvalidOperation, TypeError, ValueError):
+        return ""
+    symbol = {"EUR": "€", "USD": "$", "GBP": "£"}.get(currency, currency + " ")
+    sign = "−" if value < 0 else ""
+    whole, cents = f"{abs(value):.2f}".split(".")
+    grouped = f"{int(whole):,}"  # 1,240.00: as the booking script writes amounts (Intl, en-IE)
+    return f"{sign}{symbol}{grouped}.{cents}"
+
+
+@register.filter
+def money_whole(amount, currency: str = "EUR") -> str:
+    """240 → "€240" for headline prices; amounts with cents keep them."""
+    text = money(amount, currency)
+    return text.removesuffix(".00")
+
+
+@register.filter
+def iso_date(value: str):
+    """"2026-06-12" → a date, for the |date filter. Anything else stays as it is."""
+    try:
+        return date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return value
+
+
+@register.filter
+def stars(rating) -> str:
+    try:
+        full = max(0, min(5, round(float(rating))))
+    except (TypeError, ValueError):
+        return ""
+    return "★" * full + "☆" * (5 - full)
+
+
+@register.filter
+def is_current(request_path: str, href: str) -> bool:
+    """Whether a navigation link points at the page being shown (a journal article counts as the journal)."""
+    if href == "/":
+        return request_path == "/"
+    return request_path == href or request_path.startswith(href + "/")
+
+
+@register.filter
+def first_line(text: str) -> str:
+    for line in (text or "").splitlines():
+        if line.strip():
+            return line.strip()
+    return ""

@@ -1,0 +1,629 @@
+/* The date picker and live quote of /book and /availability.
+ *
+ * Reads GET /api/v1/calendar (what can be chosen), POST /api/v1/quote (the price, line by line) and,
+ * on /book, POST /api/v1/payments/checkout-link (hold the dates, then go to the payment page) — the
+ * same JSON interface agents use, so the site can never offer a stay the API would refuse.
+ *
+ * Keyboard: the calendar is one tab stop (roving tabindex); arrows move by day and week, Home/End to
+ * the start/end of the week, Page Up/Down by month, Enter or Space chooses. Days that cannot be chosen
+ * stay focusable (aria-disabled) so their reason can be read out.
+ */
+(() => {
+  "use strict";
+
+  const root = document.querySelector("[data-booking]");
+  const configElement = document.getElementById("booking-config");
+  if (!root || !configElement) return;
+
+  const config = JSON.parse(configElement.textContent);
+  const mode = root.dataset.mode; // "book" or "browse"
+  const $ = (selector) => root.querySelector(selector);
+  const ui = {
+    months: $("[data-months]"),
+    prev: $("[data-prev]"),
+    next: $("[data-next]"),
+    range: $("[data-range]"),
+    status: $("[data-status]"),
+    checkInLabel: $("[data-check-in-label]"),
+    checkOutLabel: $("[data-check-out-label]"),
+    guests: $("[data-guests]"),
+    clear: $("[data-clear]"),
+    quote: $("[data-quote]"),
+    error: $("[data-error]"),
+    book: $("[data-book]"),
+    continueLink: $("[data-continue]"),
+  };
+
+  // --- Dates as ISO strings (YYYY-MM-DD), computed in UTC so no time zone shifts a day ---------
+  const DAY_MS = 86400000;
+  const toDate = (iso) => new Date(iso + "T00:00:00Z");
+  const toIso = (date) => date.toISOString().slice(0, 10);
+  const addDays = (iso, n) => toIso(new Date(toDate(iso).getTime() + n * DAY_MS));
+  const diffDays = (from, to) => Math.round((toDate(to) - toDate(from)) / DAY_MS);
+  const monthOf = (iso) => iso.slice(0, 7) + "-01";
+  const addMonths = (iso, n) => {
+    const date = toDate(monthOf(iso));
+    date.setUTCMonth(date.getUTCMonth() + n);
+    return toIso(date);
+  };
+  const monthsBetween = (from, to) => {
+    const a = toDate(from), b = toDate(to);
+    return (b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth();
+  };
+  const isIsoDate = (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(toDate(value).getTime()) && toIso(toDate(value)) === value;
+
+  const format = (options) => new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...options });
+  const monthTitle = format({ month: "long", year: "numeric" });
+  const longDate = format({ weekday: "long", day: "numeric", month: "long", year: "numeric" });
+  const shortDate = format({ weekday: "short", day: "numeric", month: "short" });
+  const shortDateYear = format({ weekday: "short", day: "numeric", month: "short", year: "numeric" });
+  const weekdayShort = format({ weekday: "short" });
+  const weekdayLong = format({ weekday: "long" });
+  const money = (amount, currency = config.currency) =>
+    new Intl.NumberFormat("en-IE", { style: "currency", currency }).format(amount);
+  const moneyShort = (amount) =>
+    new Intl.NumberFormat("en-IE", { style: "currency", currency: config.currency, maximumFractionDigits: 0 }).format(amount);
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+  // --- State -------------------------------------------------------------------------------------
+  const today = config.today;
+  const firstMonth = monthOf(today);
+  const lastMonth = monthOf(addDays(today, config.bookingWindowDays + config.maxNights));
+  const narrowScreen = window.matchMedia("(max-width: 40rem)");
+
+  const calendarDays = new Map(); // ISO date → {available, check_in_allowed, check_out_allowed, min_nights, nightly_rate}
+  const loads = new Map(); // month → the fetch that brings it
+  const state = {
+    view: firstMonth,
+    checkIn: null,
+    checkOut: null,
+    preview: null, // the check-out under the pointer or focus, to show the range before choosing
+    focus: null,
+    guests: 2,
+    quote: null,
+    idempotencyKey: null,
+  };
+  let quoteRequest = null;
+
+  const visibleMonths = () => (narrowScreen.matches ? 1 : 2);
+
+  // --- Loading the calendar ----------------------------------------------------------------------
+  async function fetchMonths(start, months) {
+    const url = `${config.endpoints.calendar}?start=${start}&months=${months}`;
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    if (!response.ok) throw new Error(`calendar answered ${response.status}`);
+    const body = await response.json();
+    for (const day of body.days) calendarDays.set(day.date, day);
+  }
+
+  // Make sure every month from `from` to `through` is loaded, fetching the missing ones in one go.
+  function ensureLoaded(from, through) {
+    const pending = [];
+    let first = null;
+    for (let month = from; month <= through; month = addMonths(month, 1)) {
+      if (loads.has(month)) pending.push(loads.get(month));
+      else if (!first) first = month;
+    }
+    if (first) {
+      const count = Math.min(18, Math.max(6, monthsBetween(first, through) + 1));
+      const load = fetchMonths(first, count);
+      for (let i = 0, month = first; i < count; i += 1, month = addMonths(month, 1)) {
+        if (!loads.has(month)) loads.set(month, load);
+      }
+      load.catch(() => { for (const [month, promise] of loads) if (promise === load) loads.delete(month); });
+      pending.push(load);
+    }
+    return Promise.all(pending);
+  }
+
+  // The view plus one month ahead: a check-out may fall after the last visible day.
+  const ensureView = () => ensureLoaded(state.view, addMonths(state.view, visibleMonths()));
+
+  // --- Rules of choosing -------------------------------------------------------------------------
+  const choosingCheckOut = () => state.checkIn && !state.checkOut;
+
+  // The first night on or after `from` that cannot be sold: a stay must end on or before it.
+  let blockedMemo = { from: null, night: null };
+  function firstBlockedNight(from) {
+    if (blockedMemo.from === from && calendarDays.size === blockedMemo.size) return blockedMemo.night;
+    let night = from;
+    for (let i = 0; i <= config.maxNights; i += 1, night = addDays(night, 1)) {
+      const day = calendarDays.get(night);
+      if (!day || !day.available) break;
+    }
+    blockedMemo = { from, night, size: calendarDays.size };
+    return night;
+  }
+
+  function isValidCheckOut(iso) {
+    const checkIn = state.checkIn;
+    if (!checkIn || iso <= checkIn) return false;
+    const arrival = calendarDays.get(checkIn);
+    const departure = calendarDays.get(iso);
+    const nights = diffDays(checkIn, iso);
+    return Boolean(
+      arrival && departure && departure.check_out_allowed &&
+      nights >= arrival.min_nights && nights <= config.maxNights &&
+      iso <= firstBlockedNight(checkIn)
+    );
+  }
+
+  function canChoose(iso) {
+    if (choosingCheckOut()) return iso === state.checkIn || isValidCheckOut(iso);
+    const day = calendarDays.get(iso);
+    return Boolean(day && day.check_in_allowed);
+  }
+
+  // Why a day cannot be chosen, in words for the status line and screen readers.
+  function refusal(iso) {
+    const day = calendarDays.get(iso);
+    if (!day) return "not open for booking yet";
+    if (choosingCheckOut()) {
+      if (iso < state.checkIn) return "before your check-in; clear the dates to start again";
+      const nights = diffDays(state.checkIn, iso);
+      const minimum = calendarDays.get(state.checkIn).min_nights;
+      if (nights < minimum) return `stays from ${shortDate.format(toDate(state.checkIn))} last at least ${plural(minimum, "night")}`;
+      if (nights > config.maxNights) return `stays last at most ${plural(config.maxNights, "night")}`;
+      if (iso > firstBlockedNight(state.checkIn)) return "a night in between is already booked";
+      if (!day.check_out_allowed) return `no departures on ${weekdayLong.format(toDate(iso))}s`;
+      return "not possible as check-out";
+    }
+    if (iso < today) return "in the past";
+    if (!day.available) return "already booked";
+    return `no arrival possible on this day (the minimum stay of ${plural(day.min_nights, "night")} does not fit, or arrivals are closed)`;
+  }
+
+  function dayLabel(iso) {
+    const day = calendarDays.get(iso);
+    const parts = [longDate.format(toDate(iso))];
+    if (iso === state.checkIn) parts.push(choosingCheckOut() ? "your check-in; press to clear" : "your check-in");
+    else if (iso === state.checkOut) parts.push(`your check-out, ${plural(diffDays(state.checkIn, iso), "night")}`);
+    else if (canChoose(iso)) {
+      if (choosingCheckOut()) parts.push(`choose as check-out, ${plural(diffDays(state.checkIn, iso), "night")}`);
+      else parts.push(`available for check-in, ${moneyShort(day.nightly_rate)} a night, minimum ${plural(day.min_nights, "night")}`);
+    } else parts.push(`unavailable: ${refusal(iso)}`);
+    return parts.join(", ");
+  }
+
+  // --- Rendering ---------------------------------------------------------------------------------
+  function renderMonths() {
+    const months = [];
+    for (let i = 0; i < visibleMonths(); i += 1) months.push(addMonths(state.view, i));
+    ui.months.replaceChildren(...months.map(renderMonth));
+    const last = months[months.length - 1];
+    ui.range.textContent = months.length === 1 ? monthTitle.format(toDate(state.view)) : `${monthTitle.format(toDate(state.view))} – ${monthTitle.format(toDate(last))}`;
+    ui.prev.disabled = state.view <= firstMonth;
+    ui.next.disabled = last >= lastMonth;
+    if (!state.focus || monthOf(state.focus) < state.view || monthOf(state.focus) > last) {
+      state.focus = firstChoosableIn(state.view, last) || (monthOf(today) === state.view ? today : state.view);
+    }
+    refreshDays();
+  }
+
+  function renderMonth(month) {
+    const wrapper = document.createElement("div");
+    wrapper.className = "month";
+    const table = document.createElement("table");
+    const caption = table.createCaption();
+    caption.textContent = monthTitle.format(toDate(month));
+    const head = table.createTHead().insertRow();
+    // Weeks start on Monday, as in Italy. 2024-01-01 was a Monday.
+    for (let i = 0; i < 7; i += 1) {
+      const weekday = toDate(addDays("2024-01-01", i));
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.abbr = weekdayLong.format(weekday);
+      th.textContent = weekdayShort.format(weekday).slice(0, 2);
+      head.appendChild(th);
+    }
+    const body = table.createTBody();
+    const offset = (toDate(month).getUTCDay() + 6) % 7;
+    const length = diffDays(month, addMonths(month, 1));
+    let row = body.insertRow();
+    for (let i = 0; i < offset; i += 1) row.insertCell();
+    for (let d = 0; d < length; d += 1) {
+      if ((offset + d) % 7 === 0 && d > 0) row = body.insertRow();
+      const iso = addDays(month, d);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "day";
+      button.dataset.date = iso;
+      const number = document.createElement("span");
+      number.textContent = String(d + 1);
+      number.setAttribute("aria-hidden", "true");
+      const rate = document.createElement("span");
+      rate.className = "rate";
+      rate.setAttribute("aria-hidden", "true");
+      const day = calendarDays.get(iso);
+      if (day) rate.textContent = moneyShort(day.nightly_rate);
+      button.append(number, rate);
+      row.insertCell().appendChild(button);
+    }
+    while (row.cells.length < 7) row.insertCell();
+    wrapper.appendChild(table);
+    return wrapper;
+  }
+
+  function firstChoosableIn(fromMonth, throughMonth) {
+    const end = addMonths(throughMonth, 1);
+    for (let iso = fromMonth; iso < end; iso = addDays(iso, 1)) if (canChoose(iso)) return iso;
+    return null;
+  }
+
+  // Update every visible day's state without rebuilding the grid, so focus stays where it is.
+  function refreshDays() {
+    const rangeEnd = state.checkOut || (choosingCheckOut() && state.preview && isValidCheckOut(state.preview) ? state.preview : null);
+    for (const button of ui.months.querySelectorAll(".day")) {
+      const iso = button.dataset.date;
+      const day = calendarDays.get(iso);
+      const choosable = canChoose(iso);
+      button.setAttribute("aria-disabled", String(!choosable));
+      button.setAttribute("aria-pressed", String(iso === state.checkIn || iso === state.checkOut));
+      button.setAttribute("aria-label", dayLabel(iso));
+      button.tabIndex = iso === state.focus ? 0 : -1;
+      button.classList.toggle("is-taken", !choosable && (!day || !day.available) && !(choosingCheckOut() && iso === state.checkIn));
+      button.classList.toggle("is-check-in", iso === state.checkIn);
+      button.classList.toggle("is-check-out", iso === state.checkOut);
+      button.classList.toggle("in-range", Boolean(state.checkIn && rangeEnd && iso > state.checkIn && iso < rangeEnd) || (iso === state.preview && !state.checkOut && choosingCheckOut() && isValidCheckOut(iso)));
+      button.classList.toggle("is-today", iso === today);
+    }
+    renderSummary();
+  }
+
+  function renderSummary() {
+    ui.checkInLabel.textContent = state.checkIn ? shortDateYear.format(toDate(state.checkIn)) : "Choose a date";
+    ui.checkOutLabel.textContent = state.checkOut ? shortDateYear.format(toDate(state.checkOut)) : state.checkIn ? "Choose a date" : "—";
+    ui.clear.hidden = !state.checkIn;
+    if (ui.continueLink) {
+      const ready = Boolean(state.checkIn && state.checkOut);
+      const query = new URLSearchParams({ check_in: state.checkIn || "", check_out: state.checkOut || "", guests: String(state.guests) });
+      if (ready) ui.continueLink.href = `/book?${query}`;
+      else ui.continueLink.removeAttribute("href");
+      ui.continueLink.setAttribute("aria-disabled", String(!ready));
+    }
+  }
+
+  function say(message) {
+    ui.status.textContent = message;
+  }
+
+  function showError(message, details = []) {
+    ui.error.replaceChildren();
+    if (!message) return;
+    const box = document.createElement("div");
+    box.className = "notice notice-error";
+    const p = document.createElement("p");
+    p.textContent = message;
+    box.appendChild(p);
+    if (details.length) {
+      const list = document.createElement("ul");
+      for (const detail of details) {
+        const li = document.createElement("li");
+        li.textContent = detail;
+        list.appendChild(li);
+      }
+      box.appendChild(list);
+    }
+    ui.error.appendChild(box);
+  }
+
+  // --- Choosing ----------------------------------------------------------------------------------
+  function choose(iso) {
+    showError("");
+    if (!canChoose(iso)) {
+      say(`${longDate.format(toDate(iso))}: ${refusal(iso)}.`);
+      return;
+    }
+    if (choosingCheckOut()) {
+      if (iso === state.checkIn) {
+        clearDates();
+        return;
+      }
+      state.checkOut = iso;
+      state.preview = null;
+      say(`Check-out ${longDate.format(toDate(iso))}: ${plural(diffDays(state.checkIn, iso), "night")}. Your price is shown under “Your stay”.`);
+      requestQuote();
+      // On a phone the price is below the calendar: bring it into view (focus stays on the day).
+      if (narrowScreen.matches) {
+        const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+        root.querySelector(".booking-panel").scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
+      }
+    } else {
+      state.checkIn = iso;
+      state.checkOut = null;
+      state.quote = null;
+      renderQuote();
+      const minimum = calendarDays.get(iso).min_nights;
+      say(`Check-in ${longDate.format(toDate(iso))}. Now choose your check-out (at least ${plural(minimum, "night")}).`);
+    }
+    state.focus = iso;
+    refreshDays();
+  }
+
+  function clearDates() {
+    state.checkIn = state.checkOut = state.preview = state.quote = null;
+    if (quoteRequest) quoteRequest.abort();
+    renderQuote();
+    refreshDays();
+    say("Dates cleared. Choose your check-in.");
+  }
+
+  async function goToMonth(month, focusDate) {
+    const last = addMonths(lastMonth, 1 - visibleMonths());
+    state.view = month < firstMonth ? firstMonth : month > last ? last : month;
+    if (focusDate) state.focus = focusDate;
+    try {
+      await ensureView();
+    } catch {
+      showError("The calendar could not be loaded. Check your connection and try again.");
+      return;
+    }
+    renderMonths();
+  }
+
+  // --- Keyboard ----------------------------------------------------------------------------------
+  const KEY_STEPS = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
+
+  async function onKeyDown(event) {
+    const button = event.target.closest(".day");
+    if (!button) return;
+    const iso = button.dataset.date;
+    let target = null;
+    if (event.key in KEY_STEPS) target = addDays(iso, KEY_STEPS[event.key]);
+    else if (event.key === "Home") target = addDays(iso, -((toDate(iso).getUTCDay() + 6) % 7));
+    else if (event.key === "End") target = addDays(iso, 6 - ((toDate(iso).getUTCDay() + 6) % 7));
+    else if (event.key === "PageUp" || event.key === "PageDown") {
+      const month = addMonths(iso, event.key === "PageUp" ? -1 : 1);
+      const length = diffDays(month, addMonths(month, 1));
+      target = addDays(month, Math.min(Number(iso.slice(8)), length) - 1);
+    } else return;
+    event.preventDefault();
+    if (target < firstMonth || monthOf(target) > lastMonth) return;
+    const lastVisible = addMonths(state.view, visibleMonths() - 1);
+    state.focus = target;
+    if (monthOf(target) < state.view) await goToMonth(monthOf(target), target);
+    else if (monthOf(target) > lastVisible) await goToMonth(addMonths(monthOf(target), 1 - visibleMonths()), target);
+    else refreshDays();
+    const next = ui.months.querySelector(`[data-date="${target}"]`);
+    if (next) next.focus();
+  }
+
+  // --- Quote -------------------------------------------------------------------------------------
+  const UNAVAILABLE = {
+    booked: "Some of these nights have just been booked. Please choose other dates.",
+    min_stay: "This stay is shorter than the minimum for its arrival day.",
+    max_stay: "This stay is longer than the maximum we accept.",
+    closed_to_arrival: "Arrivals are not possible on this day.",
+    closed_to_departure: "Departures are not possible on this day.",
+    beyond_booking_window: "These dates are too far ahead to book yet.",
+    too_many_guests: `The penthouse sleeps at most ${config.maxGuests} guests.`,
+  };
+
+  async function requestQuote() {
+    if (!state.checkIn || !state.checkOut) return;
+    if (quoteRequest) quoteRequest.abort();
+    quoteRequest = new AbortController();
+    state.quote = null;
+    state.idempotencyKey = newKey(); // a new stay is a new booking attempt
+    ui.quote.replaceChildren(Object.assign(document.createElement("p"), { className: "muted", textContent: "Calculating your price…" }));
+    setBookable(false);
+    try {
+      const response = await fetch(config.endpoints.quote, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, guests: state.guests }),
+        signal: quoteRequest.signal,
+      });
+      const body = await response.json().catch(() => ({}));
+      if (response.status === 422) {
+        ui.quote.replaceChildren();
+        showError("Please check your choice:", validationMessages(body));
+        return;
+      }
+      if (!response.ok) throw new Error(`quote answered ${response.status}`);
+      state.quote = body;
+      renderQuote();
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      ui.quote.replaceChildren();
+      showError("The price could not be calculated just now. Please try again in a moment.");
+    }
+  }
+
+  function line(label, amount, { note = "", className = "" } = {}) {
+    const row = document.createElement("tr");
+    if (className) row.className = className;
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = label;
+    if (note) th.appendChild(Object.assign(document.createElement("span"), { className: "note", textContent: note }));
+    const td = document.createElement("td");
+    td.textContent = money(amount, state.quote.currency);
+    row.append(th, td);
+    return row;
+  }
+
+  function renderQuote() {
+    const quote = state.quote;
+    if (!quote) {
+      ui.quote.replaceChildren();
+      setBookable(false);
+      return;
+    }
+    const parts = [];
+    if (!quote.available) {
+      const box = document.createElement("div");
+      box.className = "notice notice-error";
+      box.textContent = UNAVAILABLE[quote.unavailable_reason] || "These dates cannot be booked. Please choose others.";
+      parts.push(box);
+    }
+    const nights = quote.nights;
+    const details = document.createElement("details");
+    details.className = "nights-detail";
+    details.open = nights <= 7;
+    details.appendChild(Object.assign(document.createElement("summary"), { textContent: `${plural(nights, "night")}, night by night` }));
+    const list = document.createElement("ul");
+    for (const night of quote.nightly_rates || []) {
+      const li = document.createElement("li");
+      const extra = night.extra_guest_fee > 0 ? ` (incl. ${money(night.extra_guest_fee, quote.currency)} for extra guests)` : "";
+      li.append(
+        Object.assign(document.createElement("span"), { textContent: `${shortDate.format(toDate(night.date))}${extra}` }),
+        Object.assign(document.createElement("span"), { textContent: money(night.amount, quote.currency) }),
+      );
+      list.appendChild(li);
+    }
+    details.appendChild(list);
+    parts.push(details);
+
+    const table = document.createElement("table");
+    table.className = "quote-lines";
+    table.appendChild(Object.assign(document.createElement("caption"), { className: "visually-hidden", textContent: "Price breakdown" }));
+    const body = table.createTBody();
+    body.appendChild(line("Accommodation", quote.accommodation, { note: `${plural(nights, "night")}, on average ${money(quote.nightly_avg, quote.currency)}` }));
+    if (quote.discount_amount < 0) body.appendChild(line(`${quote.discount_label || "Discount"} (−${quote.discount_percent}%)`, quote.discount_amount, { className: "discount" }));
+    body.appendChild(line(quote.cleaning_fee_label || "Cleaning", quote.cleaning_fee));
+    body.appendChild(line("City tax", quote.city_tax, { note: quote.city_tax_note || "" }));
+    body.appendChild(line("Total", quote.total, { className: "total" }));
+    parts.push(table);
+    if (quote.currency !== quote.charge_currency && quote.charge_currency) {
+      parts.push(Object.assign(document.createElement("p"), { className: "help", textContent: `Charged in ${quote.charge_currency}: ${money(quote.charge_total, quote.charge_currency)}.` }));
+    }
+    ui.quote.replaceChildren(...parts);
+    setBookable(Boolean(quote.available));
+  }
+
+  function validationMessages(body) {
+    return Array.isArray(body && body.detail) ? body.detail.map((item) => item.msg).filter(Boolean) : [];
+  }
+
+  // --- Booking -----------------------------------------------------------------------------------
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes); // available on plain-http addresses too, unlike randomUUID
+    return "web-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function setBookable(ready) {
+    if (!ui.book) return;
+    ui.book.disabled = !ready;
+    ui.book.textContent = "Book and pay";
+  }
+
+  async function book() {
+    if (!state.quote || !state.quote.available) return;
+    showError("");
+    ui.book.disabled = true;
+    ui.book.textContent = "Holding your dates…";
+    let response, body;
+    try {
+      response = await fetch(config.endpoints.checkoutLink, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": state.idempotencyKey || newKey() },
+        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, guests: state.guests }),
+      });
+      body = await response.json().catch(() => ({}));
+    } catch {
+      setBookable(true);
+      showError("We could not reach the booking service. Check your connection and try again; nothing was booked.");
+      return;
+    }
+    if (response.ok && body.checkout_url) {
+      ui.book.textContent = "Opening secure payment…";
+      say(`Your dates are held for ${config.holdMinutes} minutes while you pay.`);
+      window.location.assign(body.checkout_url);
+      return;
+    }
+    if (response.status === 409 && body.code === "dates_unavailable") {
+      showError("Sorry — another guest booked some of these nights a moment ago. The calendar has been refreshed; please choose other dates.");
+      await reloadCalendar();
+      clearDates();
+      return;
+    }
+    setBookable(true);
+    if (response.status === 409) {
+      state.idempotencyKey = newKey();
+      showError(body.detail || "This booking could not be completed. Please try again.");
+    } else if (response.status === 422) {
+      showError("Please check your choice:", validationMessages(body));
+    } else if (response.status === 429) {
+      const wait = Number(response.headers.get("Retry-After")) || 60;
+      showError(`Too many booking attempts from your connection. Please try again in ${plural(Math.ceil(wait / 60), "minute")}, or contact us.`);
+    } else {
+      showError((typeof body.detail === "string" && body.detail) || "Something went wrong on our side; nothing was booked. Please try again in a moment.");
+    }
+  }
+
+  async function reloadCalendar() {
+    calendarDays.clear();
+    loads.clear();
+    try {
+      await ensureView();
+    } catch {
+      /* the error is shown when the next load fails too */
+    }
+    renderMonths();
+  }
+
+  // --- Start -------------------------------------------------------------------------------------
+  function applyInitialChoice() {
+    const initial = config.initial || {};
+    const guests = Number(initial.guests);
+    if (Number.isInteger(guests) && guests >= 1 && guests <= config.maxGuests) state.guests = guests;
+    ui.guests.value = String(state.guests);
+    if (isIsoDate(initial.check_in) && calendarDays.get(initial.check_in)?.check_in_allowed) {
+      state.checkIn = initial.check_in;
+      state.view = monthOf(initial.check_in);
+      state.focus = initial.check_in;
+      if (isIsoDate(initial.check_out) && isValidCheckOut(initial.check_out)) state.checkOut = initial.check_out;
+    }
+  }
+
+  async function start() {
+    ui.months.addEventListener("click", (event) => {
+      const button = event.target.closest(".day");
+      if (button) choose(button.dataset.date);
+    });
+    ui.months.addEventListener("keydown", onKeyDown);
+    const preview = (event) => {
+      const button = event.target.closest(".day");
+      if (!choosingCheckOut()) return;
+      state.preview = button ? button.dataset.date : null;
+      refreshDays();
+    };
+    ui.months.addEventListener("mouseover", preview);
+    ui.months.addEventListener("focusin", (event) => {
+      const button = event.target.closest(".day");
+      if (button) state.focus = button.dataset.date;
+      preview(event);
+    });
+    ui.prev.addEventListener("click", () => goToMonth(addMonths(state.view, -1)));
+    ui.next.addEventListener("click", () => goToMonth(addMonths(state.view, 1)));
+    ui.clear.addEventListener("click", clearDates);
+    ui.guests.addEventListener("change", () => {
+      state.guests = Number(ui.guests.value);
+      renderSummary();
+      requestQuote();
+    });
+    if (ui.book) ui.book.addEventListener("click", book);
+    narrowScreen.addEventListener("change", () => goToMonth(state.view));
+
+    try {
+      // Six months in the first request (a small answer, a fast first paint); further months load
+      // as the guest moves on.
+      await ensureLoaded(firstMonth, addMonths(firstMonth, 5));
+      const initial = config.initial || {};
+      if (isIsoDate(initial.check_in) && monthOf(initial.check_in) <= lastMonth) {
+        await ensureLoaded(monthOf(initial.check_in), addMonths(monthOf(initial.check_in), 2));
+      }
+    } catch {
+      ui.months.replaceChildren(Object.assign(document.createElement("p"), { className: "notice notice-error", textContent: "The calendar could not be loaded. Please reload the page, or contact us to book." }));
+      return;
+    }
+    applyInitialChoice();
+    await goToMonth(state.view);
+    if (state.checkIn && state.checkOut) requestQuote();
+    say(state.checkIn ? "" : "Choose your check-in date.");
+  }
+
+  start();
+})();
