@@ -150,6 +150,7 @@ HOLD_MINUTES = env.int("HOLD_MINUTES", default=30)
 HOLD_SWEEP_SECONDS = max(1, env.int("HOLD_SWEEP_SECONDS", default=60))
 BOOKING_RATE_LIMIT = env.str("BOOKING_RATE_LIMIT", default="60/h")
 MAX_UNPAID_HOLDS_PER_CLIENT = env.int("MAX_UNPAID_HOLDS_PER_CLIENT", default=10)
+CONTACT_RATE_LIMIT = env.str("CONTACT_RATE_LIMIT", default="5/h")  # contact-form messages per client IP
 # Client IPs are read from X-Forwarded-For only when the direct peer is one of these proxies.
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 IDEMPOTENCY_TTL_HOURS = 24
@@ -218,8 +219,8 @@ USE_TZ = True
 
 # --- Static and media files ---------------------------------------------------------------------
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns on every start when it is missing
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns on every start when it is missing
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = DATA_DIR / "media"
