@@ -1,1 +1,16 @@
-urlpatterns: list = []
+from django.urls import path
+
+from discovery import views
+
+app_name = "discovery"
+
+urlpatterns = [
+    path("llms.txt", views.llms_txt, name="llms-txt"),
+    path(".well-known/llms.txt", views.llms_txt, name="llms-txt-well-known"),
+    path(".well-known/ai-plugin.json", views.ai_plugin, name="ai-plugin"),
+    path(".well-known/agent-card.json", views.agent_card, name="agent-card"),
+    path("api", views.api_page, name="api"),
+    # GET from a browser; MCP clients' POSTs never reach Django (config/asgi.py routes them).
+    path("mcp", views.mcp_page, name="mcp"),
+    path("agents", views.agents_page, name="agents"),
+]

@@ -7,15 +7,53 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework.response import Response
 
 from booking import presenters, validation
+from booking.api import schemas as examples
 from booking.api.base import VALIDATION_ERROR, ApiView, client_ip, error
-from booking.api.schemas import AvailabilityResult, CalendarResult, HealthResult, QuoteResult, ReservationResult
+from booking.api.schemas import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult
 from booking.models import Reservation
-from booking.rules import rules_for
-from booking.selectors import get_property
 from booking.services import stays
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import run_idempotent
 from booking.services.reservations import get_reservation
+
+
+def answer(name: str, value: dict, status: int) -> OpenApiExample:
+    return OpenApiExample(name, value=value, response_only=True, status_codes=[str(status)])
+
+
+def query_example(name: str, value: dict) -> OpenApiExample:
+    """A request example; for GET operations drf-spectacular shows its values on the parameters."""
+    return OpenApiExample(name, value=value, request_only=True)
+
+
+def query(name: str, schema: dict, example, description: str, *, required: bool = False) -> OpenApiParameter:
+    """A query parameter with an example. It restates its booking.validation field, which
+    drf-spectacular gives no example; schemathesis (tests/agents) would catch any drift."""
+    return OpenApiParameter(name, schema, OpenApiParameter.QUERY, required=required, description=description, examples=[OpenApiExample(name, value=example)])
+
+
+DATE = {"type": "string", "format": "date"}
+STAY_PARAMETERS = [
+    query("check_in", DATE, "2027-05-10", "Arrival date, YYYY-MM-DD (the first night).", required=True),
+    query("check_out", DATE, "2027-05-13", "Departure date, YYYY-MM-DD; the night before it is the last one.", required=True),
+    query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 2, "Number of guests, 1 to 7 (the property's capacity)."),
+]
+CALENDAR_PARAMETERS = [
+    query("start", {**DATE, "nullable": True}, "2027-05-01", "Month anchor, YYYY-MM-DD; any date, past or future. Default: this month."),
+    query("months", {"type": "integer", "minimum": 1, "maximum": 18, "default": 12}, 3, "How many months, 1 to 18."),
+]
+RESERVATION_ID = OpenApiParameter(
+    "reservation_id", {"type": "string", "maxLength": 200}, OpenApiParameter.PATH, required=True,
+    description="The reservation's id, as returned when it was created.",
+    examples=[OpenApiExample("reservation_id", value="res_8JTQhG4Q89AMQ57iRAaepw")],
+)
+
+QUERY_INVALID = answer("Invalid input", examples.VALIDATION_ERROR_EXAMPLE, 422)
+BODY_INVALID = answer("Invalid input", examples.BODY_VALIDATION_ERROR_EXAMPLE, 422)
+DATES_TAKEN = answer("Dates taken", examples.DATES_UNAVAILABLE_EXAMPLE, 409)
+# Answered by booking/api/errors.py and middleware.py for any endpoint: documented where they apply.
+DATABASE_DOWN = error("service_unavailable: the database is unreachable; retry shortly")
+TOO_LARGE = error("payload_too_large: the body is over 1 MiB")
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
@@ -24,19 +62,23 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 
 class PropertyView(ApiView):
-    @extend_schema(operation_id="get_property", summary="The property: capacity, amenities, pricing rules, policies, reviews, coordinates", responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        operation_id="get_property",
+        summary="The property: capacity, amenities, pricing rules, policies, reviews, coordinates",
+        responses={200: PropertyResult, 404: error("not_found (no property configured yet)"), 503: DATABASE_DOWN},
+        examples=[answer("The demo penthouse (shortened)", examples.PROPERTY_EXAMPLE, 200)],
+    )
     def get(self, request):
-        prop = get_property()
-        return Response(presenters.property_json(prop, rules_for(prop)))
+        return Response(stays.describe_property())
 
 
 class AvailabilityView(ApiView):
     @extend_schema(
         operation_id="check_availability",
         summary="Whether a stay can be booked, with its price breakdown",
-        parameters=[validation.AvailabilityQuery],
-        responses={200: AvailabilityResult, 422: VALIDATION_ERROR},
-        examples=[OpenApiExample("A free week", value={"check_in": "2027-05-10", "check_out": "2027-05-17", "guests": 2}, request_only=True)],
+        parameters=STAY_PARAMETERS,
+        responses={200: AvailabilityResult, 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
+        examples=[answer("Three free nights", examples.AVAILABILITY_EXAMPLE, 200), QUERY_INVALID],
     )
     def get(self, request):
         data = self.query(validation.AvailabilityQuery)
@@ -47,8 +89,9 @@ class CalendarView(ApiView):
     @extend_schema(
         operation_id="get_calendar",
         summary="Day-by-day availability for a date picker",
-        parameters=[validation.CalendarQuery],
-        responses={200: CalendarResult, 422: VALIDATION_ERROR},
+        parameters=CALENDAR_PARAMETERS,
+        responses={200: CalendarResult, 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
+        examples=[answer("Two days of May (shortened)", examples.CALENDAR_EXAMPLE, 200), QUERY_INVALID],
     )
     def get(self, request):
         data = self.query(validation.CalendarQuery)
@@ -60,8 +103,12 @@ class QuoteView(ApiView):
         operation_id="get_quote",
         summary="The full price breakdown for a stay, line by line",
         request=validation.QuoteRequest,
-        responses={200: QuoteResult, 422: VALIDATION_ERROR},
-        examples=[OpenApiExample("Four guests, one week", value={"check_in": "2027-05-10", "check_out": "2027-05-17", "guests": 4, "currency": "EUR"}, request_only=True)],
+        responses={200: QuoteResult, 413: TOO_LARGE, 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
+        examples=[
+            OpenApiExample("Two guests, three nights", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "currency": "EUR"}, request_only=True),
+            answer("The breakdown", examples.QUOTE_EXAMPLE, 200),
+            BODY_INVALID,
+        ],
     )
     def post(self, request):
         data = self.body(validation.QuoteRequest)
@@ -77,10 +124,17 @@ class ReservationCreateView(ApiView):
         responses={
             201: ReservationResult,
             409: error("dates_unavailable, or idempotency_key_reused"),
+            413: TOO_LARGE,
             422: VALIDATION_ERROR,
             429: error("rate_limited (see Retry-After)"),
+            503: DATABASE_DOWN,
         },
-        examples=[OpenApiExample("A hold for two", value={"check_in": "2027-05-10", "check_out": "2027-05-14", "guests": 2, "agent_name": "example-agent"}, request_only=True)],
+        examples=[
+            OpenApiExample("A hold for two", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "agent_name": "example-agent"}, request_only=True),
+            answer("Held", examples.RESERVATION_EXAMPLE, 201),
+            DATES_TAKEN,
+            BODY_INVALID,
+        ],
     )
     def post(self, request):
         data = self.body(validation.ReservationCreate)
@@ -107,7 +161,13 @@ class ReservationDetailView(ApiView):
     @extend_schema(
         operation_id="get_reservation",
         summary="A reservation's status (guest email and phone masked)",
-        responses={200: ReservationResult, 404: error("not_found"), 422: VALIDATION_ERROR},
+        parameters=[RESERVATION_ID],
+        responses={200: ReservationResult, 404: error("not_found"), 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
+        examples=[
+            answer("Held, awaiting payment", examples.RESERVATION_EXAMPLE, 200),
+            answer("Unknown id", examples.NOT_FOUND_EXAMPLE, 404),
+            answer("Absurd id", {"detail": [{"loc": ["path", "reservation_id"], "msg": "Ensure this field has no more than 200 characters.", "type": "string_too_long"}]}, 422),
+        ],
     )
     def get(self, request, reservation_id: str):
         data = validation.validate(validation.ReservationPath, {"reservation_id": reservation_id}, "path")
@@ -115,7 +175,12 @@ class ReservationDetailView(ApiView):
 
 
 class HealthView(ApiView):
-    @extend_schema(operation_id="health", summary="Health check (the database is queried)", responses={200: HealthResult, 503: error("service_unavailable")})
+    @extend_schema(
+        operation_id="health",
+        summary="Health check (the database is queried)",
+        responses={200: HealthResult, 503: error("service_unavailable")},
+        examples=[answer("Healthy", examples.HEALTH_EXAMPLE, 200)],
+    )
     def get(self, request):
         now = timezone.now().isoformat()
         try:

@@ -84,6 +84,7 @@ class TestCreatingAHold:
         ({"check_in": "2030-01-05", "check_out": "2030-01-08", "agent_name": 42}, ("body", "agent_name"), "value_error"),
         ({"check_in": "2020-01-05", "check_out": "2020-01-08"}, ("body", "check_in"), "date_in_past"),
         ({"check_in": "2030-01-08", "check_out": "2030-01-05"}, ("body", "check_out"), "date_order"),
+        ({"check_in": "2030-01-08", "check_out": "9999-01-05"}, ("body", "check_out"), "stay_too_long"),
     ])
     def test_invalid_holds_get_422_and_create_nothing(self, api, demo_property, body, loc, type_):
         response = api.post("/api/v1/reservations", body)

@@ -1,0 +1,168 @@
+"""The A2A agent: its card (/.well-known/agent-card.json) and its JSON-RPC endpoint (POST /a2a),
+built with the official a2a-sdk.
+
+A skill is called with a message whose data part holds the REST body's fields plus "skill", the
+operation's name, e.g. {"skill": "check_availability", "check_in": "2027-05-10", ...}. The agent
+answers at once with one message (no task is kept, so any web process can answer any request):
+a data part with the REST answer's body, or, when the call fails, a text part with the REST
+message and a data part {"error": {status, code, message, detail}}.
+"""
+
+import json
+import logging
+from datetime import date
+
+from a2a.helpers import get_data_parts, get_text_parts, new_data_part, new_message, new_text_part
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events.event_queue_v2 import EventQueue
+from a2a.server.request_handlers import DefaultRequestHandler
+from a2a.server.routes import DefaultServerCallContextBuilder, create_jsonrpc_routes
+from a2a.server.tasks import InMemoryTaskStore
+from a2a.types.a2a_pb2 import AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill
+from a2a.utils.constants import PROTOCOL_VERSION_CURRENT, TransportProtocol
+from a2a.utils.errors import UnsupportedOperationError
+from django.conf import settings
+from google.protobuf.json_format import MessageToDict
+from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecurityMiddleware
+from starlette.applications import Starlette
+from starlette.requests import Request
+
+from booking.errors import BookingError, InvalidInput
+from booking.selectors import today as property_today
+from discovery.operations import OPERATIONS, Caller, Operation, error_payload, example_arguments, run_operation_async
+
+logger = logging.getLogger("discovery.a2a")
+
+A2A_PATH = "/a2a"
+JSON = "application/json"
+TEXT = "text/plain"
+
+
+def agent_card(prop=None, *, today: date | None = None) -> AgentCard:
+    """The card, from the live configuration: BASE_URL, and the property when there is one."""
+    base = settings.BASE_URL
+    name = f"{brand(prop)} — direct booking" if prop else "Direct booking"
+    summary = (prop.summary.strip() + " ") if prop and prop.summary.strip() else ""
+    return AgentCard(
+        name=name,
+        description=(
+            f"{summary}Books stays directly with the host: property details, availability and prices, "
+            "quotes, holds and payment links. Send a message with a data part holding \"skill\" (one of "
+            f"the skill ids) and that skill's fields, named as in the REST API ({base}/api/openapi.json). "
+            "Recommended order: get_property, check_availability, create_checkout_link; give the guest "
+            "the checkout_url and do not collect guest details before payment."
+        ),
+        version="1.0.0",
+        supported_interfaces=[
+            AgentInterface(url=base + A2A_PATH, protocol_binding=TransportProtocol.JSONRPC.value, protocol_version=PROTOCOL_VERSION_CURRENT),
+        ],
+        provider=AgentProvider(organization=(prop.name if prop else "Direct booking"), url=base),
+        documentation_url=base + "/agents",
+        icon_url=base + settings.STATIC_URL + "img/favicon.svg",
+        capabilities=AgentCapabilities(streaming=False, push_notifications=False, extended_agent_card=False),
+        default_input_modes=[JSON],
+        default_output_modes=[JSON, TEXT],
+        skills=[skill_for(operation, today or property_today()) for operation in OPERATIONS.values()],
+    )
+
+
+def brand(prop) -> str:
+    """The property's short name, as the site shows it: "Attico — Penthouse in Florence" → "Attico"."""
+    return prop.name.split(" — ")[0].strip() or prop.name if prop else "Direct booking"
+
+
+def skill_for(operation: Operation, today: date) -> AgentSkill:
+    tags = ["booking", "read-only" if operation.read_only else "creates-hold"]
+    if operation.name == "create_checkout_link":
+        tags.append("recommended")
+    return AgentSkill(
+        id=operation.name,
+        name=operation.title,
+        description=f"{operation.description} Same fields and answer as {operation.rest}.",
+        tags=tags,
+        examples=[json.dumps({"skill": operation.name, **example_arguments(operation, today)})],
+        input_modes=[JSON],
+        output_modes=[JSON, TEXT],
+    )
+
+
+def skill_request(message) -> tuple[str, dict]:
+    """The skill and its arguments from a message: its data parts (merged), or else a text part
+    holding a JSON object; the skill from the "skill" field, or else the message's metadata."""
+    arguments: dict = {}
+    for data in get_data_parts(message.parts):
+        if not isinstance(data, dict):
+            raise InvalidInput.single(["body"], "A data part must be a JSON object.", "model_attributes_type")
+        arguments |= data
+    if not arguments:
+        text = "\n".join(get_text_parts(message.parts)).strip()
+        try:
+            arguments = json.loads(text) if text else {}
+        except ValueError:
+            arguments = None
+        if not isinstance(arguments, dict):
+            raise InvalidInput.single(["body"], 'Send a data part (a JSON object) with "skill" and the skill\'s fields.', "model_attributes_type")
+    metadata = MessageToDict(message.metadata) if message.HasField("metadata") else {}
+    skill = arguments.pop("skill", None) or metadata.get("skill")
+    if not isinstance(skill, str) or skill not in OPERATIONS:
+        skills = ", ".join(OPERATIONS)
+        raise InvalidInput.single(["body", "skill"], f"Name the skill in \"skill\": one of {skills}.", "enum" if skill else "missing")
+    return skill, arguments
+
+
+class BookingAgentExecutor(AgentExecutor):
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        state = context.call_context.state if context.call_context else {}
+        caller = state.get("caller") or Caller("a2a")
+        try:
+            skill, arguments = skill_request(context.message)
+            body = await run_operation_async(skill, arguments, caller)
+            parts = [new_data_part(body, media_type=JSON)]
+        except BookingError as error:
+            parts = [new_text_part(error.detail, media_type=TEXT), new_data_part({"error": error_payload(error)}, media_type=JSON)]
+        except Exception:
+            logger.exception("A2A skill failed")
+            failure = {"status": 500, "code": "internal_error", "message": "An unexpected error occurred; it has been logged."}
+            parts = [new_text_part(failure["message"], media_type=TEXT), new_data_part({"error": failure}, media_type=JSON)]
+        await event_queue.enqueue_event(new_message(parts, context_id=context.context_id))
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        raise UnsupportedOperationError(message="Skills answer at once; there is no task to cancel.")
+
+
+class CallerContextBuilder(DefaultServerCallContextBuilder):
+    """Adds who is calling (for the per-client hold limits) to the SDK's call context."""
+
+    def build(self, request):
+        context = super().build(request)
+        context.state["caller"] = Caller.from_http(
+            "a2a", peer=request.client.host if request.client else None, forwarded_for=request.headers.get("x-forwarded-for")
+        )
+        return context
+
+
+class A2AEndpoint:
+    """POST /a2a: the SDK's JSON-RPC app behind the checks the SDK leaves to the host, the same as
+    the MCP endpoint's: Host and Origin (DNS rebinding) and body size. The content type is left to
+    the SDK, which reads any JSON body (A2A clients may say application/a2a+json)."""
+
+    def __init__(self, security: TransportSecurityMiddleware):
+        self.request_handler = DefaultRequestHandler(
+            agent_executor=BookingAgentExecutor(),
+            # Stays empty: every answer is a direct message, never a task to keep.
+            task_store=InMemoryTaskStore(),
+            agent_card=agent_card(),
+        )
+        routes = create_jsonrpc_routes(self.request_handler, A2A_PATH, context_builder=CallerContextBuilder())
+        self.app = RequestBodyLimitMiddleware(Starlette(routes=routes), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        self.security = security
+
+    async def __call__(self, scope, receive, send) -> None:
+        refusal = await self.security.validate_request(Request(scope, receive), is_post=False)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    async def aclose(self) -> None:
+        await self.request_handler.aclose()

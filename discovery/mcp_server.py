@@ -1,0 +1,150 @@
+"""The MCP tool server: the official `mcp` SDK's low-level Server over Streamable HTTP at /mcp.
+
+Stateless and answering in JSON (no sessions, no SSE streams), so any web process can serve any
+request. The tools are the operations of discovery/operations.py; their input schemas come from
+booking.validation and their output schemas from booking.api.schemas. The low-level Server is used
+rather than MCPServer because MCPServer validates arguments with pydantic models of its own before a
+tool runs: its messages would differ from the REST messages, which must be the same.
+"""
+
+import json
+import logging
+from functools import cache
+from urllib.parse import urlsplit
+
+import mcp_types as types
+from django.conf import settings
+from mcp.server import Server
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+
+from booking.errors import BookingError
+from discovery.json_schema import input_schema, output_schema
+from discovery.operations import ARGUMENT_NOTES, OPERATIONS, Caller, Operation, error_payload, run_operation_async
+
+logger = logging.getLogger("discovery.mcp")
+
+MCP_PATH = "/mcp"
+SERVER_NAME = "direct-booking"
+INSTRUCTIONS = (
+    "Direct booking of one short-stay rental (up to 7 guests), priced in EUR. "
+    "Order: get_property, then check_availability (get_calendar helps to find free dates), then "
+    "create_checkout_link and give its checkout_url to the guest; follow the booking with "
+    "get_reservation. Do not collect guest details before payment: the payment page collects them. "
+    "Dates are YYYY-MM-DD; check_out is the departure day."
+)
+
+
+def tool_for(operation: Operation) -> types.Tool:
+    arguments = input_schema(operation.arguments) if operation.arguments else {"type": "object", "properties": {}}
+    for name, spec in arguments["properties"].items():
+        if name in ARGUMENT_NOTES:
+            spec.setdefault("description", ARGUMENT_NOTES[name])
+    return types.Tool(
+        name=operation.name,
+        title=operation.title,
+        description=f"{operation.description} (REST: {operation.rest})",
+        input_schema=arguments,
+        output_schema=output_schema(operation.result),
+        annotations=types.ToolAnnotations(
+            title=operation.title,
+            read_only_hint=operation.read_only,
+            # Holds only ever add: nothing an agent calls here deletes or overwrites anything.
+            destructive_hint=False,
+            idempotent_hint=operation.idempotent,
+            open_world_hint=operation.open_world,
+        ),
+    )
+
+
+@cache
+def tools() -> list[types.Tool]:
+    return [tool_for(operation) for operation in OPERATIONS.values()]
+
+
+async def list_tools(ctx, params) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=tools())
+
+
+async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+    """Every outcome is a tool result: bad input and refusals are tool errors (is_error) carrying
+    the REST message, and the REST error body as JSON; nothing is raised to the transport."""
+    if params.name not in OPERATIONS:
+        return tool_error(f"Unknown tool {params.name!r}; the tools are: {', '.join(OPERATIONS)}.", {"status": 404, "code": "unknown_tool"})
+    try:
+        body = await run_operation_async(params.name, params.arguments, caller_of(ctx))
+    except BookingError as error:
+        return tool_error(error.detail, error_payload(error))
+    except Exception:
+        logger.exception("MCP tool %s failed", params.name)
+        return tool_error("An unexpected error occurred; it has been logged.", {"status": 500, "code": "internal_error"})
+    return types.CallToolResult(content=[types.TextContent(type="text", text=as_json(body))], structured_content=body)
+
+
+def tool_error(message: str, payload: dict) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=message), types.TextContent(type="text", text=as_json(payload))],
+        is_error=True,
+    )
+
+
+def as_json(value) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def caller_of(ctx) -> Caller:
+    request = getattr(ctx, "request", None)  # the Starlette request on HTTP transports
+    if request is None:
+        return Caller("mcp")
+    return Caller.from_http("mcp", peer=request.client.host if request.client else None, forwarded_for=request.headers.get("x-forwarded-for"))
+
+
+@cache
+def server() -> Server:
+    return Server(
+        SERVER_NAME,
+        version="1.0.0",
+        title="Direct booking",
+        description="Availability, prices, holds and payment links for a direct-booking rental.",
+        instructions=INSTRUCTIONS,
+        website_url=settings.BASE_URL + MCP_PATH,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+LOOPBACK = {"127.0.0.1", "localhost", "[::1]"}
+
+
+def transport_security() -> TransportSecuritySettings:
+    """DNS-rebinding protection from the site's own configuration: the Host must be one of
+    ALLOWED_HOSTS or the host of BASE_URL (any port), and an Origin, when a browser sends one, must
+    be on such a host. The SDK matches hosts literally, so Django's wildcards narrow here: ".example.com"
+    allows example.com itself, and "*" allows only BASE_URL's host and loopback.
+    """
+    base = urlsplit(settings.BASE_URL).hostname or ""
+    names = {f"[{base}]" if ":" in base else base}
+    for pattern in settings.ALLOWED_HOSTS:
+        names |= LOOPBACK if pattern == "*" else {pattern.lstrip(".")}
+    names.discard("")
+    hosts = sorted(names | {f"{name}:*" for name in names})
+    origins = sorted(f"{scheme}://{host}" for scheme in ("https", "http") for host in hosts)
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
+
+
+def streamable_http_app() -> Starlette:
+    """The Starlette app serving POST /mcp. Its session manager must run for the app's lifetime:
+    config/asgi.py enters `session_manager().run()` on the ASGI lifespan."""
+    # The SDK logs each stateless request's end at INFO ("Terminating session: None"): noise.
+    logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
+    return server().streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        stateless_http=True,
+        json_response=True,
+        max_request_body_size=settings.DATA_UPLOAD_MAX_MEMORY_SIZE,  # 1 MiB, as for the JSON API
+        transport_security=transport_security(),
+    )
+
+
+def session_manager():
+    return server().session_manager

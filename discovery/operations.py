@@ -1,0 +1,329 @@
+"""The booking operations offered to agents: one table, read by the MCP server and the A2A agent.
+
+Each operation is the agent-side twin of one REST endpoint: it validates its arguments with the
+same booking.validation schema (and the same `loc` prefix, so the messages are the REST messages),
+calls the same service and answers with the same presenter's body. Domain failures surface as
+booking.errors.BookingError for each interface to translate; nothing else is decided here.
+"""
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from types import SimpleNamespace
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connections
+from rest_framework import serializers
+
+from booking import presenters, validation
+from booking.api import schemas
+from booking.api.base import client_ip as request_client_ip
+from booking.errors import BookingError, InvalidInput, ServiceUnavailable
+from booking.payments import schemas as payment_schemas
+from booking.payments import services as payments
+from booking.payments.presenters import checkout_json
+from booking.services import stays
+from booking.services.holds import GuestDetails, hold_stay
+from booking.services.reservations import get_reservation
+
+logger = logging.getLogger("discovery.agents")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: the interface (recorded as the reservation's source) and the client address
+    (for the per-client hold limits, exactly as for REST)."""
+
+    source: str  # booking.models.Reservation.Source: "mcp" or "a2a"
+    client_ip: str | None = None
+
+    @classmethod
+    def from_http(cls, source: str, *, peer: str | None, forwarded_for: str | None) -> "Caller":
+        # The REST rule, reused: X-Forwarded-For is believed only from TRUSTED_PROXIES.
+        meta = {"REMOTE_ADDR": peer or "", "HTTP_X_FORWARDED_FOR": forwarded_for or ""}
+        return cls(source, request_client_ip(SimpleNamespace(META=meta)))
+
+    def actor(self, agent_name: str | None) -> str:
+        return f"{self.source} ({agent_name})" if agent_name else self.source
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    title: str
+    description: str
+    rest: str  # the REST twin, e.g. "GET /api/v1/availability"
+    arguments: type[serializers.Serializer] | None  # booking.validation schema
+    location: str  # loc prefix of validation errors, as in REST: "query", "body" or "path"
+    result: type[serializers.Serializer]  # booking.api.schemas shape of the answer
+    run: Callable[[dict, Caller], dict]
+    read_only: bool
+    idempotent: bool
+    open_world: bool = False
+    example: Mapping = field(default_factory=dict)
+
+    def validate(self, arguments) -> dict:
+        """The REST rules, with the REST `loc` prefix, so the messages are the REST messages."""
+        if self.arguments is None:
+            return {}
+        return validation.validate(self.arguments, {} if arguments is None else arguments, self.location)
+
+
+def run_operation(name: str, arguments, caller: Caller) -> dict:
+    """Validate, call the service, present. Raises BookingError (InvalidInput for bad input)."""
+    operation = OPERATIONS.get(name)
+    if operation is None:
+        names = ", ".join(OPERATIONS)
+        raise InvalidInput.single(["body", "skill"], f"Unknown operation {name!r}; one of: {names}.", "enum")
+    try:
+        return operation.run(operation.validate(arguments), caller)
+    except (OperationalError, InterfaceError) as error:
+        logger.error("database unavailable during %s: %s", name, error.__class__.__name__)
+        raise ServiceUnavailable("The database is unavailable; try again shortly.") from error
+    except DatabaseError as error:
+        logger.exception("database error during %s", name)
+        raise ServiceUnavailable("The request could not be stored; try again.") from error
+
+
+async def run_operation_async(name: str, arguments, caller: Caller) -> dict:
+    """run_operation from async code: the ORM runs in a thread of its own for this call (as Django
+    gives each request), and that thread's connections are closed when it is done."""
+    async with ThreadSensitiveContext():
+        return await sync_to_async(_run_with_connections, thread_sensitive=True)(name, arguments, caller)
+
+
+def _run_with_connections(name: str, arguments, caller: Caller) -> dict:
+    close_old_connections()
+    try:
+        return run_operation(name, arguments, caller)
+    finally:
+        connections.close_all()  # the thread ends with this call; so do its connections
+
+
+def error_payload(error: BookingError) -> dict:
+    """The REST error answer of `error`, with its HTTP status and code: what agents are told."""
+    return {"status": error.status, "code": error.code, "message": error.detail, **error.as_body()}
+
+
+def example_arguments(operation: Operation, today: date) -> dict:
+    """The operation's example, with its dates moved two months ahead, so it never lies in the past."""
+    example = dict(operation.example)
+    if "check_in" in example:
+        nights = (date.fromisoformat(example["check_out"]) - date.fromisoformat(example["check_in"])).days
+        check_in = today + timedelta(days=60)
+        example |= {"check_in": check_in.isoformat(), "check_out": (check_in + timedelta(days=nights)).isoformat()}
+    if "start" in example:
+        example["start"] = (today + timedelta(days=60)).replace(day=1).isoformat()
+    return example
+
+
+# --- The operations -------------------------------------------------------------------------------
+
+
+def _property(data: dict, caller: Caller) -> dict:
+    return stays.describe_property()
+
+
+def _availability(data: dict, caller: Caller) -> dict:
+    return presenters.availability_json(stays.check_stay(**data))
+
+
+def _calendar(data: dict, caller: Caller) -> dict:
+    return presenters.calendar_json(stays.calendar_months(**data))
+
+
+def _quote(data: dict, caller: Caller) -> dict:
+    return presenters.quote_json(stays.quote_stay(**data))
+
+
+def _reservation(data: dict, caller: Caller) -> dict:
+    reservation = hold_stay(
+        check_in=data["check_in"],
+        check_out=data["check_out"],
+        guests=data["guests"],
+        guest=GuestDetails.from_input(data.get("guest")),
+        special_requests=data.get("special_requests"),
+        agent_name=data.get("agent_name"),
+        source=caller.source,
+        client_ip=caller.client_ip,
+        actor=caller.actor(data.get("agent_name")),
+    )
+    return presenters.reservation_json(reservation, mask=False)
+
+
+def _checkout_link(data: dict, caller: Caller) -> dict:
+    reservation = payments.create_checkout_link(
+        check_in=data["check_in"],
+        check_out=data["check_out"],
+        guests=data["guests"],
+        success_url=data.get("success_url"),
+        cancel_url=data.get("cancel_url"),
+        special_requests=data.get("special_requests"),
+        agent_name=data.get("agent_name"),
+        source=caller.source,
+        client_ip=caller.client_ip,
+        actor=caller.actor(data.get("agent_name")),
+    )
+    return checkout_json(reservation)
+
+
+def _reservation_status(data: dict, caller: Caller) -> dict:
+    return presenters.reservation_json(get_reservation(data["reservation_id"]), mask=True)
+
+
+# What an argument means, for the fields whose validation schema carries no help_text.
+ARGUMENT_NOTES = {
+    "guest": "Optional guest details (first_name, last_name, email, phone). Not needed to book: the payment page collects them.",
+    "special_requests": "Anything the host should know, up to 2,000 characters.",
+    "agent_name": "Name of the calling AI agent, if any.",
+    "success_url": "Absolute https URL the payer returns to after paying (http only for localhost). Default: this site's thank-you page.",
+    "cancel_url": "Absolute https URL the payer returns to after cancelling (http only for localhost). Default: this site's booking page.",
+    "reservation_id": "The reservation's id (res_…), as returned when it was created.",
+}
+
+STAY_EXAMPLE = {"check_in": "2027-05-10", "check_out": "2027-05-14", "guests": 2}
+
+OPERATIONS: dict[str, Operation] = {
+    operation.name: operation
+    for operation in [
+        Operation(
+            name="get_property",
+            title="Property details",
+            description=(
+                "The property sold here: name, address and coordinates, capacity (max_guests), "
+                "amenities, photos, pricing rules (nightly and weekend rates, seasons, minimum and "
+                "maximum stay, length-of-stay discounts, cleaning fee, city tax, booking window), "
+                "policies (check-in and check-out times, house rules, cancellation, payment, how "
+                "long a hold lasts), reviews and host. Start here. Read-only."
+            ),
+            rest="GET /api/v1/property",
+            arguments=None,
+            location="query",
+            result=schemas.PropertyResult,
+            run=_property,
+            read_only=True,
+            idempotent=True,
+        ),
+        Operation(
+            name="check_availability",
+            title="Check availability and price",
+            description=(
+                "Whether a stay can be booked, with its full price breakdown in EUR. Dates are "
+                "YYYY-MM-DD: check_in is the arrival day (the first night), check_out the departure "
+                "day (the last night is the day before). guests is 1 to 7. When available is false, "
+                "unavailable_reason says why (booked, min_stay, max_stay, closed_to_arrival, "
+                "closed_to_departure, beyond_booking_window) and message explains it; the price is "
+                "given either way. Nothing is held. Read-only."
+            ),
+            rest="GET /api/v1/availability",
+            arguments=validation.AvailabilityQuery,
+            location="query",
+            result=schemas.AvailabilityResult,
+            run=_availability,
+            read_only=True,
+            idempotent=True,
+            example={"check_in": "2027-05-10", "check_out": "2027-05-17", "guests": 2},
+        ),
+        Operation(
+            name="get_calendar",
+            title="Availability calendar",
+            description=(
+                "Day-by-day availability for picking dates: from the first day of the month of "
+                "start (any date, past or future; default this month) for months months (1 to 18, "
+                "default 12). For each day: whether the night is free, whether arrival and departure "
+                "are allowed, the minimum stay for an arrival that day and the nightly rate. Use it "
+                "to find free dates, then check_availability for the exact price. Read-only."
+            ),
+            rest="GET /api/v1/calendar",
+            arguments=validation.CalendarQuery,
+            location="query",
+            result=schemas.CalendarResult,
+            run=_calendar,
+            read_only=True,
+            idempotent=True,
+            example={"start": "2027-05-01", "months": 2},
+        ),
+        Operation(
+            name="get_quote",
+            title="Price quote",
+            description=(
+                "The full price breakdown of a stay, line by line: nightly rates, length-of-stay "
+                "discount (a negative amount), cleaning fee, city tax and total, where total = "
+                "accommodation + discount_amount + cleaning_fee + city_tax. currency (default EUR) "
+                "converts the displayed amounts at the owner's rate; the charge is always in EUR "
+                "(charge_total, charge_currency). Nothing is held. Read-only."
+            ),
+            rest="POST /api/v1/quote",
+            arguments=validation.QuoteRequest,
+            location="body",
+            result=schemas.QuoteResult,
+            run=_quote,
+            read_only=True,
+            idempotent=True,
+            example={"check_in": "2027-05-10", "check_out": "2027-05-17", "guests": 4, "currency": "EUR"},
+        ),
+        Operation(
+            name="create_reservation",
+            title="Hold the dates",
+            description=(
+                "Hold a stay: the dates are blocked at once, for policies.hold_minutes (30 by "
+                "default), and the reservation comes back with status held, its id and payment "
+                "information (payment.amount_due, and how to pay: payment.checkout_session_endpoint). "
+                "Unpaid holds expire and free the dates. guest (first_name, last_name, email, phone), "
+                "special_requests and agent_name are optional. Prefer create_checkout_link, which "
+                "holds the dates and returns a payment link in one step; do not collect guest "
+                "details before payment. Each call makes a new hold; fails with dates_unavailable "
+                "when the stay cannot be booked."
+            ),
+            rest="POST /api/v1/reservations",
+            arguments=validation.ReservationCreate,
+            location="body",
+            result=schemas.ReservationResult,
+            run=_reservation,
+            read_only=False,
+            idempotent=False,
+            example={**STAY_EXAMPLE, "agent_name": "example-agent"},
+        ),
+        Operation(
+            name="create_checkout_link",
+            title="Hold the dates and get a payment link (recommended)",
+            description=(
+                "The recommended way to book: holds the dates and creates a checkout at the payment "
+                "provider in one step. Give checkout_url to the guest: they pay there, and the "
+                "payment page collects their name, email and phone, so do not ask for guest details "
+                "first. The reservation (reservation_id) is confirmed only when the payment "
+                "succeeds, before expires_at; follow it with get_reservation. success_url and "
+                "cancel_url (absolute https URLs) are where the payer returns to; by default this "
+                "site's thank-you and booking pages. Each call makes a new hold; fails with "
+                "dates_unavailable when the stay cannot be booked."
+            ),
+            rest="POST /api/v1/payments/checkout-link",
+            arguments=validation.CheckoutLinkCreate,
+            location="body",
+            result=payment_schemas.CheckoutResult,
+            run=_checkout_link,
+            read_only=False,
+            idempotent=False,
+            open_world=True,  # it creates a session at the payment provider
+            example={**STAY_EXAMPLE, "agent_name": "example-agent"},
+        ),
+        Operation(
+            name="get_reservation",
+            title="Reservation status",
+            description=(
+                "A reservation by its id (res_…): status (held, confirmed, expired or cancelled), "
+                "dates, guests, price breakdown, payment status and, while held, hold_expires_at. "
+                "The guest's email and phone are masked: the id is the only credential. Read-only."
+            ),
+            rest="GET /api/v1/reservations/{reservation_id}",
+            arguments=validation.ReservationPath,
+            location="path",
+            result=schemas.ReservationResult,
+            run=_reservation_status,
+            read_only=True,
+            idempotent=True,
+            example={"reservation_id": "res_…"},
+        ),
+    ]
+}
