@@ -66,7 +66,7 @@ def live_url(transactional_db, demo_property):
 
 @pytest.fixture
 def live_url_factory(transactional_db, demo_property):
-    """live_server() with extra environment, on the test database with the demo property."""
+    """live_server() with extra environment (and workers), on the test database with the demo property."""
     from tests.live import live_server
 
     return live_server

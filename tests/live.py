@@ -50,12 +50,12 @@ def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = 
         env=child_env,
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while True:
             try:
-                if requests.get(base_url + ready_path, timeout=1).status_code < 500:
+                if requests.get(base_url + ready_path, timeout=5).status_code < 500:
                     break
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or still warming up
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"live server did not start (exit code {process.poll()})")

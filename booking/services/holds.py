@@ -21,7 +21,7 @@ from booking.presenters import breakdown_json
 from booking.rules import rules_for
 from booking.selectors import blocks_between, get_property, taken_ranges, today
 from booking.services.audit import record_event
-from booking.services.limits import check_hold_limits
+from booking.services.limits import check_hold_rate, check_unpaid_holds
 from booking.services.locking import calendar_transaction
 
 
@@ -51,11 +51,12 @@ def hold_stay(
     actor: str = "api",
 ) -> Reservation:
     """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited)."""
-    check_hold_limits(client_ip)
+    check_hold_rate(client_ip)
     guest = guest or GuestDetails()
     prop_id = get_property().pk
     try:
         with calendar_transaction(prop_id) as prop:
+            check_unpaid_holds(client_ip)
             rules = rules_for(prop)
             stay = pricing.Stay(check_in, check_out)
             now = timezone.now()
