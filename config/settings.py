@@ -252,6 +252,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": False,
     "ENFORCE_NON_BLANK_FIELDS": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "booking.api.openapi.add_links"],
     "ENUM_NAME_OVERRIDES": {},
 }
 

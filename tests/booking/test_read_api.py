@@ -262,3 +262,11 @@ def test_demo_loading_is_idempotent_and_keeps_owner_edits(db):
     Property.objects.update(name="Renamed by the owner")
     assert demo.load() is False
     assert Property.objects.get().name == "Renamed by the owner"
+
+
+def test_the_document_links_each_answer_to_the_next_call_of_the_booking_flow(api, db):
+    paths = api.get("/api/openapi.json").json()["paths"]
+    hold_links = paths["/api/v1/reservations"]["post"]["responses"]["201"]["links"]
+    assert hold_links["GetReservation"] == {**hold_links["GetReservation"], "operationId": "get_reservation", "parameters": {"reservation_id": "$response.body#/id"}}
+    assert hold_links["PayReservation"]["operationId"] == "create_checkout_session"
+    assert paths["/api/v1/payments/checkout-link"]["post"]["responses"]["200"]["links"]["GetReservation"]["parameters"] == {"reservation_id": "$response.body#/reservation_id"}
