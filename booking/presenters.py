@@ -122,6 +122,8 @@ def mask_phone(phone: str) -> str | None:
     if not phone:
         return None
     digits = [c for c in phone if c.isdigit()]
+    if len(digits) < 7:  # too short to show its end without showing most of it
+        return "***"
     return "***" + "".join(digits[-4:])
 
 
@@ -168,7 +170,7 @@ def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
         "payment": {
             "status": payment_status(reservation),
             "provider": reservation.payment_provider or None,
-            "amount_due": number(reservation.total) if held else 0,
+            "amount_due": number(reservation.total) if held else 0.0,
             "amount_paid": number(reservation.amount_paid),
             "amount_refunded": number(reservation.amount_refunded),
             "currency": reservation.currency,

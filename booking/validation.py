@@ -5,6 +5,7 @@ HTTPValidationError items: `loc` starting with "query", "body" or "path", a huma
 machine `type`.
 """
 
+import re
 from datetime import date
 
 from django.conf import settings
@@ -37,12 +38,21 @@ ERROR_TYPES = {
 }
 
 
+ASCII_INTEGER = re.compile(r"^-?[0-9]+$")
+ISO_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
 class StrictIntegerField(serializers.IntegerField):
-    """An integer. In a JSON body booleans and fractional numbers are refused, not coerced."""
+    """An integer. In a JSON body it must be a JSON integer ("3", 3.0 and true are wrong types);
+    in a query string, plain ASCII digits ("2.0", "+3" and other scripts' digits are refused)."""
 
     def to_internal_value(self, data):
-        if isinstance(data, bool) or isinstance(data, float) and not data.is_integer():
-            self.fail("invalid")
+        if self.context.get("location") == "body":
+            if isinstance(data, bool) or not isinstance(data, int):
+                self.fail("invalid")
+        elif not isinstance(data, int) or isinstance(data, bool):
+            if not isinstance(data, str) or not ASCII_INTEGER.match(data.strip()):
+                self.fail("invalid")
         return super().to_internal_value(data)
 
 
@@ -69,7 +79,7 @@ class StayDateField(serializers.DateField):
         super().__init__(input_formats=["iso-8601"], **kwargs)
 
     def to_internal_value(self, value):
-        if not isinstance(value, str) or len(value) != 10:
+        if not isinstance(value, str) or not ISO_DATE.match(value):
             self.fail("invalid", format="YYYY-MM-DD")
         return super().to_internal_value(value)
 
@@ -167,6 +177,16 @@ class CalendarQuery(serializers.Serializer):
     start = StayDateField(required=False, allow_null=True, default=None, help_text="Month anchor, YYYY-MM-DD; any date, past or future. Default: this month.")
     months = StrictIntegerField(min_value=1, max_value=18, default=12, help_text="How many months, 1 to 18.")
 
+    # The calendar reads a little before the anchor and well after its last month; keep both ends
+    # inside the dates Python can represent (years 1 to 9999).
+    EARLIEST, LATEST = date(2, 1, 1), date(9997, 12, 31)
+
+    def validate(self, attrs):
+        start = attrs.get("start")
+        if start is not None and not self.EARLIEST <= start <= self.LATEST:
+            raise InvalidStay(["start"], f"start must be between {self.EARLIEST} and {self.LATEST}.", "date_out_of_range")
+        return attrs
+
 
 class ReservationPath(serializers.Serializer):
     reservation_id = StrictCharField(max_length=200)
@@ -180,7 +200,7 @@ def validate(schema: type[serializers.Serializer], data, location: str) -> dict:
     """Validate `data` against `schema`; raise InvalidInput with loc prefixed by `location`."""
     if location == "body" and not isinstance(data, dict):
         raise InvalidInput.single(["body"], "Input should be a JSON object.", "model_attributes_type")
-    serializer = schema(data=data)
+    serializer = schema(data=data, context={"location": location})
     try:
         valid = serializer.is_valid()
     except InvalidStay as error:

@@ -1,17 +1,30 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from drf_spectacular.renderers import OpenApiJsonRenderer2
 from drf_spectacular.views import SpectacularJSONAPIView
+
+from booking.api.views import ApiIndexView
 
 from booking.api.errors import json_error
 
+
+
+class OpenApiDocumentView(SpectacularJSONAPIView):
+    """The OpenAPI document as plain application/json (the spec's "200 JSON")."""
+
+    renderer_classes = [OpenApiJsonRenderer2]
+
+
 urlpatterns = [
     path(settings.ADMIN_PATH, admin.site.urls),
+    path("api/v1", ApiIndexView.as_view(), name="api-index"),
+    path("api/v1/", ApiIndexView.as_view()),
     path("api/v1/", include("booking.api.urls")),
     path("api/v1/payments/", include("booking.payments.urls")),
     path("api/v1/", include("partner_sync.urls")),
-    path(".well-known/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi"),
-    path("api/openapi.json", SpectacularJSONAPIView.as_view(), name="openapi-api"),
+    path(".well-known/openapi.json", OpenApiDocumentView.as_view(), name="openapi"),
+    path("api/openapi.json", OpenApiDocumentView.as_view(), name="openapi-api"),
     path("", include("discovery.urls")),
     path("", include("pages.urls")),
 ]

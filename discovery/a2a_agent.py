@@ -86,6 +86,19 @@ def skill_for(operation: Operation, today: date) -> AgentSkill:
     )
 
 
+def integral_numbers_as_ints(value):
+    """Data parts travel as protobuf Structs, which keep every number as a double: the guests: 2
+    an agent sent arrives as 2.0. Give whole numbers back their integer type (a JSON body would
+    have had it), so the REST validation judges what the agent meant."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: integral_numbers_as_ints(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [integral_numbers_as_ints(item) for item in value]
+    return value
+
+
 def skill_request(message) -> tuple[str, dict]:
     """The skill and its arguments from a message: its data parts (merged), or else a text part
     holding a JSON object; the skill from the "skill" field, or else the message's metadata."""
@@ -93,7 +106,7 @@ def skill_request(message) -> tuple[str, dict]:
     for data in get_data_parts(message.parts):
         if not isinstance(data, dict):
             raise InvalidInput.single(["body"], "A data part must be a JSON object.", "model_attributes_type")
-        arguments |= data
+        arguments |= integral_numbers_as_ints(data)
     if not arguments:
         text = "\n".join(get_text_parts(message.parts)).strip()
         try:

@@ -13,4 +13,6 @@ urlpatterns = [
     # GET from a browser; MCP clients' POSTs never reach Django (config/asgi.py routes them).
     path("mcp", views.mcp_page, name="mcp"),
     path("agents", views.agents_page, name="agents"),
+    # GET only; A2A clients' POSTs never reach Django (config/asgi.py routes them).
+    path("a2a", views.a2a_endpoint_description, name="a2a"),
 ]

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from asgiref.sync import async_to_sync
 from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_cache_control
@@ -204,3 +204,16 @@ def schema_type(spec: dict) -> str:
             described.append(item)
     return " or ".join(described)
 
+
+
+def a2a_endpoint_description(request):
+    """GET /a2a: the A2A endpoint speaks JSON-RPC over POST (config/asgi.py routes those); a GET,
+    e.g. a link checker following llms.txt, learns how to use it instead of meeting a 404."""
+    base = settings.BASE_URL
+    return JsonResponse({
+        "name": "A2A endpoint",
+        "protocol": "A2A 1.0, JSON-RPC 2.0 binding",
+        "usage": "POST JSON-RPC messages (method SendMessage) with a data part {\"skill\": …, …}.",
+        "agent_card": f"{base}/.well-known/agent-card.json",
+        "documentation": f"{base}/agents",
+    })

@@ -5,7 +5,7 @@
 
 import logging
 
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf
@@ -50,6 +50,10 @@ def exception_handler(exc, context):
         )
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("The request body is larger than 1 MiB.", "payload_too_large"), status=413)
+    if isinstance(exc, TooManyFieldsSent):
+        return Response({"detail": [{"loc": ["query"], "msg": "Too many query parameters.", "type": "too_many_fields"}]}, status=422)
+    if isinstance(exc, SuspiciousOperation):
+        return Response(error_body("The request is malformed.", "bad_request"), status=400)
     if isinstance(exc, (Http404,)):
         return Response(error_body("Not found.", "not_found"), status=404)
     if isinstance(exc, drf.APIException):

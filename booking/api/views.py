@@ -194,3 +194,34 @@ class HealthView(ApiView):
                 status=503,
             )
         return Response({"status": "ok", "database": "ok", "version": "1.0.0", "time": now})
+
+
+class ApiIndexView(ApiView):
+    """GET /api/v1: where an agent that found the base address goes next."""
+
+    @extend_schema(exclude=True)  # a signpost for discovery, not part of the contract
+    def get(self, request):
+        from django.conf import settings
+
+        base = settings.BASE_URL
+        return Response({
+            "name": "Direct Booking API",
+            "version": "1.0.0",
+            "openapi": f"{base}/api/openapi.json",
+            "quick_start": [f"GET {base}/api/v1/property", f"GET {base}/api/v1/availability", f"POST {base}/api/v1/payments/checkout-link"],
+            "recommendation": "Use POST /api/v1/payments/checkout-link and send the guest to checkout_url; do not collect guest details before payment.",
+            "endpoints": {
+                "property": f"{base}/api/v1/property",
+                "availability": f"{base}/api/v1/availability",
+                "calendar": f"{base}/api/v1/calendar",
+                "quote": f"{base}/api/v1/quote",
+                "reservations": f"{base}/api/v1/reservations",
+                "checkout_link": f"{base}/api/v1/payments/checkout-link",
+                "checkout_session": f"{base}/api/v1/payments/checkout-session",
+                "partner_status": f"{base}/api/v1/partner/status",
+                "calendar_ics": f"{base}/api/v1/calendar.ics",
+                "health": f"{base}/api/v1/health",
+            },
+            "mcp": f"{base}/mcp",
+            "agent_card": f"{base}/.well-known/agent-card.json",
+        })

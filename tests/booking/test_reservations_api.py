@@ -76,7 +76,7 @@ class TestCreatingAHold:
         ({}, ("body", "check_in"), "missing"),
         ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 0}, ("body", "guests"), "greater_than_equal"),
         ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 8}, ("body", "guests"), "less_than_equal"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": "2"}, ("body", "guests"), None),
+        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": "2"}, ("body", "guests"), "value_error"),
         ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guest": {"email": "not-an-email"}}, ("body", "guest", "email"), "value_error"),
         ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guest": {"phone": "1" * 41}}, ("body", "guest", "phone"), "string_too_long"),
         ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guest": "Anna"}, ("body", "guest"), "value_error"),
@@ -88,9 +88,6 @@ class TestCreatingAHold:
     ])
     def test_invalid_holds_get_422_and_create_nothing(self, api, demo_property, body, loc, type_):
         response = api.post("/api/v1/reservations", body)
-        if type_ is None:  # a numeric string is accepted as a number (lenient, like a query string)
-            assert response.status_code in (201, 409)
-            return
         assert response.status_code == 422, response.content
         items = {tuple(i["loc"]): i["type"] for i in response.json()["detail"]}
         assert items.get(loc) == type_, items
