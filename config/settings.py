@@ -104,16 +104,24 @@ SQLITE_OPTIONS = {
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
 }
-# Connections are kept between requests (each web worker runs views on one thread).
-DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
-DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+# Under ASGI every request runs in a thread of its own, so a connection kept past its request
+# would never be reused and would linger with its thread: Django's advice is no persistent
+# connections under ASGI. PostgreSQL reuses connections through psycopg's pool instead.
+DATABASES["default"]["CONN_MAX_AGE"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     # Tests race threads against the database, which needs a file, not the in-memory default.
     # One file per test process, so parallel runs never share it.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / f"test-db-{os.getpid()}.sqlite3")}
 else:
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "connect_timeout": 5,
+        "pool": {
+            "min_size": env.int("DATABASE_POOL_MIN", default=1),
+            "max_size": env.int("DATABASE_POOL_MAX", default=16),
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=3.0),  # then 503, not a hang
+        },
+    })
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache: shared by every process (rate limits, idempotency waits) ----------------------------
