@@ -10,23 +10,24 @@ Django:
 - anything else → Django (so GET /mcp from a browser is the page about the tool server).
 
 The router also answers the ASGI lifespan, which Django's handler does not support: the MCP
-session manager has to run for as long as the process serves requests.
+session manager has to run for as long as the process serves agents. The MCP and A2A SDKs are
+loaded on the first agent request, not at start (about 45 MB a process that serves only the site
+never needs); a runner task started with the lifespan loads them on demand and, owning the session
+manager's task group from start to end (anyio requires one task to enter and leave it), stops it
+at shutdown.
 """
 
+import asyncio
 import json
 import logging
 import os
-from contextlib import AsyncExitStack
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
 
-# Imported once Django is set up: they read the booking models and settings.
-from mcp.server.transport_security import TransportSecurityMiddleware  # noqa: E402
-
-from discovery import a2a_agent, mcp_server  # noqa: E402
+from discovery.endpoints import A2A_PATH, MCP_PATH  # noqa: E402
 
 logger = logging.getLogger("config.asgi")
 
@@ -34,11 +35,10 @@ logger = logging.getLogger("config.asgi")
 class AgentRouter:
     def __init__(self, site):
         self.site = site
-        security = mcp_server.transport_security()
-        self.mcp = mcp_server.streamable_http_app()
-        self.mcp_sessions = mcp_server.session_manager()  # this app's own: it must run while we serve
-        self.a2a = a2a_agent.A2AEndpoint(TransportSecurityMiddleware(security))
         self.serving_agents = False
+        self.agents: dict | None = None  # {"mcp": app, "a2a": app} while loaded and running
+        self._wanted: asyncio.Event | None = None
+        self._ready: asyncio.Event | None = None
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -46,43 +46,74 @@ class AgentRouter:
             return
         if scope["type"] == "http":
             path, method = scope["path"], scope["method"]
-            if path == mcp_server.MCP_PATH and method in ("POST", "DELETE"):
-                await self.agent_app(self.mcp, scope, receive, send)
+            if path == MCP_PATH and method in ("POST", "DELETE"):
+                await self.agent_app("mcp", scope, receive, send)
                 return
-            if path == mcp_server.MCP_PATH and method == "GET" and wants_event_stream(scope):
+            if path == MCP_PATH and method == "GET" and wants_event_stream(scope):
                 await json_error(send, 405, "This MCP server is stateless and offers no SSE stream: POST JSON-RPC messages to /mcp.", {"allow": "POST"})
                 return
-            if path == a2a_agent.A2A_PATH and method == "POST":
-                await self.agent_app(self.a2a, scope, receive, send)
+            if path == A2A_PATH and method == "POST":
+                await self.agent_app("a2a", scope, receive, send)
                 return
         await self.site(scope, receive, send)
 
-    async def agent_app(self, app, scope, receive, send):
+    async def agent_app(self, name, scope, receive, send):
         if not self.serving_agents:
             # Without the lifespan (e.g. uvicorn --lifespan off) the MCP session manager never ran.
             await json_error(send, 503, "The agent endpoints need the ASGI lifespan; start the server with it enabled.")
             return
-        await app(scope, receive, send)
+        if self.agents is None:
+            self._wanted.set()
+            await self._ready.wait()
+        if self.agents is None:
+            await json_error(send, 503, "The agent endpoints could not start; see the server log.")
+            return
+        await self.agents[name](scope, receive, send)
+
+    async def run_agents(self, stopping: asyncio.Event):
+        """Load the agent servers when first wanted and run them until the server stops."""
+        wanted, stop = asyncio.ensure_future(self._wanted.wait()), asyncio.ensure_future(stopping.wait())
+        await asyncio.wait({wanted, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if not wanted.done():
+            wanted.cancel()
+            return
+        try:
+            from mcp.server.transport_security import TransportSecurityMiddleware
+
+            from discovery import a2a_agent, mcp_server
+
+            mcp_app = mcp_server.streamable_http_app()
+            a2a = a2a_agent.A2AEndpoint(TransportSecurityMiddleware(mcp_server.transport_security()))
+            async with mcp_server.session_manager().run():  # this app's own session manager
+                self.agents = {"mcp": mcp_app, "a2a": a2a}
+                self._ready.set()
+                await stopping.wait()
+                self.agents = None
+                await a2a.aclose()
+        except Exception:
+            logger.exception("the agent endpoints could not start")
+        finally:
+            self.agents = None
+            self._ready.set()
+            stop.cancel()
 
     async def lifespan(self, receive, send):
-        async with AsyncExitStack() as running:
-            while True:
-                message = await receive()
-                if message["type"] == "lifespan.startup":
-                    try:
-                        await running.enter_async_context(self.mcp_sessions.run())
-                        running.push_async_callback(self.a2a.aclose)
-                    except Exception as error:
-                        logger.exception("the agent endpoints could not start")
-                        await send({"type": "lifespan.startup.failed", "message": str(error)})
-                        return
-                    self.serving_agents = True
-                    await send({"type": "lifespan.startup.complete"})
-                elif message["type"] == "lifespan.shutdown":
-                    self.serving_agents = False
-                    await running.aclose()
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
+        stopping = asyncio.Event()
+        runner = None
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                self._wanted, self._ready = asyncio.Event(), asyncio.Event()
+                runner = asyncio.ensure_future(self.run_agents(stopping))
+                self.serving_agents = True
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.serving_agents = False
+                stopping.set()
+                if runner is not None:
+                    await runner
+                await send({"type": "lifespan.shutdown.complete"})
+                return
 
 
 def wants_event_stream(scope) -> bool:

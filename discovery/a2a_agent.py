@@ -29,11 +29,11 @@ from starlette.requests import Request
 
 from booking.errors import BookingError, InvalidInput
 from booking.selectors import today as property_today
+from discovery.endpoints import A2A_PATH, brand  # noqa: F401 (A2A_PATH: part of this module's interface)
 from discovery.operations import OPERATIONS, Caller, Operation, error_payload, example_arguments, run_operation_async
 
 logger = logging.getLogger("discovery.a2a")
 
-A2A_PATH = "/a2a"
 JSON = "application/json"
 TEXT = "text/plain"
 
@@ -64,11 +64,6 @@ def agent_card(prop=None, *, today: date | None = None) -> AgentCard:
         default_output_modes=[JSON, TEXT],
         skills=[skill_for(operation, today or property_today()) for operation in OPERATIONS.values()],
     )
-
-
-def brand(prop) -> str:
-    """The property's short name, as the site shows it: "Attico — Penthouse in Florence" → "Attico"."""
-    return prop.name.split(" — ")[0].strip() or prop.name if prop else "Direct booking"
 
 
 def skill_for(operation: Operation, today: date) -> AgentSkill:

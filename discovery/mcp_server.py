@@ -24,7 +24,7 @@ from discovery.operations import ARGUMENT_NOTES, OPERATIONS, Caller, Operation, 
 
 logger = logging.getLogger("discovery.mcp")
 
-MCP_PATH = "/mcp"
+from discovery.endpoints import MCP_PATH  # noqa: E402,F401 (part of this module's interface)
 SERVER_NAME = "direct-booking"
 INSTRUCTIONS = (
     "Direct booking of one short-stay rental (up to 7 guests), priced in EUR. "

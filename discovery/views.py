@@ -8,7 +8,6 @@ import hashlib
 import json
 from urllib.parse import urlencode
 
-from a2a.server.request_handlers.response_helpers import agent_card_to_dict
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse
@@ -19,8 +18,7 @@ from django.views.decorators.http import require_safe
 
 from booking.errors import NotFound
 from booking.selectors import get_property, today
-from discovery import a2a_agent, mcp_server
-from discovery.a2a_agent import brand
+from discovery.endpoints import A2A_PATH, MCP_PATH, brand
 from discovery.operations import OPERATIONS, example_arguments
 from pages.seo import PageMeta
 
@@ -81,8 +79,8 @@ def discovery_context(prop) -> dict:
         "urls": {
             "openapi": f"{base}/api/openapi.json",
             "openapi_well_known": f"{base}/.well-known/openapi.json",
-            "mcp": base + mcp_server.MCP_PATH,
-            "a2a": base + a2a_agent.A2A_PATH,
+            "mcp": base + MCP_PATH,
+            "a2a": base + A2A_PATH,
             "agent_card": f"{base}/.well-known/agent-card.json",
             "ai_plugin": f"{base}/.well-known/ai-plugin.json",
             "llms_txt": f"{base}/llms.txt",
@@ -128,6 +126,11 @@ def ai_plugin(request):
 
 @require_safe
 def agent_card(request):
+    # The SDKs load here, not at import: a web process that serves no agent never pays for them.
+    from a2a.server.request_handlers.response_helpers import agent_card_to_dict
+
+    from discovery import a2a_agent
+
     return cacheable_json(request, agent_card_to_dict(a2a_agent.agent_card(property_or_none())))
 
 
@@ -147,6 +150,8 @@ def api_page(request):
 
 @require_safe
 def mcp_page(request):
+    from discovery import mcp_server
+
     # The tools as the server itself lists them to MCP clients.
     listed = async_to_sync(mcp_server.list_tools)(None, None).tools
     return page(

@@ -120,3 +120,21 @@ def test_the_dns_rebinding_guard_follows_allowed_hosts(settings, allowed_hosts, 
     sdk_check = TransportSecurityMiddleware(guard)  # the SDK's own matching decides
     assert sdk_check._validate_host(host) is allowed
     assert sdk_check._validate_origin("https://booking.example.com") and not sdk_check._validate_origin("http://evil.example")
+
+
+def test_the_agent_sdks_load_on_the_first_agent_request_not_at_start():
+    router = AgentRouter(site)
+    seen = {}
+
+    async def site_then_mcp():
+        async with client(router) as http:
+            await http.get("/llms.txt")
+            seen["after the site"] = router.agents
+            answer = await http.post("/mcp", json=INITIALIZE, headers=MCP_HEADERS)
+            seen["after mcp"] = router.agents
+            return answer
+
+    started, answer, stopped = run(with_lifespan, router, site_then_mcp)
+    assert seen["after the site"] is None
+    assert set(seen["after mcp"]) == {"mcp", "a2a"} and answer.status_code == 200
+    assert router.agents is None and (started, stopped) == ("lifespan.startup.complete", "lifespan.shutdown.complete")
