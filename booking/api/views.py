@@ -4,6 +4,7 @@ from django.db import connection
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from django.http import HttpResponse
 from rest_framework.response import Response
 
 from booking import presenters, validation
@@ -69,7 +70,7 @@ class PropertyView(ApiView):
         examples=[answer("The demo penthouse (shortened)", examples.PROPERTY_EXAMPLE, 200)],
     )
     def get(self, request):
-        return Response(stays.describe_property())
+        return HttpResponse(stays.describe_property_json(), content_type="application/json")
 
 
 class AvailabilityView(ApiView):

@@ -10,12 +10,23 @@ from booking.rules import rules_for_version
 from booking.selectors import get_property_version, taken_ranges, today
 
 
-_property_documents: dict[int, tuple[int, dict]] = {}
+_property_documents: dict[int, tuple[int, dict, bytes]] = {}
 
 
 def describe_property() -> dict:
     """The property's public document (presenters.property_json), rebuilt only when its version
     changes: any edit of the property, its rates or its content bumps rules_version."""
+    return _property_document()[0]
+
+
+def describe_property_json() -> bytes:
+    """The same document, already encoded as JSON: the most polled answer costs one query."""
+    return _property_document()[1]
+
+
+def _property_document() -> tuple[dict, bytes]:
+    from rest_framework.renderers import JSONRenderer
+
     from booking.models import Property
     from booking.presenters import property_json
 
@@ -23,9 +34,10 @@ def describe_property() -> dict:
     cached = _property_documents.get(property_id)
     if cached is None or cached[0] != version:
         prop = Property.objects.prefetch_related("amenities", "photos", "reviews").get(pk=property_id)
-        cached = (version, property_json(prop, rules_for_version(property_id, version)))
+        document = property_json(prop, rules_for_version(property_id, version))
+        cached = (version, document, JSONRenderer().render(document))
         _property_documents[property_id] = cached
-    return cached[1]
+    return cached[1], cached[2]
 
 
 @dataclass(frozen=True)
