@@ -45,7 +45,7 @@ def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = 
         **(env or {}),
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--log-level", "warning"],
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--log-level", "warning", "--no-proxy-headers"],
         cwd=ROOT,
         env=child_env,
     )

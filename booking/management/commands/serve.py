@@ -30,9 +30,10 @@ class Command(BaseCommand):
         commands = {
             "web": [
                 python, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port),
-                "--workers", str(workers), "--no-server-header", "--proxy-headers",
-                "--forwarded-allow-ips", ",".join(settings.TRUSTED_PROXIES) or "127.0.0.1",
+                "--workers", str(workers), "--no-server-header",
                 "--timeout-keep-alive", "10", "--log-level", "warning",
+                # Forwarded headers are believed only from TRUSTED_PROXIES (as booking.api.base.client_ip does).
+                *(["--proxy-headers", "--forwarded-allow-ips", ",".join(settings.TRUSTED_PROXIES)] if settings.TRUSTED_PROXIES else ["--no-proxy-headers"]),
             ],
         }
         if not no_jobs:
