@@ -31,9 +31,22 @@ def test_database_url() -> str:
     return f"postgres://{user}@{host}:{port}/{db['NAME']}"
 
 
+_static_collected = False
+
+
+def collect_static_once() -> None:
+    """The live server serves collected static files (whitenoise, manifest names), as `make run`
+    does after `collectstatic`; collect them once per test session."""
+    global _static_collected
+    if not _static_collected:
+        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, check=True)
+        _static_collected = True
+
+
 @contextmanager
 def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = "/api/v1/health"):
     """Start uvicorn on a free port against the current test database; yield its base URL."""
+    collect_static_once()
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     child_env = {
