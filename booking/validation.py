@@ -8,7 +8,6 @@ machine `type`.
 import re
 from datetime import date
 
-from django.conf import settings
 from rest_framework import serializers
 
 from booking.errors import InvalidInput
@@ -233,17 +232,3 @@ def error_item(loc: list, error) -> dict:
     if code == "required":
         msg = "Field required."
     return {"loc": list(loc), "msg": msg, "type": ERROR_TYPES.get(code, code)}
-
-
-def guest_count_fits(guests: int, max_guests: int, location: str) -> None:
-    if guests > max_guests:
-        raise InvalidInput.single([location, "guests"], f"The property sleeps at most {max_guests} guests.", "less_than_equal")
-
-
-def calendar_anchor(start: date | None) -> date:
-    anchor = start or today()
-    return anchor.replace(day=1)
-
-
-def hold_minutes() -> int:
-    return settings.HOLD_MINUTES

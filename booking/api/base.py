@@ -40,3 +40,8 @@ def client_ip(request) -> str | None:
             if candidate not in settings.TRUSTED_PROXIES:
                 return candidate
     return peer
+
+
+def api_actor(agent_name: str | None) -> str:
+    """Who the audit trail says made a change through the REST API."""
+    return f"api ({agent_name})" if agent_name else "api"

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from booking import presenters, validation
 from booking.api import schemas as examples
-from booking.api.base import VALIDATION_ERROR, ApiView, client_ip, error
+from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, client_ip, error
 from booking.api.schemas import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult
 from booking.models import Reservation
 from booking.services import stays
@@ -150,7 +150,7 @@ class ReservationCreateView(ApiView):
                 agent_name=data.get("agent_name"),
                 source=Reservation.Source.API,
                 client_ip=client_ip(request),
-                actor=f"api ({data['agent_name']})" if data.get("agent_name") else "api",
+                actor=api_actor(data.get("agent_name")),
             )
             return 201, presenters.reservation_json(reservation, mask=False)
 

@@ -19,7 +19,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 
 from booking import validation
-from booking.api.base import VALIDATION_ERROR, ApiView, client_ip, error
+from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, client_ip, error
 from booking.api.errors import json_error
 from booking.api.views import IDEMPOTENCY_KEY
 from booking.errors import BookingError, NotFound, ServiceUnavailable
@@ -77,7 +77,7 @@ class CheckoutLinkView(ApiView):
                 agent_name=data.get("agent_name"),
                 source=booking_source(request),
                 client_ip=client_ip(request),
-                actor=f"api ({data['agent_name']})" if data.get("agent_name") else "api",
+                actor=api_actor(data.get("agent_name")),
             )
             return 200, checkout_json(reservation)
 
