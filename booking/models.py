@@ -362,8 +362,13 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(max_length=255)
     request_hash = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField(null=True)
-    response_body = models.JSONField(null=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    response_body = models.JSONField(null=True)  # guest email/phone/last name masked as GET shows them
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)  # purged after the replay window
+    # While in progress: who runs the request and until when its claim holds (renewed while it runs).
+    owner = models.CharField(max_length=32, default="", blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # The reservation the request created, written in the same transaction as that reservation.
+    created_reservation_id = models.CharField(max_length=40, null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "key"], name="one_answer_per_idempotency_key")]

@@ -17,3 +17,11 @@ def reconcile_open_checkouts() -> int:
     from booking.payments.services import reconcile_open_checkouts as reconcile
 
     return reconcile()
+
+
+@shared_task(name="booking.tasks.purge_idempotency_records")
+def purge_idempotency_records() -> int:
+    """Housekeeping: delete Idempotency-Key records past their 24 h replay window."""
+    from booking.services.idempotency import purge_expired_records
+
+    return purge_expired_records()

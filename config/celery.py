@@ -34,6 +34,7 @@ def configure(app: Celery) -> None:
         beat_schedule={
             "expire-lapsed-holds": {"task": "booking.tasks.expire_lapsed_holds", "schedule": timedelta(seconds=settings.HOLD_SWEEP_SECONDS)},
             "reconcile-open-checkouts": {"task": "booking.tasks.reconcile_open_checkouts", "schedule": timedelta(minutes=5)},
+            "purge-idempotency-records": {"task": "booking.tasks.purge_idempotency_records", "schedule": timedelta(hours=1)},
             "sync-partner-calendars": {"task": "partner_sync.tasks.sync_all_feeds", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
             "probe-partner-listing": {"task": "partner_sync.tasks.probe_listing", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
         },
