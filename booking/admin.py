@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Q
+from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
@@ -20,6 +21,7 @@ from booking.models import (
     Reservation, ReservationEvent, Review, Season,
 )
 from booking.payments import services as payment_services
+from booking.selectors import blocking_reservations, get_property
 from booking.services import blocks as block_services
 from booking.services import reservations as reservation_services
 
@@ -275,6 +277,19 @@ class DateBlockForm(forms.ModelForm):
         model = DateBlock
         fields = ["start", "end", "reason"]
 
+    def clean(self):
+        # A read-only look ahead so the usual clash comes back as a form error with the form
+        # still filled in; the service re-checks under the calendar lock when saving.
+        cleaned = super().clean()
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end:
+            if end <= start:
+                raise forms.ValidationError("The block must end after it starts.")
+            clash = blocking_reservations(get_property(), start, end).first()
+            if clash is not None:
+                raise forms.ValidationError(f"Reservation {clash.pk} ({clash.status}) takes some of these nights; cancel it first.")
+        return cleaned
+
 
 @admin.register(DateBlock)
 class DateBlockAdmin(admin.ModelAdmin):
@@ -293,14 +308,39 @@ class DateBlockAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         actor = f"staff {request.user.get_username()}"
-        if change:
-            block_services.unblock_dates(obj.pk, actor=actor)
         try:
-            block = block_services.block_dates(start=obj.start, end=obj.end, reason=obj.reason, actor=actor)
+            if change:
+                block = block_services.change_block(obj.pk, start=obj.start, end=obj.end, reason=obj.reason, actor=actor)
+            else:
+                block = block_services.block_dates(start=obj.start, end=obj.end, reason=obj.reason, actor=actor)
         except BookingError as error:
-            self.message_user(request, error.detail, messages.ERROR)
+            # Lost a race with a hold after the form's check: nothing was written. Say only that.
+            request.block_refused = error.detail
             return
         obj.pk = block.pk
+
+    def log_addition(self, request, obj, message):
+        if not getattr(request, "block_refused", None):
+            return super().log_addition(request, obj, message)
+
+    def log_change(self, request, obj, message):
+        if not getattr(request, "block_refused", None):
+            return super().log_change(request, obj, message)
+
+    def _refused_response(self, request, obj):
+        self.message_user(request, request.block_refused, messages.ERROR)
+        target = reverse("admin:booking_dateblock_change", args=[obj.pk]) if obj.pk else reverse("admin:booking_dateblock_add")
+        return HttpResponseRedirect(target)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if getattr(request, "block_refused", None):
+            return self._refused_response(request, obj)
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request, obj):
+        if getattr(request, "block_refused", None):
+            return self._refused_response(request, obj)
+        return super().response_change(request, obj)
 
     def delete_model(self, request, obj):
         block_services.unblock_dates(obj.pk, actor=f"staff {request.user.get_username()}")

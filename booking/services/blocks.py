@@ -24,6 +24,22 @@ def block_dates(*, start: date, end: date, reason: str, actor: str) -> DateBlock
         return DateBlock.objects.create(property=prop, start=start, end=end, reason=reason, source=DateBlock.Source.STAFF, created_by=actor)
 
 
+def change_block(block_id: int, *, start: date, end: date, reason: str, actor: str) -> DateBlock:
+    """Move or re-word a staff block in one transaction: a refused change leaves the old block as it was."""
+    if end <= start:
+        raise InvalidInput.single(["body", "end"], "The block must end after it starts.", "date_order")
+    with calendar_transaction(get_property().pk) as prop:
+        block = DateBlock.objects.select_for_update().filter(pk=block_id, property=prop, source=DateBlock.Source.STAFF).first()
+        if block is None:
+            raise NotFound(f"No staff block with id {block_id}.")
+        clash = blocking_reservations(prop, start, end).first()
+        if clash is not None:
+            raise DatesUnavailable(f"Reservation {clash.pk} ({clash.status}) takes some of these nights; cancel it first.", "booked")
+        block.start, block.end, block.reason = start, end, reason
+        block.save(update_fields=["start", "end", "reason", "updated_at"])
+        return block
+
+
 def unblock_dates(block_id: int, *, actor: str) -> None:
     with calendar_transaction(get_property().pk):
         deleted, _ = DateBlock.objects.filter(pk=block_id, source=DateBlock.Source.STAFF).delete()

@@ -63,6 +63,46 @@ def test_a_block_over_a_held_stay_is_refused(staff_client, demo_property):
     assert "cancel it first" in response.content.decode()
 
 
+def test_editing_a_block_into_a_held_stay_keeps_the_old_block_and_says_only_no(staff_client, demo_property):
+    """Red team, issue 12 item 4: the refused edit used to delete the block and report success too."""
+    block = DateBlock.objects.create(property=demo_property, start=future(40), end=future(42), reason="painting", source="staff")
+    hold_stay(check_in=future(42), check_out=future(45), guests=2)
+    response = staff_client.post(reverse("admin:booking_dateblock_change", args=[block.pk]), {"start": future(40), "end": future(44), "reason": "painting"}, follow=True)
+    page = response.content.decode()
+    assert "cancel it first" in page
+    assert "successfully" not in page
+    block.refresh_from_db()
+    assert (block.start, block.end) == (future(40), future(42))
+
+
+def test_a_block_edit_that_loses_a_race_to_a_hold_changes_nothing(staff_client, demo_property, monkeypatch):
+    """The form's look-ahead passed, then a hold took the nights before the save: the service refuses under the lock."""
+    from booking.admin import DateBlockForm
+
+    block = DateBlock.objects.create(property=demo_property, start=future(40), end=future(42), reason="painting", source="staff")
+    real_clean = DateBlockForm.clean
+
+    def clean_then_lose_the_race(form):
+        cleaned = real_clean(form)
+        if not Reservation.objects.exists():
+            hold_stay(check_in=future(42), check_out=future(45), guests=2)
+        return cleaned
+
+    monkeypatch.setattr(DateBlockForm, "clean", clean_then_lose_the_race)
+    response = staff_client.post(reverse("admin:booking_dateblock_change", args=[block.pk]), {"start": future(40), "end": future(44), "reason": "moved"}, follow=True)
+    page = response.content.decode()
+    assert "cancel it first" in page and "successfully" not in page
+    block.refresh_from_db()
+    assert (block.start, block.end, block.reason) == (future(40), future(42), "painting")
+
+
+def test_moving_a_block_to_free_nights_moves_it(staff_client, demo_property):
+    block = DateBlock.objects.create(property=demo_property, start=future(40), end=future(42), reason="painting", source="staff")
+    response = staff_client.post(reverse("admin:booking_dateblock_change", args=[block.pk]), {"start": future(41), "end": future(44), "reason": "painting"})
+    assert response.status_code == 302
+    assert DateBlock.objects.get().end == future(44)
+
+
 def test_reservations_cannot_be_deleted(staff_client, demo_property):
     reservation = hold_stay(check_in=future(30), check_out=future(33), guests=2)
     assert staff_client.get(reverse("admin:booking_reservation_delete", args=[reservation.pk])).status_code == 403
