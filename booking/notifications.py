@@ -79,6 +79,35 @@ def send_confirmation_emails(reservation_id: str) -> int:
     return sent
 
 
+def notify_owner_of_refunded_payment(reservation_id: str, note: str) -> int:
+    """Tell the owner a payment was refunded because it could not become a stay (nights taken,
+    wrong amount or currency, a second payment): the guest may get in touch, and staff should."""
+    reservation = Reservation.objects.select_related("property").filter(pk=reservation_id).first()
+    owner_address = email_address(settings.OWNER_EMAIL or (reservation.property.contact_email if reservation else ""))
+    if reservation is None or not owner_address:
+        return 0
+    from django.urls import reverse
+
+    context = {
+        "reservation": reservation, "property": reservation.property, "note": note,
+        "admin_url": settings.BASE_URL + reverse("admin:booking_reservation_change", args=[reservation.pk]),
+    }
+    prefix = "[TEST] " if reservation.payment_provider == "sandbox" else ""
+    message = EmailMultiAlternatives(
+        subject=header_safe(f"{prefix}Payment refunded, needs attention: {reservation.pk}"),
+        body=render_to_string("emails/owner_refunded_payment.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[owner_address],
+    )
+    try:
+        sent = get_connection().send_messages([message]) or 0
+    except Exception:  # the refund is recorded and flagged in the admin; the email is a courtesy
+        logger.exception("could not email the owner about the refunded payment of %s", reservation_id)
+        return 0
+    record_event(reservation, action="email", actor="notifications", from_status=reservation.status, note="owner told of the refunded payment")
+    return sent
+
+
 def confirmation_context(reservation: Reservation) -> dict:
     prop = reservation.property
     breakdown = reservation.price_breakdown or {}

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from booking.errors import DatesUnavailable, InvalidTransition
 from booking.models import Reservation
+from booking.notifications import notify_owner_of_refunded_payment
 from booking.payments.ledger import from_cents, lock_reservation, record_refund_total, record_unbookable_payment, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
@@ -29,6 +30,9 @@ from booking.services.reservations import Payer, cancel_reservation, confirm_res
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
+
+
+REFUNDED_PREFIX = "refunded: "
 
 
 class MalformedEvent(ValueError):
@@ -88,10 +92,23 @@ def _claim(event_id: str, event_type: str, source: str, reservation_id: str | No
 
 
 def _reservation_of(session: dict) -> Reservation | None:
-    reservation_id = (session.get("metadata") or {}).get("reservation_id") or session.get("client_reference_id")
+    metadata = session.get("metadata")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise MalformedEvent("metadata is not an object.")
+    reservation_id = (metadata or {}).get("reservation_id") or session.get("client_reference_id")
     if not isinstance(reservation_id, str) or not reservation_id:
         return None
     return Reservation.objects.filter(pk=reservation_id[:40]).first()
+
+
+def _cents(value, field: str) -> int:
+    """A Stripe amount: a non-negative whole number of cents. Anything else is a malformed event
+    (permanent: answered 400, so Stripe stops retrying), never a 503 and never stored."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise MalformedEvent(f"{field} is not a non-negative whole number of cents.")
+    return value
 
 
 def _payer(session: dict) -> Payer:
@@ -111,12 +128,23 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
     if session.get("payment_status") != "paid":
         # Delayed methods complete unpaid; async_payment_succeeded follows. Never confirm unpaid.
         return Outcome(reservation.pk, f"waiting: payment_status is {session.get('payment_status')!r}")
-    amount_cents = int(session.get("amount_total") or 0)
+    amount_cents = _cents(session.get("amount_total"), "amount_total")
+    currency = session.get("currency")
+    if currency is not None and not isinstance(currency, str):
+        raise MalformedEvent("currency is not a string.")
     payment_intent_id = str(session.get("payment_intent") or "")
     owed = dict(reservation_id=reservation.pk, payment_intent_id=payment_intent_id, amount_cents=amount_cents, session_id=str(session.get("id") or ""))
     locked = lock_reservation(reservation.pk)
+    if was_refunded_as_unbookable(locked, payment_intent_id):
+        # A webhook retry or the reconciliation job must never turn a refunded payment into a stay.
+        return Outcome(locked.pk, "ignored: this payment was refunded because it could not become a stay")
     if locked.status == Status.CONFIRMED and locked.payment_intent_id and payment_intent_id and locked.payment_intent_id != payment_intent_id:
         raise RefundOwed(**owed, reason="a second payment for a reservation already paid")
+    if locked.status != Status.CONFIRMED:
+        paid_label = f"{from_cents(amount_cents)} {(currency or '?').upper()}"
+        if amount_cents != to_cents(locked.total) or (currency or "").upper() != locked.currency:
+            # Underpaid, overpaid or another currency: not this reservation's price, so no stay.
+            raise RefundOwed(**owed, reason=f"paid {paid_label} but the total is {locked.total} {locked.currency}")
     # A lapsed hold of someone else may still be `held` on these nights; it no longer blocks, but
     # PostgreSQL's exclusion constraint would refuse the confirmation beside it. Expire it first.
     expire_lapsed_holds_overlapping(locked.property, locked.check_in, locked.check_out, timezone.now())
@@ -128,10 +156,20 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
         raise RefundOwed(**owed, reason="paid after the hold lapsed, and the nights were taken meanwhile") from None
     except InvalidTransition:
         raise RefundOwed(**owed, reason=f"paid for a reservation that is {locked.status}") from None
-    expected = to_cents(confirmed.total)
-    if amount_cents != expected or str(session.get("currency") or "eur").upper() != confirmed.currency:
-        flag_for_staff(confirmed.pk, actor=actor, note=f"paid {from_cents(amount_cents)} {str(session.get('currency')).upper()} but the total is {confirmed.total} {confirmed.currency}")
     return Outcome(confirmed.pk, "confirmed" if locked.status != Status.CONFIRMED else "already confirmed; payer details backfilled")
+
+
+def was_refunded_as_unbookable(reservation: Reservation, payment_intent_id: str) -> bool:
+    """True when this payment was already refunded because it could not become this stay.
+
+    record_unbookable_payment stores the refunded payment on a reservation it leaves unconfirmed,
+    and the refunding event's row says so; either is enough to refuse the payment for good.
+    """
+    if reservation.status == Status.CONFIRMED:
+        return False
+    if payment_intent_id and reservation.payment_intent_id == payment_intent_id and reservation.amount_refunded > 0:
+        return True
+    return PaymentEvent.objects.filter(reservation_id=reservation.pk, outcome__startswith=REFUNDED_PREFIX).exists()
 
 
 def checkout_expired(session: dict, *, actor: str) -> Outcome:
@@ -168,7 +206,8 @@ def charge_refunded(charge: dict, *, actor: str) -> Outcome:
         return Outcome(None, "ignored: no reservation of ours for this charge")
     if reservation.payment_intent_id and payment_intent_id and reservation.payment_intent_id != payment_intent_id:
         return Outcome(reservation.pk, "ignored: a refund of another payment (already handled)")
-    refunded = record_refund_total(reservation.pk, refunded_total=from_cents(int(charge.get("amount_refunded") or 0)), actor=actor, note="charge refunded")
+    refunded_cents = _cents(charge.get("amount_refunded"), "amount_refunded")
+    refunded = record_refund_total(reservation.pk, refunded_total=from_cents(refunded_cents), actor=actor, note="charge refunded")
     return Outcome(reservation.pk, f"refunded total {refunded.amount_refunded} {refunded.currency}")
 
 
@@ -196,11 +235,12 @@ def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: s
     else:
         note = f"Payment received but not refunded automatically (no payment id): {owed.reason}. Refund it by hand."
     with transaction.atomic():
-        if not _claim(event_id, event_type, source, owed.reservation_id, "refunded: " + owed.reason):
+        if not _claim(event_id, event_type, source, owed.reservation_id, REFUNDED_PREFIX + owed.reason):
             return Outcome(owed.reservation_id, "duplicate: already applied")
         record_unbookable_payment(
             owed.reservation_id, amount_paid=from_cents(owed.amount_cents), amount_refunded=from_cents(refunded_cents),
             payment_intent_id=owed.payment_intent_id, actor=source, note=note,
         )
     logger.warning("payment event %s for %s: %s", event_id, owed.reservation_id, note)
-    return Outcome(owed.reservation_id, "refunded: " + owed.reason)
+    transaction.on_commit(lambda: notify_owner_of_refunded_payment(owed.reservation_id, note))
+    return Outcome(owed.reservation_id, REFUNDED_PREFIX + owed.reason)

@@ -32,7 +32,6 @@ class CheckoutRequest:
     success_url: str
     cancel_url: str
     expires_at: datetime
-    customer_email: str = ""
 
 
 @dataclass(frozen=True)
@@ -114,8 +113,6 @@ class StripeProvider:
             "success_url": checkout.success_url,
             "cancel_url": checkout.cancel_url,
         }
-        if checkout.customer_email:
-            params["customer_email"] = checkout.customer_email  # prefilled; Checkout always asks otherwise
         return self._call("create a checkout session", lambda client: client.v1.checkout.sessions.create(params))
 
     def retrieve_checkout_session(self, session_id: str) -> CheckoutSession:

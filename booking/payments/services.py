@@ -28,8 +28,11 @@ from booking.services.reservations import cancel_reservation, extend_hold, get_r
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
 
-# Stripe refuses a Checkout Session that expires in under 30 minutes or over 24 hours.
+# Stripe refuses a Checkout Session that expires in under 30 minutes or over 24 hours; we ask for
+# 31 when the hold leaves room, so the request's own travel time never trips the floor.
+PROVIDER_MIN_CHECKOUT_MINUTES = 30
 MIN_CHECKOUT_MINUTES = 31
+CEILING_SLACK_SECONDS = 5
 MAX_CHECKOUT_HOURS = 24
 # A session about to close is replaced rather than handed to a guest who needs time to pay.
 REUSE_MARGIN = timedelta(minutes=2)
@@ -100,11 +103,19 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
     """
     provider = get_provider()
     reservation = get_reservation(reservation_id)
-    _ensure_payable(reservation, timezone.now())
+    now = timezone.now()
+    _ensure_payable(reservation, now)
     if _reusable_checkout(reservation, provider.name):
         return reservation
-    now = timezone.now()
-    expires_at = checkout_expiry(reservation.hold_expires_at, now)
+    expires_at = checkout_expiry(reservation.hold_expires_at, now, ceiling=hold_ceiling(reservation))
+    if expires_at is None:
+        # A new session would have to outlive the hold's ceiling: the one still open is the last.
+        if _reusable_checkout(reservation, provider.name, margin=timedelta(0)):
+            return reservation
+        raise ReservationNotPayable(
+            f"This hold ends at {timezone.localtime(reservation.hold_expires_at):%H:%M %Z} and cannot be extended again; "
+            "create a new reservation or checkout link."
+        )
     session = provider.create_checkout_session(
         CheckoutRequest(
             reservation_id=reservation.pk,
@@ -114,7 +125,8 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
             success_url=return_url(success_url, THANK_YOU_PATH, reservation.pk),
             cancel_url=return_url(cancel_url, BOOK_PATH, reservation.pk),
             expires_at=expires_at,
-            customer_email=reservation.guest_email,
+            # No customer_email: whoever holds the reservation id must not see the guest's address
+            # on the payment page (README "What a reservation id reveals").
         )
     )
     replaced = ""
@@ -149,20 +161,35 @@ def _ensure_payable(reservation: Reservation, now: datetime) -> None:
         raise ReservationNotPayable("The hold on these dates has expired; create a new reservation or checkout link.")
 
 
-def _reusable_checkout(reservation: Reservation, provider_name: str) -> bool:
+def _reusable_checkout(reservation: Reservation, provider_name: str, margin: timedelta = REUSE_MARGIN) -> bool:
     return bool(
         reservation.checkout_session_id
         and reservation.payment_provider == provider_name
         and reservation.checkout_expires_at
-        and reservation.checkout_expires_at > timezone.now() + REUSE_MARGIN
+        and reservation.checkout_expires_at > timezone.now() + margin
     )
 
 
-def checkout_expiry(hold_expires_at: datetime, now: datetime) -> datetime:
-    """The hold's expiry, but at least 31 minutes from now (and under Stripe's 24-hour ceiling)."""
+def hold_ceiling(reservation: Reservation) -> datetime:
+    """The latest a hold may ever last: HOLD_MINUTES plus one provider minimum (Stripe's 30 minutes)
+    from its creation, however many checkout sessions are opened for it."""
+    return reservation.created_at + timedelta(minutes=settings.HOLD_MINUTES + PROVIDER_MIN_CHECKOUT_MINUTES)
+
+
+def checkout_expiry(hold_expires_at: datetime, now: datetime, *, ceiling: datetime | None = None) -> datetime | None:
+    """When a new checkout session should close: the hold's expiry, but at least 31 minutes from
+    now (Stripe's 30 plus a minute for the request) and under Stripe's 24-hour limit; never past
+    the hold's ceiling. None when no session the provider accepts fits under the ceiling."""
     earliest = now + timedelta(minutes=MIN_CHECKOUT_MINUTES)
     latest = now + timedelta(hours=MAX_CHECKOUT_HOURS) - timedelta(minutes=5)
-    return min(max(hold_expires_at, earliest), latest).replace(microsecond=0)
+    expires_at = min(max(hold_expires_at, earliest), latest)
+    if ceiling is not None and expires_at > ceiling:
+        # Near the ceiling the provider still gets its 30 minutes (and a few seconds for the
+        # request), or no new session at all.
+        if ceiling < now + timedelta(minutes=PROVIDER_MIN_CHECKOUT_MINUTES, seconds=CEILING_SLACK_SECONDS):
+            return None
+        expires_at = ceiling
+    return expires_at.replace(microsecond=0)
 
 
 def checkout_description(reservation: Reservation) -> str:
@@ -234,6 +261,8 @@ def reconcile_open_checkouts(*, now: datetime | None = None) -> int:
         Reservation.objects.filter(payment_provider=provider.name)
         .exclude(checkout_session_id="")
         .filter(Q(status=Status.HELD) | Q(status=Status.EXPIRED, checkout_expires_at__gte=now - RECONCILE_LOOKBACK))
+        # An expired hold that carries a payment had it refunded as unbookable: that is final.
+        .exclude(status=Status.EXPIRED, payment_intent_id__gt="")
         .values_list("pk", "checkout_session_id")
     )
     finished = set(PaymentEvent.objects.filter(event_id__in=[_reconcile_event_id(s, final) for _, s in candidates for final in ("complete", "expired")]).values_list("event_id", flat=True))

@@ -137,6 +137,8 @@ class StripeWebhookView(View):
         try:
             outcome = apply_payment_event(event, source="stripe webhook")
         except MalformedEvent as failure:
+            # Permanent: a retry carries the same body. 400 stops Stripe retrying; the log keeps it.
+            logger.warning("webhook: event %s could not be read: %s", str(event.get("id"))[:80], failure)
             return json_error(f"The event could not be read: {failure}", "invalid_payload", 400)
         except BookingError as failure:  # 503 when the calendar lock timed out, 502 when a refund failed
             return JsonResponse(failure.as_body(), status=failure.status)
@@ -171,7 +173,7 @@ class SandboxCheckoutView(View):
         checkout = self._checkout(session_id)
         if checkout is None:
             return self._page(request, None, state="not_found", status=404)
-        return self._page(request, checkout, form=SandboxPayerForm(initial={"email": checkout.reservation.guest_email}))
+        return self._page(request, checkout, form=SandboxPayerForm())
 
     def post(self, request, session_id: str):
         checkout = self._checkout(session_id)
