@@ -23,6 +23,7 @@ from booking.models import (
 from booking.payments import services as payment_services
 from booking.selectors import blocking_reservations, get_property
 from booking.services import blocks as block_services
+from booking.services import cancellation as cancellation_services
 from booking.services import reservations as reservation_services
 
 
@@ -137,6 +138,51 @@ class RefundForm(forms.Form):
     cancel_reservation = forms.BooleanField(required=False, label="Also cancel the reservation (its dates become free)")
 
 
+class CancelForm(forms.Form):
+    REFUND_CHOICES = [
+        ("policy", "As the cancellation policy gives today (suggested below)"),
+        ("full", "Everything paid and not yet refunded"),
+        ("none", "No refund"),
+        ("amount", "This amount (one reservation only):"),
+    ]
+    refund = forms.ChoiceField(choices=REFUND_CHOICES, initial="policy", widget=forms.RadioSelect)
+    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
+    reason = forms.CharField(max_length=300, required=False, help_text="Kept in the reservation's history.")
+
+    def __init__(self, *args, single: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.single = single
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("refund") == "amount":
+            if not self.single:
+                raise forms.ValidationError("An amount can be given for one reservation at a time.")
+            if cleaned.get("amount") is None:
+                raise forms.ValidationError("Give the amount to refund.")
+        return cleaned
+
+    def refund_for(self, reservation: Reservation) -> Decimal | None:
+        """None means: by the policy (the service computes it under the lock)."""
+        choice = self.cleaned_data["refund"]
+        refundable = max(reservation.amount_paid - reservation.amount_refunded, Decimal("0"))
+        if choice == "full":
+            return refundable
+        if choice == "none":
+            return Decimal("0")
+        if choice == "amount":
+            amount = self.cleaned_data["amount"]
+            if amount > refundable:
+                raise BookingAdminError(f"At most {refundable} {reservation.currency} is left to refund.")
+            return amount
+        return None
+
+
+class BookingAdminError(BookingError):
+    status = 409
+    code = "refund_not_possible"
+
+
 @admin.register(Reservation)
 class ReservationAdmin(admin.ModelAdmin):
     list_display = ["id", "status", "check_in", "check_out", "guests", "guest_name", "total", "source", "agent_name", "attention", "created_at"]
@@ -189,17 +235,44 @@ class ReservationAdmin(admin.ModelAdmin):
                 from_status=obj.status, to_status=obj.status, note="changed: " + ", ".join(form.changed_data),
             )
 
-    @admin.action(description="Cancel the selected holds or reservations (refunds are separate)")
+    @admin.action(description="Cancel the selected reservations (with the refund the policy gives, or another)", permissions=["change"])
     def cancel_selected(self, request, queryset):
-        done = 0
-        for reservation in queryset:
-            try:
-                reservation_services.cancel_reservation(reservation.pk, actor=f"staff {request.user.get_username()}", reason="cancelled in the back office")
+        """A confirmation page first: each stay with the refund its policy gives today; staff may
+        choose a full refund, none, or (for one stay) an amount. Then the guest's own cancel path."""
+        reservations = list(queryset.select_related("property"))
+        form = CancelForm(request.POST if "apply" in request.POST else None, single=len(reservations) == 1)
+        if form.is_bound and form.is_valid():
+            actor = f"staff {request.user.get_username()}"
+            done = 0
+            for reservation in reservations:
+                try:
+                    cancelled = cancellation_services.cancel_stay(
+                        reservation.pk, actor=actor, refund=form.refund_for(reservation), reason=form.cleaned_data["reason"] or "cancelled in the back office",
+                    )
+                except BookingError as error:
+                    self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
+                    continue
                 done += 1
-            except BookingError as error:
-                self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
-        if done:
-            self.message_user(request, f"Cancelled {done} reservation(s).", messages.SUCCESS)
+                if cancelled.refund_pending > 0:
+                    self.message_user(request, f"{reservation.pk}: the refund of {cancelled.refund_pending} {cancelled.currency} is pending (the provider did not answer); it is retried automatically.", messages.WARNING)
+            if done:
+                self.message_user(request, f"Cancelled {done} reservation(s); the guests are emailed.", messages.SUCCESS)
+            return None
+        rows = [
+            {"reservation": r, "paid": r.amount_paid, "refundable": max(r.amount_paid - r.amount_refunded, Decimal("0")),
+             "suggested": cancellation_services.refund_if_cancelled(r).amount}
+            for r in reservations
+        ]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Cancel reservations",
+            "opts": self.model._meta,
+            "rows": rows,
+            "form": form,
+            "action": "cancel_selected",
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/booking/cancel_confirmation.html", context)
 
     @admin.action(description="Refund the payment of the selected reservation (full or partial)", permissions=["change"])
     def refund_selected(self, request, queryset):
@@ -210,11 +283,20 @@ class ReservationAdmin(admin.ModelAdmin):
         reservation = queryset.get()
         form = RefundForm(request.POST if "apply" in request.POST else None)
         if form.is_bound and form.is_valid():
+            actor = f"staff {request.user.get_username()}"
             try:
-                reservation = payment_services.refund_payment(
-                    reservation.pk, actor=f"staff {request.user.get_username()}", amount=form.cleaned_data["amount"],
-                    reason=form.cleaned_data["reason"], cancel=form.cleaned_data["cancel_reservation"],
-                )
+                if form.cleaned_data["cancel_reservation"] and reservation.status == Reservation.Status.CONFIRMED:
+                    # Cancelling is the guest-facing path (emails, refund through the provider).
+                    amount = form.cleaned_data["amount"]
+                    reservation = cancellation_services.cancel_stay(
+                        reservation.pk, actor=actor, refund=amount if amount is not None else reservation.amount_paid - reservation.amount_refunded,
+                        reason=form.cleaned_data["reason"],
+                    )
+                else:
+                    reservation = payment_services.refund_payment(
+                        reservation.pk, actor=actor, amount=form.cleaned_data["amount"], reason=form.cleaned_data["reason"],
+                        cancel=form.cleaned_data["cancel_reservation"],
+                    )
             except BookingError as error:
                 self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
             else:

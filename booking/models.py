@@ -64,6 +64,14 @@ class Property(models.Model):
     contact_email = models.EmailField(blank=True)
     contact_phone = models.CharField(max_length=40, blank=True)
     languages = models.CharField(max_length=200, blank=True, help_text="Languages the host speaks, comma-separated.")
+    # The email a guest gets shortly before arriving
+    pre_arrival_days = models.PositiveSmallIntegerField(
+        default=3, validators=[MaxValueValidator(60)],
+        help_text="How many days before check-in the guest gets the arrival email (0 = on the day of arrival).",
+    )
+    pre_arrival_message = models.TextField(
+        blank=True, help_text="Check-in instructions for the arrival email: how to get in, parking, whom to call. Blank lines start new paragraphs.",
+    )
     # Money and calendar rules
     currency = models.CharField(max_length=3, default="EUR", editable=False)
     base_nightly_rate = models.DecimalField(**MONEY, validators=[MinValueValidator(0)], help_text="Price of one night outside any season, for up to the base occupancy.")
@@ -275,6 +283,14 @@ class Reservation(models.Model):
     needs_attention = models.CharField(max_length=300, blank=True, help_text="Set when staff must act, e.g. a late payment for dates taken meanwhile.")
     confirmed_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
+    # Owed to the guest after a cancellation and not yet confirmed by the payment provider (it
+    # failed or has not answered yet); the refund job retries it.
+    refund_pending = models.DecimalField(**MONEY, default=Decimal("0"))
+    # The guest's own link to the stay, {BASE_URL}/manage/<token>: set when the stay is confirmed.
+    manage_token = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)
+    # The language the booking was made in; its emails are written in it.
+    language = models.CharField(max_length=8, default="en")
+    pre_arrival_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -372,6 +388,52 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "key"], name="one_answer_per_idempotency_key")]
+
+
+def new_manage_token() -> str:
+    return secrets.token_urlsafe(32)  # 256 random bits; not derived from the reservation id
+
+
+class OutboundEmail(models.Model):
+    """An email owed to someone, written in the same transaction as the change it reports, and
+    delivered by a Celery task that retries with backoff: an SMTP outage delays it, never loses it.
+
+    One row per (reservation, kind, recipient), so queueing twice (a retried cancel, a replayed
+    event) sends once.
+    """
+
+    class Kind(models.TextChoices):
+        CONFIRMATION = "confirmation", "Booking confirmed"
+        CANCELLATION = "cancellation", "Booking cancelled"
+        REFUND = "refund", "Refund issued"
+        PRE_ARRIVAL = "pre_arrival", "Before arrival"
+
+    class Recipient(models.TextChoices):
+        GUEST = "guest", "Guest"
+        OWNER = "owner", "Owner"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to be sent"
+        SENT = "sent", "Sent"
+        GAVE_UP = "gave_up", "Not sent (gave up)"
+
+    reservation = models.ForeignKey(Reservation, on_delete=models.CASCADE, related_name="emails")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    recipient = models.CharField(max_length=10, choices=Recipient.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    last_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["reservation", "kind", "recipient"], name="one_email_per_kind_and_recipient")]
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="email_due")]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} to the {self.recipient} ({self.status})"
 
 
 # The payment records live beside the payment code; imported here so Django registers them.

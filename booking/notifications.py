@@ -12,10 +12,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.validators import validate_email
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from booking.models import Reservation
+from booking.models import OutboundEmail, Reservation
 from booking.services.audit import record_event
 
 logger = logging.getLogger(__name__)
@@ -37,6 +38,35 @@ def email_address(value: str) -> str | None:
         logger.warning("not emailing an invalid address %r", address[:80])
         return None
     return address
+
+
+def queue_emails(reservation: Reservation, kind: str) -> list[OutboundEmail]:
+    """Owe the guest (when we know their address) and the owner an email of this kind about the
+    reservation. Call inside the transaction that makes the change it reports: the rows commit
+    with it, and a Celery task delivers them after commit (retrying until the mail server answers).
+    Queueing the same kind twice is harmless: one row per kind and recipient."""
+    rows = []
+    recipients = []
+    if email_address(reservation.guest_email):
+        recipients.append(OutboundEmail.Recipient.GUEST)
+    if email_address(settings.OWNER_EMAIL or reservation.property.contact_email):
+        recipients.append(OutboundEmail.Recipient.OWNER)
+    for recipient in recipients:
+        row, _ = OutboundEmail.objects.get_or_create(reservation=reservation, kind=kind, recipient=recipient)
+        rows.append(row)
+    if rows:
+        transaction.on_commit(deliver_soon)
+    return rows
+
+
+def deliver_soon() -> None:
+    """Ask a worker to deliver what is due now; if the broker is down the beat job's sweep does."""
+    try:
+        from booking.tasks import deliver_due_emails
+
+        deliver_due_emails.delay()
+    except Exception:
+        logger.warning("could not queue email delivery; the periodic sweep will send it", exc_info=True)
 
 
 def send_confirmation_emails(reservation_id: str) -> int:

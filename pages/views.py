@@ -16,6 +16,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
@@ -355,23 +356,32 @@ def thank_you(request, prop, listing):
     path = reverse("pages:thank-you")
     meta = meta_for(page, path, fallback_description="Your booking.", noindex=True)
     reservation_id = request.GET.get("reservation_id", "")
-    reservation, problem = None, ""
+    reservation, problem, manage_url = None, "", ""
     if reservation_id:
         try:
             validate(ReservationPath, {"reservation_id": reservation_id}, "query")
-            reservation = presenters.reservation_json(get_reservation(reservation_id), mask=True)
+            stay = get_reservation(reservation_id)
+            reservation = presenters.reservation_json(stay, mask=True)
+            # The manage link lets its holder cancel, so the reservation id alone is not enough:
+            # only the payer's browser, sent back with the checkout session id, is shown it.
+            session_id = request.GET.get("session_id", "")
+            if stay.manage_token and session_id and constant_time_compare(session_id, stay.checkout_session_id):
+                manage_url = f"{settings.BASE_URL}/manage/{stay.manage_token}"
         except InvalidInput:
             problem = "invalid"
         except NotFound:
             problem = "not_found"
-    return render(request, "pages/thank_you.html", {
+    response = render(request, "pages/thank_you.html", {
         "meta": meta,
         "page": page,
         "listing": listing,
         "policies": listing["policies"],
         "reservation": reservation,
         "problem": problem,
+        "manage_url": manage_url,
     })
+    response["Referrer-Policy"] = "no-referrer"  # the address carries the reservation and session ids
+    return response
 
 
 @require_safe

@@ -52,6 +52,8 @@ class SandboxCheckout(models.Model):
     payer_phone = models.CharField(max_length=40, blank=True)
     payment_intent_id = models.CharField(max_length=100, blank=True)
     amount_refunded_cents = models.PositiveIntegerField(default=0)
+    # Idempotency keys of the refunds made, like Stripe's: a retried refund is not made twice.
+    refund_keys = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -82,13 +82,14 @@ class SandboxProvider:
     name = "sandbox"
 
     def create_checkout_session(self, checkout: CheckoutRequest) -> CheckoutSession:
+        session_id = "cs_sandbox_" + secrets.token_urlsafe(24)
         session = SandboxCheckout.objects.create(
-            id="cs_sandbox_" + secrets.token_urlsafe(24),
+            id=session_id,
             reservation_id=checkout.reservation_id,
             amount_cents=checkout.amount_cents,
             currency=checkout.currency.upper(),
             description=checkout.description[:300],
-            success_url=checkout.success_url,
+            success_url=checkout.success_url.replace("{CHECKOUT_SESSION_ID}", session_id),  # as Stripe does
             cancel_url=checkout.cancel_url,
             expires_at=checkout.expires_at.replace(microsecond=0),
         )
@@ -106,12 +107,18 @@ class SandboxProvider:
             checkout = SandboxCheckout.objects.select_for_update().filter(payment_intent_id=payment_intent_id).first()
             if checkout is None or not payment_intent_id:
                 raise PaymentProviderError("The sandbox has no test payment with this id to refund.")
+            # Like Stripe: the same idempotency key answers with the refund it already made.
+            made = next((r for r in checkout.refund_keys if r.get("key") == idempotency_key), None)
+            if made is not None:
+                return Refund(id=made["id"], amount_cents=made["amount_cents"], status="succeeded")
             refundable = checkout.amount_cents - checkout.amount_refunded_cents
             if amount_cents > refundable:
                 raise PaymentProviderError(f"Only {from_cents(refundable)} of this test payment is left to refund.")
+            refund = Refund(id="re_sandbox_" + secrets.token_urlsafe(12), amount_cents=amount_cents, status="succeeded")
             checkout.amount_refunded_cents += amount_cents
-            checkout.save(update_fields=["amount_refunded_cents"])
-        return Refund(id="re_sandbox_" + secrets.token_urlsafe(12), amount_cents=amount_cents, status="succeeded")
+            checkout.refund_keys = [*checkout.refund_keys, {"key": idempotency_key, "id": refund.id, "amount_cents": amount_cents}]
+            checkout.save(update_fields=["amount_refunded_cents", "refund_keys"])
+        return refund
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,7 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
             amount_cents=to_cents(reservation.total),
             currency=reservation.currency,
             description=checkout_description(reservation),
-            success_url=return_url(success_url, THANK_YOU_PATH, reservation.pk),
+            success_url=return_url(success_url, THANK_YOU_PATH, reservation.pk, with_session=not success_url),
             cancel_url=return_url(cancel_url, BOOK_PATH, reservation.pk),
             expires_at=expires_at,
             # No customer_email: whoever holds the reservation id must not see the guest's address
@@ -200,13 +200,20 @@ def checkout_description(reservation: Reservation) -> str:
     )
 
 
-def return_url(url: str | None, default_path: str, reservation_id: str) -> str:
+# Stripe (and the sandbox) put the session id in place of this literal on the way back: only the
+# payer's browser then knows it, which is what lets our thank-you page show the manage link.
+SESSION_ID_PLACEHOLDER = "{CHECKOUT_SESSION_ID}"
+
+
+def return_url(url: str | None, default_path: str, reservation_id: str, *, with_session: bool = False) -> str:
     """The payer's way back (validated upstream), defaulting to the site's page, always carrying
-    reservation_id so the page can show the reservation."""
+    reservation_id so the page can show the reservation (and, to our own thank-you page, the
+    checkout session id)."""
     parts = urlsplit(url or settings.BASE_URL + default_path)
     query = [(key, value) for key, value in parse_qsl(parts.query, keep_blank_values=True) if key != "reservation_id"]
     query.append(("reservation_id", reservation_id))
-    return urlunsplit(parts._replace(query=urlencode(query)))
+    encoded = urlencode(query) + (f"&session_id={SESSION_ID_PLACEHOLDER}" if with_session else "")
+    return urlunsplit(parts._replace(query=encoded))
 
 
 def _expire_quietly(provider, session_id: str) -> None:

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from booking.errors import DatesUnavailable, InvalidTransition, NotFound
-from booking.models import Reservation
+from booking.models import Reservation, new_manage_token
 from booking.services.audit import record_event
 from booking.services.holds import nights_free_for
 from booking.services.locking import calendar_transaction
@@ -74,6 +74,8 @@ def confirm_reservation(
         previous = reservation.status
         reservation.status = Status.CONFIRMED
         reservation.confirmed_at = timezone.now()
+        if not reservation.manage_token:
+            reservation.manage_token = new_manage_token()  # the guest's own link to the stay
         if amount_paid is not None:
             reservation.amount_paid = amount_paid
         if payment_intent_id:

@@ -42,7 +42,11 @@ def test_the_calendar_view_shows_holds_and_blocks(staff_client, demo_property):
 
 def test_staff_cancel_a_hold_through_the_service(staff_client, demo_property):
     reservation = hold_stay(check_in=future(30), check_out=future(33), guests=2)
-    staff_client.post(reverse("admin:booking_reservation_changelist"), {"action": "cancel_selected", "_selected_action": [reservation.pk]})
+    page = staff_client.post(reverse("admin:booking_reservation_changelist"), {"action": "cancel_selected", "_selected_action": [reservation.pk]})
+    assert page.status_code == 200 and b"Policy refund today" in page.content  # a confirmation step first
+    reservation.refresh_from_db()
+    assert reservation.status == "held"
+    staff_client.post(reverse("admin:booking_reservation_changelist"), {"action": "cancel_selected", "_selected_action": [reservation.pk], "apply": "1", "refund": "policy"})
     reservation.refresh_from_db()
     assert reservation.status == "cancelled"
     assert reservation.events.get(action="cancel").actor == "staff giulia"

@@ -57,7 +57,9 @@ class TestTheCheckoutSessionSentToStripe:
     def test_return_urls_default_to_the_site_and_always_carry_the_reservation_id(self, api, demo_property, fake_stripe, settings):
         body = api.post(LINK, stay()).json()
         form = fake_stripe.calls_to("POST", "/v1/checkout/sessions")[0].form
-        assert form["success_url"] == f"{settings.BASE_URL}/thank-you?reservation_id={body['reservation_id']}"
+        # Stripe puts the session id in place of {CHECKOUT_SESSION_ID}: the thank-you page shows the
+        # manage link only to the browser that comes back with it.
+        assert form["success_url"] == f"{settings.BASE_URL}/thank-you?reservation_id={body['reservation_id']}&session_id={{CHECKOUT_SESSION_ID}}"
         assert form["cancel_url"] == f"{settings.BASE_URL}/book?reservation_id={body['reservation_id']}"
 
     def test_given_return_urls_keep_their_query_and_gain_the_reservation_id(self, api, demo_property, fake_stripe):

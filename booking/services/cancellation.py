@@ -1,0 +1,191 @@
+"""Cancelling a confirmed stay, by the guest from their manage page or by staff in the back office.
+
+One path for both. Under the reservation's lock the stay becomes `cancelled` (its nights are free at
+once), the refund it is owed is recorded as pending, and the emails are queued, all in one
+transaction. Then, outside the lock, the payment provider is asked for the refund with an
+idempotency key derived from the reservation: a retried cancel, a second click, or the refund job
+retrying after a provider outage can never refund twice. A provider failure leaves the stay
+cancelled with the refund pending and flagged for staff; `retry_pending_refunds` (a beat job)
+tries again until the provider answers.
+
+A second cancel changes nothing and refunds nothing.
+"""
+
+import logging
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from booking.errors import BookingError, InvalidTransition, NotFound
+from booking.models import OutboundEmail, Reservation, new_manage_token
+from booking.pricing import money
+from booking.services.audit import record_event
+from booking.services.reservations import _locked, get_reservation
+
+logger = logging.getLogger(__name__)
+Status = Reservation.Status
+ZERO = Decimal("0.00")
+
+
+@dataclass(frozen=True)
+class RefundQuote:
+    """What the guest would get back if the stay were cancelled on `on` (the property's local date)."""
+
+    amount: Decimal
+    currency: str
+    days_before_arrival: int
+    on: date
+
+
+def refund_if_cancelled(reservation: Reservation, *, on: date | None = None) -> RefundQuote:
+    """The policy's refund for cancelling on a local date (today by default): the city tax in full,
+    the rest by the tier, never more than what was paid and not yet refunded."""
+    on = on or timezone.localdate()
+    if reservation.status != Status.CONFIRMED:
+        return RefundQuote(ZERO, reservation.currency, (reservation.check_in - on).days, on)
+    from booking.pricing import refund_for_cancellation
+    from booking.selectors import cancellation_tiers
+
+    city_tax = money(str((reservation.price_breakdown or {}).get("city_tax") or "0"))
+    amount = refund_for_cancellation(
+        tiers=cancellation_tiers(reservation.property),
+        check_in=reservation.check_in,
+        today=on,
+        paid=reservation.amount_paid,
+        city_tax=city_tax,
+        already_refunded=reservation.amount_refunded,
+    )
+    return RefundQuote(amount, reservation.currency, (reservation.check_in - on).days, on)
+
+
+def ensure_manage_token(reservation: Reservation) -> str:
+    """Give a confirmed stay its manage link token (call under the reservation's lock)."""
+    if not reservation.manage_token:
+        reservation.manage_token = new_manage_token()
+    return reservation.manage_token
+
+
+def reservation_for_manage_token(token: str) -> Reservation:
+    """The stay behind a manage link, or NotFound (also for anything that is not a token we issued)."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 64:
+        raise NotFound("No booking with this link.")
+    reservation = Reservation.objects.select_related("property").filter(manage_token=token).first()
+    if reservation is None:
+        raise NotFound("No booking with this link.")
+    return reservation
+
+
+def cancel_stay(reservation_id: str, *, actor: str, refund: Decimal | None = None, reason: str = "", by_guest: bool = False) -> Reservation:
+    """Cancel a confirmed stay and refund it: by the policy (refund=None) or the amount staff chose.
+
+    A held reservation is simply released (nothing was paid). Cancelling a cancelled stay returns it
+    unchanged. The provider is called after the cancellation commits; see the module docstring.
+    """
+    with _locked(reservation_id) as reservation:
+        if reservation.status == Status.CANCELLED:
+            return reservation
+        if reservation.status not in (Status.HELD, Status.CONFIRMED):
+            raise InvalidTransition(f"A reservation that is {reservation.status} cannot be cancelled.")
+        previous = reservation.status
+        owed = ZERO
+        if previous == Status.CONFIRMED:
+            refundable = max(reservation.amount_paid - reservation.amount_refunded, ZERO)
+            owed = refund_if_cancelled(reservation).amount if refund is None else min(money(refund), refundable)
+            if owed < 0:
+                raise InvalidTransition("A refund cannot be negative.")
+        reservation.status = Status.CANCELLED
+        reservation.cancelled_at = timezone.now()
+        reservation.refund_pending = owed
+        reservation.save(update_fields=["status", "cancelled_at", "refund_pending", "updated_at"])
+        who = "the guest" if by_guest else actor
+        note = f"cancelled by {who}; refund owed {owed} {reservation.currency}" + (f": {reason}" if reason else "")
+        record_event(reservation, action="cancel", actor=actor, from_status=previous, note=note)
+        if previous == Status.CONFIRMED:
+            from booking.notifications import queue_emails
+
+            queue_emails(reservation, OutboundEmail.Kind.CANCELLATION)
+    if owed > 0:
+        try:
+            return issue_pending_refund(reservation_id, actor=actor)
+        except BookingError as error:
+            logger.warning("refund for cancelled %s is pending: %s", reservation_id, error.detail)
+    return get_reservation(reservation_id)
+
+
+def cancel_by_guest(token: str) -> Reservation:
+    """The guest's cancel button on the manage page."""
+    reservation = reservation_for_manage_token(token)
+    if reservation.status == Status.CANCELLED:
+        return reservation
+    if reservation.status != Status.CONFIRMED:
+        raise InvalidTransition("Only a confirmed stay can be cancelled here.")
+    return cancel_stay(reservation.pk, actor="guest (manage link)", by_guest=True)
+
+
+def refund_idempotency_key(reservation: Reservation) -> str:
+    # One cancellation refund per reservation, ever: the key needs nothing but the reservation
+    # (and the amount, so a changed amount is a new request rather than a provider error).
+    return f"cancellation-{reservation.pk}-{int(reservation.refund_pending * 100)}"
+
+
+def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
+    """Ask the provider for the pending refund; record it, or flag it for staff and raise."""
+    from booking.payments.ledger import from_cents, record_refund_total, to_cents
+    from booking.payments.providers import get_provider
+    from booking.services.reservations import flag_for_staff
+
+    reservation = get_reservation(reservation_id)
+    pending = reservation.refund_pending
+    if pending <= 0:
+        return reservation
+    if not reservation.payment_intent_id:
+        flag_for_staff(reservation_id, actor=actor, note=f"Refund of {pending} {reservation.currency} owed but no payment id is known: refund it by hand.")
+        raise RefundPending("No payment id to refund against.")
+    try:
+        refund = get_provider(reservation.payment_provider or None).refund(
+            payment_intent_id=reservation.payment_intent_id,
+            amount_cents=to_cents(pending),
+            idempotency_key=refund_idempotency_key(reservation),
+        )
+    except BookingError as error:
+        flag_for_staff(reservation_id, actor=actor, note=f"Refund of {pending} {reservation.currency} pending: {error.detail} It is retried automatically.")
+        raise RefundPending(error.detail) from error
+    refunded = from_cents(refund.amount_cents)
+    with transaction.atomic():
+        reservation = record_refund_total(
+            reservation_id, refunded_total=reservation.amount_refunded + refunded, actor=actor,
+            note=f"cancellation refund {refund.id} of {refunded} {reservation.currency}",
+        )
+        locked = Reservation.objects.select_for_update().get(pk=reservation_id)
+        was_flagged = locked.needs_attention.startswith("Refund of")
+        locked.refund_pending = ZERO
+        if was_flagged:
+            locked.needs_attention = ""
+        locked.save(update_fields=["refund_pending", "needs_attention", "updated_at"])
+        if was_flagged:
+            # The guest was told the refund was on its way; now tell them it was made.
+            from booking.notifications import queue_emails
+
+            queue_emails(locked, OutboundEmail.Kind.REFUND)
+    return get_reservation(reservation_id)
+
+
+class RefundPending(BookingError):
+    status = 502
+    code = "payment_provider_error"
+    default_detail = "The refund could not be made now; it is retried automatically."
+
+
+def retry_pending_refunds() -> int:
+    """The refund job: try every pending cancellation refund again. Returns how many went through."""
+    done = 0
+    for reservation_id in Reservation.objects.filter(status=Status.CANCELLED, refund_pending__gt=0).values_list("pk", flat=True):
+        try:
+            issue_pending_refund(reservation_id, actor="refund job")
+        except BookingError:
+            continue
+        done += 1
+    return done
