@@ -59,6 +59,12 @@ class ReservationNotPayable(BookingError):
     default_detail = "This reservation cannot be paid: it is no longer on hold."
 
 
+class NotReleasable(BookingError):
+    status = 409
+    code = "not_releasable"
+    default_detail = "Only an unpaid hold can be released."
+
+
 class InvalidTransition(BookingError):
     status = 409
     code = "invalid_transition"

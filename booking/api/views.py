@@ -15,6 +15,7 @@ from booking.models import Reservation
 from booking.services import stays
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import run_idempotent
+from booking.payments.services import release_hold
 from booking.services.reservations import get_reservation
 
 
@@ -173,6 +174,27 @@ class ReservationDetailView(ApiView):
     def get(self, request, reservation_id: str):
         data = validation.validate(validation.ReservationPath, {"reservation_id": reservation_id}, "path")
         return Response(presenters.reservation_json(get_reservation(data["reservation_id"]), mask=True))
+
+    @extend_schema(
+        operation_id="release_hold",
+        summary="Release an unpaid hold at once (its checkout is closed and the dates are free)",
+        description=(
+            "For an agent that held dates to explore and will not book them: the hold becomes `cancelled` "
+            "and its checkout session is expired at the payment provider. Only a live, unpaid hold can be "
+            "released; anything else is 409 `not_releasable`. The reservation id is the capability."
+        ),
+        parameters=[RESERVATION_ID],
+        responses={200: ReservationResult, 404: error("not_found"), 409: error("not_releasable"), 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
+        examples=[
+            answer("Released", {**examples.RESERVATION_EXAMPLE, "status": "cancelled", "hold_expires_at": None}, 200),
+            answer("Not an unpaid hold", {"detail": "This reservation is confirmed; only an unpaid hold can be released.", "code": "not_releasable"}, 409),
+            answer("Unknown id", examples.NOT_FOUND_EXAMPLE, 404),
+        ],
+    )
+    def delete(self, request, reservation_id: str):
+        data = validation.validate(validation.ReservationPath, {"reservation_id": reservation_id}, "path")
+        released = release_hold(data["reservation_id"], actor=api_actor(None))
+        return Response(presenters.reservation_json(released, mask=True))
 
 
 class HealthView(ApiView):

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from booking.errors import BookingError, ReservationNotPayable
+from booking.errors import BookingError, NotReleasable, PaymentProviderError, ReservationNotPayable
 from booking.models import Reservation
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import from_cents, lock_reservation, record_checkout, record_refund_total, to_cents
@@ -23,7 +23,7 @@ from booking.payments.models import PaymentEvent
 from booking.payments.providers import CheckoutRequest, get_provider
 from booking.pricing import money
 from booking.services.holds import GuestDetails, hold_stay
-from booking.services.reservations import cancel_reservation, extend_hold, get_reservation
+from booking.services.reservations import cancel_reservation, extend_hold, get_reservation, release_live_hold
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
@@ -223,6 +223,38 @@ def _expire_quietly(provider, session_id: str) -> None:
         provider.expire_checkout_session(session_id)
     except BookingError as error:
         logger.info("could not expire checkout %s: %s", session_id, error.detail)
+
+
+# --- Releasing a hold ---------------------------------------------------------------------------
+
+
+def release_hold(reservation_id: str, *, actor: str) -> Reservation:
+    """Let go of an unpaid hold at once (an agent exploring prices, a guest who changed their mind):
+    its checkout session is closed at the provider first, so nobody can pay it afterwards, then the
+    hold is cancelled and its nights are free. NotReleasable for anything but a live, unpaid hold.
+
+    If the provider cannot be reached the hold is released anyway: a payment that slipped through
+    meets a cancelled reservation and is refunded automatically (events.RefundOwed).
+    """
+    reservation = get_reservation(reservation_id)
+    _ensure_releasable(reservation)
+    if reservation.checkout_session_id:
+        provider = get_provider(reservation.payment_provider or None)
+        try:
+            session = provider.retrieve_checkout_session(reservation.checkout_session_id)
+            if session.status == "complete":
+                raise NotReleasable("This hold has just been paid; it is being confirmed.")
+            if session.status == "open":
+                provider.expire_checkout_session(session.id)
+        except PaymentProviderError as error:
+            logger.warning("releasing %s: the checkout could not be closed at the provider: %s", reservation_id, error.detail)
+    return release_live_hold(reservation_id, actor=actor, reason="hold released by its creator")
+
+
+def _ensure_releasable(reservation: Reservation) -> None:
+    if reservation.status != Status.HELD or not reservation.is_blocking():
+        status = reservation.status if reservation.status != Status.HELD else Status.EXPIRED
+        raise NotReleasable(f"This reservation is {status}; only an unpaid hold can be released.")
 
 
 # --- Refunds ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from django.db import transaction
 from django.utils import timezone
 
-from booking.errors import DatesUnavailable, InvalidTransition, NotFound
+from booking.errors import DatesUnavailable, InvalidTransition, NotFound, NotReleasable
 from booking.models import Reservation, new_manage_token
 from booking.services.audit import record_event
 from booking.services.holds import nights_free_for
@@ -155,6 +155,20 @@ def cancel_reservation(reservation_id: str, *, actor: str, reason: str = "") -> 
         reservation.cancelled_at = timezone.now()
         reservation.save(update_fields=["status", "cancelled_at", "updated_at"])
         record_event(reservation, action="cancel", actor=actor, from_status=previous, note=reason)
+    return reservation
+
+
+def release_live_hold(reservation_id: str, *, actor: str, reason: str) -> Reservation:
+    """Cancel a hold that is still live and unpaid, and nothing else (NotReleasable): a payment
+    confirming it a moment earlier wins."""
+    with _locked(reservation_id) as reservation:
+        if reservation.status != Status.HELD or not reservation.is_blocking():
+            status = reservation.status if reservation.status != Status.HELD else Status.EXPIRED
+            raise NotReleasable(f"This reservation is {status}; only an unpaid hold can be released.")
+        reservation.status = Status.CANCELLED
+        reservation.cancelled_at = timezone.now()
+        reservation.save(update_fields=["status", "cancelled_at", "updated_at"])
+        record_event(reservation, action="release", actor=actor, from_status=Status.HELD, note=reason)
     return reservation
 
 
