@@ -136,25 +136,82 @@ class ReservationCreate(StaySchema):
     agent_name = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=100, default=None, help_text="Name of the calling AI agent, if any.")
 
 
+# scheme://authority[path][?query][#fragment], read as a browser's URL parser (WHATWG) would, but
+# refusing everything where a browser and Python could disagree about the host: backslashes (a
+# browser reads them as "/"), userinfo ("a@b": the host is b), control characters and whitespace
+# (a browser strips tabs and newlines anywhere), percent-encoded hosts, and non-ASCII (IDN hosts
+# must be given in their xn-- form, other characters percent-encoded).
+_RETURN_URL = re.compile(r"(?P<scheme>https?)://(?P<authority>[^/?#]*)(?P<rest>[/?#].*)?", re.IGNORECASE | re.DOTALL)
+_HOST_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
+_LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]"}
+RETURN_URL_RULE = "Must be an absolute https URL (http is allowed only for localhost)"
+
+
+def return_url_problem(value: str) -> str | None:
+    """Why `value` is not a safe place to send a payer back to, or None when it is."""
+    if any(not 0x21 <= ord(c) <= 0x7E for c in value) or any(c in value for c in "\\\"'<>`"):
+        return "Must be a plain URL: no spaces, control characters, backslashes, quotes or non-ASCII characters (give international host names in their xn-- form)."
+    match = _RETURN_URL.fullmatch(value)
+    if match is None:
+        return RETURN_URL_RULE + "."
+    scheme, authority = match["scheme"].lower(), match["authority"].lower()
+    if "@" in authority:
+        return "Must not contain a user name or password before the host."
+    host, port = authority, ""
+    if not host.startswith("["):
+        host, _, port = authority.partition(":")
+    elif "]" in host:
+        host, _, rest = authority.partition("]")
+        host += "]"
+        if rest and not rest.startswith(":"):
+            return RETURN_URL_RULE + "."
+        port = rest[1:]
+    if port and not (port.isdigit() and 0 < int(port) < 65536):
+        return "The port must be a number from 1 to 65535."
+    if not _valid_host(host):
+        return "The host must be a plain host name or IP address."
+    if scheme == "http" and host not in _LOCAL_HOSTS:
+        return RETURN_URL_RULE + "."
+    # The same host as Python's parser finds, or the two readings disagree somewhere.
+    from urllib.parse import urlsplit
+
+    try:
+        parsed = urlsplit(value)
+        parsed_host = parsed.hostname or ""
+    except ValueError:
+        return RETURN_URL_RULE + "."
+    if parsed_host != host.strip("[]") or parsed.username is not None:
+        return RETURN_URL_RULE + "."
+    return None
+
+
+def _valid_host(host: str) -> bool:
+    if host == "[::1]":
+        return True
+    if host.startswith("["):
+        import ipaddress
+
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return False
+        return True
+    labels = host.split(".")
+    return len(host) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in labels)
+
+
 class ReturnUrlField(StrictCharField):
-    """An absolute https URL (http only for localhost) the payment page returns the payer to."""
+    """An absolute https URL (http only for localhost) the payment page returns the payer to,
+    checked the way browsers parse URLs (see return_url_problem)."""
 
     def __init__(self, **kwargs):
         super().__init__(required=False, allow_null=True, default=None, max_length=2000, **kwargs)
 
     def to_internal_value(self, data):
-        from urllib.parse import urlsplit
-
         value = super().to_internal_value(data)
-        try:
-            parts = urlsplit(value)
-            local = parts.hostname in {"localhost", "127.0.0.1", "::1"}
-        except ValueError:  # e.g. an unclosed IPv6 bracket: "https://["
-            raise serializers.ValidationError("Must be an absolute https URL (http is allowed only for localhost).", code="url") from None
-        if not parts.netloc or not (parts.scheme == "https" or parts.scheme == "http" and local):
-            raise serializers.ValidationError("Must be an absolute https URL (http is allowed only for localhost).", code="url")
-        if any(c in value for c in "\r\n\t <>\"'"):
-            raise serializers.ValidationError("Must be a plain URL without spaces or quotes.", code="url")
+        problem = return_url_problem(value)
+        if problem:
+            raise serializers.ValidationError(problem, code="url")
         return value
 
 

@@ -9,10 +9,11 @@ message and a data part {"error": {status, code, message, detail}}.
 """
 
 import json
+import math
 import logging
 from datetime import date
 
-from a2a.helpers import get_data_parts, get_text_parts, new_data_part, new_message, new_text_part
+from a2a.helpers import get_text_parts, new_data_part, new_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events.event_queue_v2 import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
@@ -81,27 +82,43 @@ def skill_for(operation: Operation, today: date) -> AgentSkill:
     )
 
 
-def integral_numbers_as_ints(value):
-    """Data parts travel as protobuf Structs, which keep every number as a double: the guests: 2
-    an agent sent arrives as 2.0. Give whole numbers back their integer type (a JSON body would
-    have had it), so the REST validation judges what the agent meant."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {key: integral_numbers_as_ints(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [integral_numbers_as_ints(item) for item in value]
-    return value
+def data_part_value(value, loc: list) -> object:
+    """A data part (a protobuf Value) as the JSON an agent meant.
+
+    Values travel as protobuf, which keeps every number as a double: the guests: 2 an agent sent
+    arrives as 2.0, so whole numbers get their integer type back (a JSON body would have had it)
+    and the REST validation judges what the agent meant. JSON's 1e309 arrives as infinity, which
+    protobuf's own converter cannot even print (a ValueError, once an internal error): here it is
+    invalid input naming the field, like anything else an agent gets wrong.
+    """
+    kind = value.WhichOneof("kind")
+    if kind == "number_value":
+        number = value.number_value
+        if not math.isfinite(number):
+            raise InvalidInput.single(loc, "Must be a finite number.", "finite_number")
+        return int(number) if number.is_integer() else number
+    if kind == "struct_value":
+        return {key: data_part_value(item, [*loc, key]) for key, item in value.struct_value.fields.items()}
+    if kind == "list_value":
+        return [data_part_value(item, [*loc, index]) for index, item in enumerate(value.list_value.values)]
+    if kind == "string_value":
+        return value.string_value
+    if kind == "bool_value":
+        return value.bool_value
+    return None
 
 
 def skill_request(message) -> tuple[str, dict]:
     """The skill and its arguments from a message: its data parts (merged), or else a text part
     holding a JSON object; the skill from the "skill" field, or else the message's metadata."""
     arguments: dict = {}
-    for data in get_data_parts(message.parts):
+    for part in message.parts:
+        if not part.HasField("data"):
+            continue
+        data = data_part_value(part.data, ["body"])
         if not isinstance(data, dict):
             raise InvalidInput.single(["body"], "A data part must be a JSON object.", "model_attributes_type")
-        arguments |= integral_numbers_as_ints(data)
+        arguments |= data
     if not arguments:
         text = "\n".join(get_text_parts(message.parts)).strip()
         try:

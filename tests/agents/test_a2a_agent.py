@@ -115,3 +115,29 @@ class TestTheEndpoint:
         message = {"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {}}
         refused = httpx.post(live_url + "/a2a", json=message, headers={"Host": "evil.example"}, timeout=TIMEOUT)
         assert refused.status_code == 421
+
+
+class TestNumbersAgentsGetWrong:
+    """Issue 12, item 8: `"guests": 1e309` (infinity once parsed) was an internal error with a
+    ValueError in the log; REST and MCP answer 422. Every input error is a client error."""
+
+    @staticmethod
+    def raw_send(live_url: str, data_json: str) -> httpx.Response:
+        body = (
+            '{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": {"messageId": "m-1", "role": "ROLE_USER", '
+            f'"parts": [{{"data": {{"skill": "get_quote", "check_in": "2027-05-10", "check_out": "2027-05-13", {data_json}}}}}]}}}}}}'
+        )
+        return httpx.post(live_url + "/a2a", content=body, headers={"Content-Type": "application/json", "A2A-Version": "1.0"}, timeout=TIMEOUT)
+
+    @pytest.mark.parametrize("number", ["1e309", "-1e309", "1e400", "NaN", "Infinity", "-Infinity", "1" + "0" * 400, "2.5", "true"])
+    def test_an_absurd_number_is_an_invalid_input_answer_not_an_internal_error(self, live_url, number):
+        response = self.raw_send(live_url, f'"guests": {number}')
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert "internal_error" not in response.text
+        if "error" in body:  # refused by the JSON-RPC layer itself: invalid params or parse error
+            assert body["error"]["code"] in (-32600, -32602, -32700), body
+            return
+        data = next(part["data"] for part in body["result"]["message"]["parts"] if "data" in part)
+        assert data["error"]["status"] == 422 and data["error"]["code"] == "validation_error"
+        assert data["error"]["detail"][0]["loc"] == ["body", "guests"]
