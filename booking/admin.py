@@ -17,7 +17,7 @@ from django.utils.html import format_html, format_html_join
 
 from booking.errors import BookingError
 from booking.models import (
-    WEEKDAYS, Amenity, ArrivalDayMinimum, DateBlock, DisplayCurrency, LengthOfStayDiscount, Photo, Property,
+    WEEKDAYS, Amenity, ArrivalDayMinimum, CancellationTier, DateBlock, DisplayCurrency, LengthOfStayDiscount, Photo, Property,
     Reservation, ReservationEvent, Review, Season,
 )
 from booking.payments import services as payment_services
@@ -80,17 +80,41 @@ class DisplayCurrencyInline(admin.TabularInline):
     extra = 0
 
 
+class CancellationTierFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        # Before Django's own uniqueness check, whose message ("duplicate data") says less.
+        kept = [f for f in self.forms if getattr(f, "cleaned_data", None) and not f.cleaned_data.get("DELETE")]
+        if not kept:
+            raise forms.ValidationError("The cancellation policy needs at least one tier (e.g. 0 days before arrival: 0 %).")
+        days = [f.cleaned_data["days_before_arrival"] for f in kept if f.cleaned_data.get("days_before_arrival") is not None]
+        if len(days) != len(set(days)):
+            raise forms.ValidationError("Each tier needs its own number of days: two tiers cannot both start at the same day.")
+        super().clean()
+
+
+class CancellationTierInline(admin.TabularInline):
+    """The cancellation policy: the site, the emails and the API show it in words generated from these
+    tiers, and cancellations are refunded by them."""
+
+    model = CancellationTier
+    formset = CancellationTierFormSet
+    extra = 0
+    min_num = 1
+    verbose_name = "cancellation tier"
+    verbose_name_plural = "Cancellation policy (cancel at least N days before arrival → this % refunded; the city tax always in full)"
+
+
 @admin.register(Property)
 class PropertyAdmin(admin.ModelAdmin):
     form = PropertyForm
     list_display = ["name", "city", "max_guests", "base_nightly_rate", "updated_at"]
-    inlines = [SeasonInline, ArrivalDayMinimumInline, DiscountInline, DisplayCurrencyInline, AmenityInline, PhotoInline, ReviewInline]
+    inlines = [SeasonInline, ArrivalDayMinimumInline, DiscountInline, CancellationTierInline, DisplayCurrencyInline, AmenityInline, PhotoInline, ReviewInline]
     prepopulated_fields = {"slug": ["name"]}
     fieldsets = [
         ("The property", {"fields": ["name", "slug", "property_type", "headline", "summary", "description", "national_code"]}),
         ("Where it is", {"fields": ["street_address", "postal_code", "city", "region", "country_code", "neighbourhood", "latitude", "longitude"]}),
         ("Capacity", {"fields": ["max_guests", "bedrooms", "beds", "bathrooms", "size_sqm"]}),
-        ("Arrival, departure and rules", {"fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "cancellation_policy", "payment_policy"]}),
+        ("Arrival, departure and rules", {"fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "payment_policy"]}),
         ("Host and contact", {"fields": ["host_name", "contact_email", "contact_phone", "languages"]}),
         ("Nightly rates", {
             "description": "Seasons (below) override these rates on their nights. Overlapping seasons: the higher priority wins.",

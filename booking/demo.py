@@ -9,7 +9,9 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from booking.models import Amenity, ArrivalDayMinimum, DisplayCurrency, LengthOfStayDiscount, Photo, Property, Review, Season
+from booking.models import (
+    Amenity, ArrivalDayMinimum, CancellationTier, DisplayCurrency, LengthOfStayDiscount, Photo, Property, Review, Season,
+)
 
 SLUG = "penthouse-florence"
 
@@ -29,11 +31,8 @@ Pets are welcome on request.
 Please separate rubbish: the bins and a calendar for collection days are in the kitchen.
 Bring your passport or ID: Italian law requires us to register every guest on arrival."""
 
-CANCELLATION = """\
-Free cancellation up to 30 days before arrival: full refund.
-Between 30 and 14 days before arrival: 50% refund.
-Less than 14 days before arrival: no refund, unless we re-let the nights.
-The city tax is always refunded in full if you cancel."""
+# The cancellation policy, as tiers: (at least this many days before arrival, percent refunded).
+CANCELLATION_TIERS = [(30, 100), (7, 50), (0, 0)]
 
 PAYMENT = """\
 The full amount is paid when you book, through our secure payment provider (card, Apple Pay, Google Pay).
@@ -106,7 +105,6 @@ def load() -> bool:
             check_in_until=time(21, 0),
             check_out_until=time(10, 30),
             house_rules=HOUSE_RULES,
-            cancellation_policy=CANCELLATION,
             payment_policy=PAYMENT,
             national_code="IT048017C2PENTFI001",
             host_name="Giulia",
@@ -145,4 +143,5 @@ def load() -> bool:
             DisplayCurrency(property=prop, code="CHF", rate=Decimal("0.94")),
         ])
         ArrivalDayMinimum.objects.bulk_create([ArrivalDayMinimum(property=prop, weekday=5, min_nights=2)])
+        CancellationTier.objects.bulk_create(CancellationTier(property=prop, days_before_arrival=d, refund_percent=p) for d, p in CANCELLATION_TIERS)
     return True

@@ -53,7 +53,6 @@ class Property(models.Model):
     check_in_until = models.TimeField(default=time(20, 0))
     check_out_until = models.TimeField(default=time(10, 0))
     house_rules = models.TextField(blank=True, help_text="One rule per line.")
-    cancellation_policy = models.TextField(blank=True)
     payment_policy = models.TextField(blank=True)
     national_code = models.CharField(
         "CIN (Codice Identificativo Nazionale)", max_length=40, blank=True,
@@ -103,6 +102,26 @@ class Property(models.Model):
             raise ValidationError({"max_nights": "The longest stay must be at least the shortest stay (minimum nights)."})
         if self.base_occupancy > self.max_guests:
             raise ValidationError({"base_occupancy": "The base occupancy cannot exceed the maximum number of guests."})
+
+
+class CancellationTier(models.Model):
+    """One step of the cancellation policy: cancel at least this many days before arrival (in the
+    property's local dates) and get this share back. The city tax is always refunded in full."""
+
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="cancellation_tiers")
+    days_before_arrival = models.PositiveSmallIntegerField(
+        validators=[MaxValueValidator(730)], help_text="Cancelling at least this many days before the arrival date (0 = up to arrival).",
+    )
+    refund_percent = models.PositiveSmallIntegerField(
+        validators=[MaxValueValidator(100)], help_text="Share of the price refunded, 0 to 100 (the city tax always comes back in full).",
+    )
+
+    class Meta:
+        ordering = ["-days_before_arrival"]
+        constraints = [models.UniqueConstraint(fields=["property", "days_before_arrival"], name="one_tier_per_day_count")]
+
+    def __str__(self):
+        return f"at least {self.days_before_arrival} days before arrival: {self.refund_percent} %"
 
 
 class Amenity(models.Model):

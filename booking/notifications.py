@@ -16,7 +16,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from booking import pricing
 from booking.models import OutboundEmail, Reservation
+from booking.selectors import cancellation_tiers
 from booking.services.audit import record_event
 
 logger = logging.getLogger(__name__)
@@ -155,6 +157,9 @@ def confirmation_context(reservation: Reservation) -> dict:
         "check_out_until": prop.check_out_until.strftime("%H:%M"),
         "reservation_url": f"{settings.BASE_URL}/thank-you?reservation_id={reservation.pk}",
         "confirmed_at": timezone.localtime(reservation.confirmed_at) if reservation.confirmed_at else None,
+        "cancellation_policy": pricing.policy_text(cancellation_tiers(prop)),
+        "cancellation_lines": pricing.policy_lines(cancellation_tiers(prop)),
+        "manage_url": f"{settings.BASE_URL}/manage/{reservation.manage_token}" if reservation.manage_token else "",
         "test_payment": test,
         "test_notice": TEST_PAYMENT_NOTICE,
         "test_prefix": "[TEST] " if test else "",

@@ -188,7 +188,25 @@ def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
         "source": reservation.source,
         "created_at": reservation.created_at.isoformat(),
         "confirmed_at": reservation.confirmed_at.isoformat() if reservation.confirmed_at else None,
+        **cancellation_json(reservation, status),
     }
+
+
+def cancellation_json(reservation: Reservation, status: str) -> dict:
+    """What cancelling means for this stay (DESIGN.md "After the payment"): for a confirmed stay
+    the refund the policy gives today; for a cancelled one what was refunded."""
+    if status == Reservation.Status.CONFIRMED:
+        from booking.services.cancellation import refund_if_cancelled
+        from booking.selectors import cancellation_tiers
+
+        return {"cancellation": {
+            "refund_if_cancelled_now": number(refund_if_cancelled(reservation).amount),
+            "currency": reservation.currency,
+            "policy": pricing.policy_text(cancellation_tiers(reservation.property)),
+        }}
+    if status == Reservation.Status.CANCELLED:
+        return {"refunded_amount": number(reservation.amount_refunded), "refund_pending": number(reservation.refund_pending)}
+    return {}
 
 
 def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
@@ -267,7 +285,12 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
             "check_in_until": prop.check_in_until.strftime("%H:%M"),
             "check_out_until": prop.check_out_until.strftime("%H:%M"),
             "house_rules": [line.strip() for line in prop.house_rules.splitlines() if line.strip()],
-            "cancellation_policy": prop.cancellation_policy,
+            # Generated from the tiers the refund is computed from, so the two never disagree.
+            "cancellation_policy": pricing.policy_text(rules.cancellation_tiers),
+            "cancellation_tiers": [
+                {"days_before_arrival": tier.days_before_arrival, "refund_percent": number(tier.refund_percent)}
+                for tier in sorted(rules.cancellation_tiers, key=lambda tier: -tier.days_before_arrival)
+            ],
             "payment_policy": prop.payment_policy,
             "hold_minutes": settings.HOLD_MINUTES,
         },

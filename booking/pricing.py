@@ -106,6 +106,7 @@ class PricingRules:
     seasons: tuple[Season, ...] = ()
     discounts: tuple[LengthOfStayDiscount, ...] = ()
     display_currencies: Mapping[str, Decimal] = field(default_factory=dict)
+    cancellation_tiers: tuple[RefundTier, ...] = ()
 
     def season_for(self, night: date) -> Season | None:
         """The season pricing a night: the highest priority wins; ties go to the later-starting one."""
@@ -341,3 +342,73 @@ def calendar(first_day: date, last_day: date, rules: PricingRules, taken_nights:
 
 def convert(amount: Decimal, rate: Decimal) -> Decimal:
     return money(amount * rate)
+
+
+# --- Cancellation -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RefundTier:
+    """"Cancel at least `days_before_arrival` days before arrival: `refund_percent` % back."""
+
+    days_before_arrival: int
+    refund_percent: Decimal
+
+
+def applicable_tier(tiers: Iterable[RefundTier], days_before_arrival: int) -> RefundTier | None:
+    """The tier with the most days that the cancellation still meets; None when none does."""
+    met = [tier for tier in tiers if tier.days_before_arrival <= days_before_arrival]
+    return max(met, key=lambda tier: tier.days_before_arrival, default=None)
+
+
+def refund_for_cancellation(
+    *, tiers: Iterable[RefundTier], check_in: date, today: date, paid: Decimal, city_tax: Decimal, already_refunded: Decimal,
+) -> Decimal:
+    """What a guest gets back for cancelling on `today` (the property's local date).
+
+    The city tax comes back in full (it is owed only for nights stayed); the rest by the tier the
+    cancellation meets, rounded half-up to the cent. Never negative, never more than what was paid
+    and not yet refunded. After arrival (days < 0) only a tier of 0 days or fewer could apply.
+    """
+    paid, city_tax, already_refunded = money(paid), money(city_tax), money(already_refunded)
+    tax = min(max(city_tax, Decimal("0")), paid)
+    tier = applicable_tier(tiers, (check_in - today).days)
+    percent = tier.refund_percent if tier is not None else Decimal("0")
+    refund = tax + money((paid - tax) * percent / 100)
+    return max(Decimal("0.00"), min(refund, paid - already_refunded))
+
+
+def policy_lines(tiers: Iterable[RefundTier]) -> list[str]:
+    """The cancellation policy in words, generated from the tiers so the site, the emails and the
+    API can never disagree with what the refund function does."""
+    from django.utils.translation import gettext as _
+
+    ordered = sorted(tiers, key=lambda tier: tier.days_before_arrival, reverse=True)
+    lines = []
+    for index, tier in enumerate(ordered):
+        days, percent = tier.days_before_arrival, _percent(tier.refund_percent)
+        upper = ordered[index - 1].days_before_arrival - 1 if index else None
+        if percent == "100":
+            outcome = _("a full refund")
+        elif percent == "0":
+            outcome = _("no refund")
+        else:
+            outcome = _("%(percent)s %% refunded") % {"percent": percent}
+        if days == 0 and upper is not None:
+            lines.append(_("Cancel less than %(days)s days before arrival: %(outcome)s.") % {"days": upper + 1, "outcome": outcome})
+        elif upper is None:
+            lines.append(_("Cancel at least %(days)s days before arrival: %(outcome)s.") % {"days": days, "outcome": outcome})
+        else:
+            lines.append(_("Cancel %(low)s to %(high)s days before arrival: %(outcome)s.") % {"low": days, "high": upper, "outcome": outcome})
+    if ordered and ordered[-1].days_before_arrival > 0:
+        lines.append(_("Cancel less than %(days)s days before arrival: no refund.") % {"days": ordered[-1].days_before_arrival})
+    lines.append(_("The city tax is always refunded in full."))
+    return lines
+
+
+def policy_text(tiers: Iterable[RefundTier]) -> str:
+    return " ".join(policy_lines(tiers))
+
+
+def _percent(value: Decimal) -> str:
+    return f"{Decimal(value).normalize():f}"

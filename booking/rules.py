@@ -69,6 +69,9 @@ def build_rules(prop: Property) -> pricing.PricingRules:
             pricing.LengthOfStayDiscount(label=d.label, min_nights=d.min_nights, percent=d.percent)
             for d in prop.discounts.all()
         ),
+        cancellation_tiers=tuple(
+            pricing.RefundTier(t.days_before_arrival, Decimal(t.refund_percent)) for t in prop.cancellation_tiers.all()
+        ),
         display_currencies={
             c.code: c.rate for c in prop.display_currencies.all() if c.enabled
         } | {prop.currency: Decimal("1")},

@@ -26,6 +26,13 @@ def get_property_version() -> tuple[int, int]:
     return row
 
 
+def cancellation_tiers(prop: Property):
+    """The property's cancellation tiers as the pricing engine reads them (cached with the rules)."""
+    from booking.rules import rules_for
+
+    return rules_for(prop).cancellation_tiers
+
+
 def today() -> date:
     """Today in the property's time zone (settings.TIME_ZONE): stays are plain local dates."""
     return timezone.localdate()

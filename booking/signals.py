@@ -5,9 +5,11 @@ from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from booking.models import Amenity, ArrivalDayMinimum, DisplayCurrency, LengthOfStayDiscount, Photo, Property, Review, Season
+from booking.models import (
+    Amenity, ArrivalDayMinimum, CancellationTier, DisplayCurrency, LengthOfStayDiscount, Photo, Property, Review, Season,
+)
 
-RULE_MODELS = (Season, ArrivalDayMinimum, LengthOfStayDiscount, DisplayCurrency, Amenity, Photo, Review)
+RULE_MODELS = (Season, ArrivalDayMinimum, LengthOfStayDiscount, DisplayCurrency, Amenity, Photo, Review, CancellationTier)
 
 
 def bump_rules_version(property_id: int) -> None:

@@ -17,7 +17,7 @@ def input_schema(serializer_class: type[serializers.Serializer]) -> dict:
 
 
 def output_schema(serializer_class: type[serializers.Serializer]) -> dict:
-    """What the interface answers: the presenters always emit every field, so all are required."""
+    """What the interface answers: every field the presenters always emit is required."""
     return _object(serializer_class(), direction="output")
 
 
@@ -25,7 +25,9 @@ def _object(serializer: serializers.Serializer, direction: str) -> dict:
     properties, required = {}, []
     for name, field in serializer.fields.items():
         properties[name] = field_schema(field, direction)
-        if direction == "output" or field.required:
+        # Output: the presenters emit every field, except the few declared required=False
+        # (e.g. a reservation's `cancellation`, present only on a confirmed stay).
+        if field.required:
             required.append(name)
     schema = {"type": "object", "properties": properties, "required": required}
     if help_text := getattr(serializer, "help_text", None):

@@ -20,7 +20,7 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
-from booking import presenters
+from booking import presenters, pricing
 from booking.api.base import client_ip
 from booking.errors import InvalidInput, NotFound
 from booking.models import Property
@@ -282,7 +282,7 @@ def booking_policies(request, prop, listing):
         "listing": listing,
         "policies": policies,
         "rules": listing["pricing_rules"],
-        "cancellation": lines(policies["cancellation_policy"]),
+        "cancellation": pricing.policy_lines(rules_for(prop).cancellation_tiers),
         "payment": lines(policies["payment_policy"]),
     })
 

@@ -169,6 +169,12 @@ class GuestOut(s.Serializer):
     phone = s.CharField(allow_null=True)
 
 
+class CancellationOut(s.Serializer):
+    refund_if_cancelled_now = s.FloatField(help_text="The refund the policy gives if the guest cancels today (property's local date).")
+    currency = s.CharField()
+    policy = s.CharField(help_text="The cancellation policy in words.")
+
+
 class ReservationResult(s.Serializer):
     id = s.CharField()
     reservation_id = s.CharField()
@@ -186,6 +192,9 @@ class ReservationResult(s.Serializer):
     source = s.CharField()
     created_at = s.DateTimeField()
     confirmed_at = s.DateTimeField(allow_null=True)
+    cancellation = CancellationOut(required=False, help_text="Only on a confirmed stay: what cancelling today would refund.")
+    refunded_amount = s.FloatField(required=False, help_text="Only on a cancelled reservation: what was refunded.")
+    refund_pending = s.FloatField(required=False, help_text="Only on a cancelled reservation: refund owed but not yet confirmed by the payment provider.")
 
     class Meta:
         ref_name = "Reservation"
@@ -269,12 +278,18 @@ class PricingRules(s.Serializer):
     display_currencies = s.DictField(child=s.FloatField(), help_text="Currency code → units per EUR, for quotes.")
 
 
+class CancellationTierOut(s.Serializer):
+    days_before_arrival = s.IntegerField()
+    refund_percent = s.FloatField()
+
+
 class Policies(s.Serializer):
     check_in_from = s.CharField(help_text="HH:MM")
     check_in_until = s.CharField(help_text="HH:MM")
     check_out_until = s.CharField(help_text="HH:MM")
     house_rules = s.ListField(child=s.CharField())
-    cancellation_policy = s.CharField()
+    cancellation_policy = s.CharField(help_text="The policy in words, generated from cancellation_tiers.")
+    cancellation_tiers = CancellationTierOut(many=True, help_text="Cancel at least days_before_arrival days before arrival (property's local date): refund_percent % back; the city tax always in full.")
     payment_policy = s.CharField()
     hold_minutes = s.IntegerField(help_text="How long a hold keeps the dates while the guest pays.")
 
@@ -397,7 +412,10 @@ PROPERTY_EXAMPLE = {
     },
     "policies": {
         "check_in_from": "15:00", "check_in_until": "21:00", "check_out_until": "10:30", "house_rules": ["No smoking inside the apartment."],
-        "cancellation_policy": "Free cancellation up to 30 days before arrival.", "payment_policy": "The full amount is paid when you book.", "hold_minutes": 30,
+        "cancellation_policy": "Cancel at least 30 days before arrival: a full refund. Cancel 7 to 29 days before arrival: 50 % refunded. "
+        "Cancel less than 7 days before arrival: no refund. The city tax is always refunded in full.",
+        "cancellation_tiers": [{"days_before_arrival": 30, "refund_percent": 100.0}, {"days_before_arrival": 7, "refund_percent": 50.0}, {"days_before_arrival": 0, "refund_percent": 0.0}],
+        "payment_policy": "The full amount is paid when you book.", "hold_minutes": 30,
     },
     "reviews": {"average_rating": 4.8, "count": 1, "items": [{"author": "Hannah", "rating": 5, "date": "2026-06-14", "text": "The terrace is even better than the photos.", "source": "Airbnb"}]},
     "host": {"name": "Giulia", "languages": ["Italian", "English"]},

@@ -99,3 +99,11 @@ def first_line(text: str) -> str:
         if line.strip():
             return line.strip()
     return ""
+
+
+@register.filter
+def first_sentence(text: str) -> str:
+    """The first sentence of a generated text (e.g. the cancellation policy's first tier)."""
+    text = (text or "").strip()
+    head, dot, _ = text.partition(". ")
+    return head + "." if dot else text
