@@ -1,0 +1,117 @@
+"""The guest's own page for a confirmed stay: {BASE_URL}/manage/<token>.
+
+The token (256 random bits, not the reservation id) is the guest's credential: it is in the
+confirmation email and on the thank-you page the payer returns to. The page shows the stay, the
+price line by line, what was paid and refunded, the policy and what cancelling today gives back;
+it offers the stay as an .ics file and a cancel button behind a confirmation step.
+
+Because the token is a credential: the pages are never indexed or cached, send no Referer, and a
+client that keeps trying unknown tokens is slowed down (429) long before it could guess one.
+"""
+
+from decimal import Decimal
+from functools import wraps
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from booking import pricing
+from booking.api.base import client_ip
+from booking.calendar_file import stay_calendar
+from booking.errors import BookingError, NotFound
+from booking.models import Reservation
+from booking.selectors import cancellation_tiers
+from booking.services.cancellation import cancel_by_guest, refund_if_cancelled, reservation_for_manage_token
+from booking.services.limits import count_in_window
+from pages import seo
+from pages.views import not_found
+
+# Unknown tokens per client before it is refused for a while: a guest mistyping a link a few times
+# never meets it; a guesser (2^256 tokens) gains nothing from the attempts it gets.
+GUESS_LIMIT, GUESS_WINDOW_SECONDS = 20, 600
+
+
+def manage_page(view):
+    """Resolve the token (404, counted against the client's guesses, when unknown) and mark every
+    answer private: noindex, no Referer, no caching."""
+
+    @wraps(view)
+    def wrapper(request, token: str, *args, **kwargs):
+        guesses_key = f"manage-guesses:{client_ip(request) or 'unknown'}"
+        if (cache.get(guesses_key) or 0) >= GUESS_LIMIT:
+            response = HttpResponse("Too many unknown booking links from this address; try again later.", status=429, content_type="text/plain; charset=utf-8")
+            response["Retry-After"] = str(GUESS_WINDOW_SECONDS)
+            return private(response)
+        try:
+            reservation = reservation_for_manage_token(token)
+        except NotFound:
+            count_in_window(guesses_key, GUESS_WINDOW_SECONDS)
+            return private(not_found(request))
+        return private(view(request, reservation, *args, **kwargs))
+
+    return wrapper
+
+
+def private(response: HttpResponse) -> HttpResponse:
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_safe
+@manage_page
+def manage(request, reservation: Reservation):
+    return render(request, "pages/manage.html", context_for(request, reservation))
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@manage_page
+def cancel(request, reservation: Reservation):
+    """GET: "Cancel this stay? You get €X back." POST with confirm=yes: cancel, then back to the page."""
+    context = context_for(request, reservation)
+    if request.method != "POST":
+        return render(request, "pages/manage_cancel.html", context)
+    if request.POST.get("confirm") != "yes":
+        context["error"] = "Tick the box to confirm that you want to cancel this stay."
+        return render(request, "pages/manage_cancel.html", context, status=400)
+    try:
+        cancel_by_guest(reservation.manage_token)
+    except BookingError as error:
+        context["error"] = error.detail
+        return render(request, "pages/manage_cancel.html", context, status=error.status if error.status < 500 else 409)
+    return HttpResponseRedirect(f"/manage/{reservation.manage_token}?cancelled=1", status=303)
+
+
+@require_safe
+@manage_page
+def stay_ics(request, reservation: Reservation):
+    response = HttpResponse(stay_calendar(reservation), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="stay.ics"'
+    return response
+
+
+def context_for(request, reservation: Reservation) -> dict:
+    prop = reservation.property
+    from booking.payments.views import price_lines
+
+    confirmed = reservation.status == Reservation.Status.CONFIRMED
+    quote = refund_if_cancelled(reservation) if confirmed else None
+    return {
+        "meta": seo.PageMeta(title=f"Your stay at {prop.name}", description="Your booking.", path=request.path, noindex=True),
+        "reservation": reservation,
+        "property": prop,
+        "link": f"{settings.BASE_URL}/manage/{reservation.manage_token}",
+        "path": f"/manage/{reservation.manage_token}",
+        "price_lines": price_lines(reservation),
+        "total": reservation.total,
+        "currency": reservation.currency,
+        "policy_lines": pricing.policy_lines(cancellation_tiers(prop)),
+        "refund_now": quote.amount if quote else Decimal("0.00"),
+        "days_before_arrival": quote.days_before_arrival if quote else None,
+        "can_cancel": confirmed and quote is not None and quote.days_before_arrival >= 0,
+        "just_cancelled": request.GET.get("cancelled") == "1" and reservation.status == Reservation.Status.CANCELLED,
+    }

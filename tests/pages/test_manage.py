@@ -1,0 +1,171 @@
+"""The guest's booking page, {BASE_URL}/manage/<token> (issue 13): the stay, the price line by line,
+what was paid and refunded, the policy and what cancelling today gives back; the stay as an .ics
+file; cancelling through a confirmation step, refunded by the policy through the payment provider.
+
+Stays here are booked and paid the way a guest does it: a checkout link, then the sandbox payment
+page. Demo policy: at least 30 days 100 %, at least 7 days 50 %, otherwise nothing; the city tax
+always back in full."""
+
+import re
+from decimal import Decimal
+from urllib.parse import urlsplit
+
+import pytest
+from django.test import Client
+from icalendar import Calendar
+
+from booking.errors import PaymentProviderError
+from booking.models import OutboundEmail, Reservation, SandboxCheckout
+from booking.services.cancellation import retry_pending_refunds
+from tests.conftest import future
+
+pytestmark = pytest.mark.django_db
+
+PAYER = {"email": "lucia@example.com", "name": "Lucia Verdi", "phone": "+39 347 1112233"}
+
+
+@pytest.fixture
+def sandbox(settings):
+    settings.STRIPE_SECRET_KEY = ""
+    settings.STRIPE_WEBHOOK_SECRET = ""
+
+
+def book_and_pay(client, days_ahead: int) -> Reservation:
+    link = client.post(
+        "/api/v1/payments/checkout-link", {"check_in": str(future(days_ahead)), "check_out": str(future(days_ahead + 3)), "guests": 2},
+        content_type="application/json",
+    ).json()
+    paid = client.post(urlsplit(link["checkout_url"]).path, {**PAYER, "action": "pay"})
+    assert paid.status_code == 303
+    return Reservation.objects.get(pk=link["reservation_id"])
+
+
+@pytest.fixture
+def stay_in_60_days(client, site, sandbox):
+    return book_and_pay(client, 60)
+
+
+def page(client, reservation, suffix=""):
+    return client.get(f"/manage/{reservation.manage_token}{suffix}")
+
+
+def expected_refund(reservation, percent: int) -> Decimal:
+    tax = Decimal(str(reservation.price_breakdown["city_tax"]))
+    return (tax + (reservation.amount_paid - tax) * percent / 100).quantize(Decimal("0.01"))
+
+
+def euros(amount: Decimal) -> str:
+    return f"€{amount:,.2f}"
+
+
+class TestThePage:
+    def test_shows_the_stay_the_price_what_was_paid_the_policy_and_the_refund_today(self, client, stay_in_60_days):
+        reservation = stay_in_60_days
+        answer = page(client, reservation)
+        html = answer.content.decode()
+        assert answer.status_code == 200
+        assert f"{reservation.check_in:%-d %B %Y}" in html and f"{reservation.check_out:%-d %B %Y}" in html
+        for key in ("accommodation", "cleaning_fee", "city_tax"):
+            assert euros(Decimal(str(reservation.price_breakdown[key]))) in html
+        assert re.search(rf"data-paid>{re.escape(euros(reservation.amount_paid))}<", html)
+        assert "Cancel at least 30 days before arrival: a full refund." in html
+        assert f"you get <strong>{euros(reservation.amount_paid)}</strong> back" in html
+        assert f'href="/manage/{reservation.manage_token}/stay.ics"' in html
+
+    def test_is_private(self, client, stay_in_60_days):
+        answer = page(client, stay_in_60_days)
+        assert answer["X-Robots-Tag"] == "noindex, nofollow"
+        assert answer["Referrer-Policy"] == "no-referrer"
+        assert "no-store" in answer["Cache-Control"]
+        assert '<meta name="robots" content="noindex">' in answer.content.decode()
+        assert "/manage/" not in client.get("/sitemap.xml").content.decode()
+
+    def test_an_unknown_token_is_the_404_page(self, client, site):
+        for token in ["x" * 43, "short", "res_abc"]:
+            for suffix in ["", "/cancel", "/stay.ics"]:
+                answer = client.get(f"/manage/{token}{suffix}")
+                assert answer.status_code == 404 and "couldn" in answer.content.decode()
+
+    def test_guessing_tokens_is_slowed_down_but_the_guest_still_gets_in_from_elsewhere(self, client, stay_in_60_days):
+        for attempt in range(20):
+            assert client.get(f"/manage/{'g' * 40}{attempt}").status_code == 404
+        refused = client.get(f"/manage/{'g' * 41}")
+        assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+        guest = Client(REMOTE_ADDR="198.51.100.7")
+        assert page(guest, stay_in_60_days).status_code == 200
+
+    def test_the_stay_downloads_as_an_all_day_calendar_event(self, client, stay_in_60_days):
+        answer = page(client, stay_in_60_days, "/stay.ics")
+        assert answer["Content-Type"] == "text/calendar; charset=utf-8"
+        assert answer["Content-Disposition"] == 'attachment; filename="stay.ics"'
+        [event] = Calendar.from_ical(answer.content).walk("VEVENT")
+        assert event.decoded("dtstart") == stay_in_60_days.check_in and event.decoded("dtend") == stay_in_60_days.check_out
+        assert "Check-in from" in str(event.get("description")) and stay_in_60_days.property.city in str(event.get("location"))
+
+
+class TestCancelling:
+    @pytest.mark.parametrize(("days_ahead", "percent"), [(45, 100), (30, 100), (20, 50), (7, 50), (5, 0)])
+    def test_each_tier_of_the_policy_end_to_end(self, client, site, sandbox, days_ahead, percent):
+        reservation = book_and_pay(client, days_ahead)
+        refund = expected_refund(reservation, percent)
+        confirm_page = page(client, reservation, "/cancel").content.decode()
+        assert f"you get <strong>{euros(refund)}</strong> back" in confirm_page
+        answer = client.post(f"/manage/{reservation.manage_token}/cancel", {"confirm": "yes"})
+        assert answer.status_code == 303 and answer["Location"].startswith(f"/manage/{reservation.manage_token}")
+        cancelled = Reservation.objects.get(pk=reservation.pk)
+        assert (cancelled.status, cancelled.amount_refunded, cancelled.refund_pending) == ("cancelled", refund, 0)
+        assert SandboxCheckout.objects.get(payment_intent_id=reservation.payment_intent_id).amount_refunded_cents == int(refund * 100)
+        shown = client.get(answer["Location"]).content.decode()
+        assert 'data-reservation-status="cancelled"' in shown and euros(refund) in shown
+        assert OutboundEmail.objects.filter(reservation=reservation, kind="cancellation", recipient="guest").exists()
+
+    def test_without_confirming_nothing_happens(self, client, stay_in_60_days):
+        answer = client.post(f"/manage/{stay_in_60_days.manage_token}/cancel", {})
+        assert answer.status_code == 400 and "confirm" in answer.content.decode()
+        assert Reservation.objects.get(pk=stay_in_60_days.pk).status == "confirmed"
+
+    def test_a_second_post_changes_nothing_and_refunds_nothing(self, client, stay_in_60_days):
+        url = f"/manage/{stay_in_60_days.manage_token}/cancel"
+        client.post(url, {"confirm": "yes"})
+        again = client.post(url, {"confirm": "yes"})
+        assert again.status_code == 303
+        checkout = SandboxCheckout.objects.get(payment_intent_id=stay_in_60_days.payment_intent_id)
+        assert checkout.amount_refunded_cents == checkout.amount_cents and len(checkout.refund_keys) == 1
+
+    def test_the_form_needs_the_csrf_token(self, stay_in_60_days):
+        strict = Client(enforce_csrf_checks=True)
+        assert strict.post(f"/manage/{stay_in_60_days.manage_token}/cancel", {"confirm": "yes"}).status_code == 403
+        assert Reservation.objects.get(pk=stay_in_60_days.pk).status == "confirmed"
+
+    def test_a_provider_failure_leaves_the_stay_cancelled_and_the_refund_pending_until_the_job(self, client, stay_in_60_days, monkeypatch):
+        from booking.payments.sandbox import SandboxProvider
+
+        real_refund = SandboxProvider.refund
+
+        def provider_down(self, **kwargs):
+            raise PaymentProviderError("The payment provider did not answer.")
+
+        monkeypatch.setattr(SandboxProvider, "refund", provider_down)
+        answer = client.post(f"/manage/{stay_in_60_days.manage_token}/cancel", {"confirm": "yes"})
+        assert answer.status_code == 303
+        shown = client.get(answer["Location"]).content.decode()
+        assert "on its way" in shown and euros(stay_in_60_days.amount_paid) in shown
+        assert Reservation.objects.get(pk=stay_in_60_days.pk).refund_pending == stay_in_60_days.amount_paid
+        monkeypatch.setattr(SandboxProvider, "refund", real_refund)
+        assert retry_pending_refunds() == 1
+        done = Reservation.objects.get(pk=stay_in_60_days.pk)
+        assert (done.amount_refunded, done.refund_pending) == (stay_in_60_days.amount_paid, 0)
+        assert "has been refunded" in page(client, done).content.decode()
+
+    def test_after_arrival_there_is_no_cancel_button(self, client, site, sandbox):
+        reservation = book_and_pay(client, 3)
+        Reservation.objects.filter(pk=reservation.pk).update(check_in=future(-1), check_out=future(2))
+        html = page(client, reservation).content.decode()
+        assert "/cancel" not in html
+        assert client.post(f"/manage/{reservation.manage_token}/cancel", {"confirm": "yes"}).status_code == 409
+
+
+def test_the_manage_link_is_not_the_reservation_id_and_is_long(stay_in_60_days):
+    token = stay_in_60_days.manage_token
+    assert stay_in_60_days.pk not in token and len(token) >= 43
+
