@@ -17,14 +17,13 @@ from django.utils.html import format_html, format_html_join
 
 from booking.errors import BookingError
 from booking.models import (
-    WEEKDAYS, Amenity, ArrivalDayMinimum, CancellationTier, DateBlock, DisplayCurrency, LengthOfStayDiscount, Photo, Property,
+    WEEKDAYS, Amenity, ArrivalDayMinimum, CancellationTier, DateBlock, OutboundEmail, DisplayCurrency, LengthOfStayDiscount, Photo, Property,
     Reservation, ReservationEvent, Review, Season,
 )
 from booking.payments import services as payment_services
 from booking.selectors import blocking_reservations, get_property
 from booking.services import blocks as block_services
 from booking.services import cancellation as cancellation_services
-from booking.services import reservations as reservation_services
 
 
 class WeekdaysField(forms.TypedMultipleChoiceField):
@@ -116,6 +115,10 @@ class PropertyAdmin(admin.ModelAdmin):
         ("Capacity", {"fields": ["max_guests", "bedrooms", "beds", "bathrooms", "size_sqm"]}),
         ("Arrival, departure and rules", {"fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "payment_policy"]}),
         ("Host and contact", {"fields": ["host_name", "contact_email", "contact_phone", "languages"]}),
+        ("Arrival email", {
+            "description": "Sent to every guest this many days before check-in, with the address, the check-in times and your phone number.",
+            "fields": ["pre_arrival_days", "pre_arrival_message"],
+        }),
         ("Nightly rates", {
             "description": "Seasons (below) override these rates on their nights. Overlapping seasons: the higher priority wins.",
             "fields": ["base_nightly_rate", "weekend_nightly_rate", "base_occupancy", "extra_guest_fee"],
@@ -130,6 +133,19 @@ class ReservationEventInline(admin.TabularInline):
     extra = 0
     can_delete = False
     readonly_fields = ["at", "action", "from_status", "to_status", "actor", "note"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class OutboundEmailInline(admin.TabularInline):
+    """The emails this stay sent or still owes (retried while the mail server is down)."""
+
+    model = OutboundEmail
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ["kind", "recipient", "status", "attempts", "next_attempt_at", "sent_at", "last_error"]
+    verbose_name_plural = "emails"
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -213,18 +229,18 @@ class ReservationAdmin(admin.ModelAdmin):
     list_filter = ["status", StayDatesFilter, "source", "agent_name", ("needs_attention", admin.EmptyFieldListFilter)]
     search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id"]
     date_hierarchy = "check_in"
-    inlines = [ReservationEventInline]
+    inlines = [ReservationEventInline, OutboundEmailInline]
     actions = ["cancel_selected", "refund_selected"]
     readonly_fields = [
         "id", "property", "status", "source", "check_in", "check_out", "guests", "hold_expires_at", "breakdown_table", "total", "currency",
         "client_ip", "payment_provider", "checkout_session_id", "checkout_url", "checkout_expires_at", "amount_paid", "amount_refunded",
-        "payment_intent_id", "confirmed_at", "cancelled_at", "created_at", "updated_at",
+        "payment_intent_id", "confirmed_at", "cancelled_at", "created_at", "updated_at", "refund_pending", "language",
     ]
     fieldsets = [
         ("Stay", {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_at", "source", "agent_name"]}),
         ("Guest", {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests"]}),
         ("Price (frozen when the dates were held)", {"fields": ["breakdown_table", "total", "currency"]}),
-        ("Payment", {"fields": ["payment_provider", "checkout_session_id", "checkout_url", "checkout_expires_at", "amount_paid", "amount_refunded", "payment_intent_id", "needs_attention"]}),
+        ("Payment", {"fields": ["payment_provider", "checkout_session_id", "checkout_url", "checkout_expires_at", "amount_paid", "amount_refunded", "refund_pending", "payment_intent_id", "needs_attention"]}),
         ("Times", {"fields": ["created_at", "confirmed_at", "cancelled_at", "updated_at", "client_ip"]}),
     ]
 

@@ -1,17 +1,26 @@
-"""Emails sent when a reservation is confirmed: the guest's confirmation (HTML and text) and a
-note to the owner. Called after the confirming transaction commits (see
-booking/services/reservations.py), so a rolled-back confirmation never sends anything.
+"""Every email a stay sends: confirmation (HTML and text, with the stay as a calendar file),
+cancellation, refund issued and the pre-arrival note, to the guest and a copy to the owner.
+
+They go through an outbox. `queue_emails` writes a row per recipient inside the transaction that
+makes the change it reports (so a rolled-back change sends nothing, and a committed one is never
+forgotten), then asks a Celery worker to deliver after commit. `deliver_due_emails` (the task, also
+swept by beat every minute) sends what is due and, when the mail server fails, keeps the row and
+tries again later with a growing pause, for two days before giving up and flagging the stay for
+staff. An SMTP outage delays an email; it never loses one and never fails the payment or the cancel.
 
 Everything placed in a header (subject, addresses, names) is stripped of CR/LF first: guest names
 and emails arrive from the payment provider and the property's name from the admin.
 """
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.validators import validate_email
+from django.db.models import F
+from django.urls import reverse
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -71,46 +80,6 @@ def deliver_soon() -> None:
         logger.warning("could not queue email delivery; the periodic sweep will send it", exc_info=True)
 
 
-def send_confirmation_emails(reservation_id: str) -> int:
-    """Email the guest (when we know their address) and the owner; return how many were sent."""
-    reservation = Reservation.objects.select_related("property").filter(pk=reservation_id).first()
-    if reservation is None or reservation.status != Reservation.Status.CONFIRMED:
-        return 0
-    prop = reservation.property
-    context = confirmation_context(reservation)
-    messages, recipients = [], []
-    guest_address = email_address(reservation.guest_email)
-    if guest_address:
-        message = EmailMultiAlternatives(
-            subject=header_safe(f"{context['test_prefix']}Your stay at {prop.name} is confirmed: {context['dates']}"),
-            body=render_to_string("emails/guest_confirmation.txt", context),
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            to=[guest_address],
-            reply_to=[a for a in [email_address(prop.contact_email)] if a],
-        )
-        message.attach_alternative(render_to_string("emails/guest_confirmation.html", context), "text/html")
-        messages.append(message)
-        recipients.append("guest")
-    owner_address = email_address(settings.OWNER_EMAIL or prop.contact_email)
-    if owner_address:
-        messages.append(
-            EmailMultiAlternatives(
-                subject=header_safe(f"{context['test_prefix']}New booking: {context['guest_label']}, {context['dates']}"),
-                body=render_to_string("emails/owner_notification.txt", context),
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                to=[owner_address],
-                reply_to=[guest_address] if guest_address else [],
-            )
-        )
-        recipients.append("owner")
-    if not messages:
-        return 0
-    sent = get_connection().send_messages(messages) or 0
-    record_event(reservation, action="email", actor="notifications", from_status=reservation.status,
-                 note="confirmation emailed to " + " and ".join(recipients))
-    return sent
-
-
 def notify_owner_of_refunded_payment(reservation_id: str, note: str) -> int:
     """Tell the owner a payment was refunded because it could not become a stay (nights taken,
     wrong amount or currency, a second payment): the guest may get in touch, and staff should."""
@@ -118,11 +87,9 @@ def notify_owner_of_refunded_payment(reservation_id: str, note: str) -> int:
     owner_address = email_address(settings.OWNER_EMAIL or (reservation.property.contact_email if reservation else ""))
     if reservation is None or not owner_address:
         return 0
-    from django.urls import reverse
-
     context = {
         "reservation": reservation, "property": reservation.property, "note": note,
-        "admin_url": settings.BASE_URL + reverse("admin:booking_reservation_change", args=[reservation.pk]),
+        "admin_url": admin_url(reservation),
     }
     prefix = "[TEST] " if reservation.payment_provider == "sandbox" else ""
     message = EmailMultiAlternatives(
@@ -160,7 +127,125 @@ def confirmation_context(reservation: Reservation) -> dict:
         "cancellation_policy": pricing.policy_text(cancellation_tiers(prop)),
         "cancellation_lines": pricing.policy_lines(cancellation_tiers(prop)),
         "manage_url": f"{settings.BASE_URL}/manage/{reservation.manage_token}" if reservation.manage_token else "",
+        "admin_url": admin_url(reservation),
+        "refunded": reservation.amount_refunded,
+        "refund_pending": reservation.refund_pending,
+        "pre_arrival_paragraphs": [p.strip() for p in (prop.pre_arrival_message or "").split("\n\n") if p.strip()],
         "test_payment": test,
         "test_notice": TEST_PAYMENT_NOTICE,
         "test_prefix": "[TEST] " if test else "",
     }
+
+
+# --- Delivering the outbox ----------------------------------------------------------------------
+
+CLAIM_SECONDS = 120  # a worker that died mid-send leaves the row due again after this
+GIVE_UP_AFTER = timedelta(days=2)
+Kind = OutboundEmail.Kind
+
+
+def retry_pause(attempts: int) -> timedelta:
+    """1, 2, 4 … minutes after each failure, at most an hour."""
+    return timedelta(seconds=min(60 * 2 ** max(attempts - 1, 0), 3600))
+
+
+def deliver_due_emails(*, now=None, limit: int = 100) -> int:
+    """Send the queued emails that are due; return how many were sent. Safe to run in several
+    workers at once: each row is claimed by a conditional update before it is sent."""
+    now = now or timezone.now()
+    due = list(
+        OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING, next_attempt_at__lte=now)
+        .order_by("next_attempt_at").values_list("pk", "next_attempt_at")[:limit]
+    )
+    sent = 0
+    for pk, due_at in due:
+        claimed = OutboundEmail.objects.filter(pk=pk, status=OutboundEmail.Status.PENDING, next_attempt_at=due_at).update(
+            next_attempt_at=now + timedelta(seconds=CLAIM_SECONDS), attempts=F("attempts") + 1,
+        )
+        if claimed:
+            sent += _deliver(OutboundEmail.objects.select_related("reservation__property").get(pk=pk), now)
+    return sent
+
+
+def _deliver(row: OutboundEmail, now) -> int:
+    reservation = row.reservation
+    if row.kind == Kind.PRE_ARRIVAL and reservation.status != Reservation.Status.CONFIRMED:
+        row.status, row.last_error = OutboundEmail.Status.GAVE_UP, "not sent: the stay is no longer confirmed"
+        row.save(update_fields=["status", "last_error"])
+        return 0
+    try:
+        message = build_message(row)
+        if message is None:  # no address any more (e.g. the owner address was removed)
+            row.status, row.last_error = OutboundEmail.Status.GAVE_UP, "not sent: no valid address"
+            row.save(update_fields=["status", "last_error"])
+            return 0
+        get_connection().send_messages([message])
+    except Exception as error:  # SMTP down, refused, timed out: keep it and try again later
+        row.last_error = f"{type(error).__name__}: {error}"[:300]
+        if now - row.created_at > GIVE_UP_AFTER:
+            row.status = OutboundEmail.Status.GAVE_UP
+            row.save(update_fields=["status", "last_error"])
+            from booking.services.reservations import flag_for_staff
+
+            flag_for_staff(reservation.pk, actor="notifications", note=f"The {row.get_kind_display().lower()} email to the {row.recipient} could not be sent for two days: {row.last_error}")
+        else:
+            row.next_attempt_at = now + retry_pause(row.attempts)
+            row.save(update_fields=["next_attempt_at", "last_error"])
+        logger.warning("email %s (%s to %s) for %s not sent: %s", row.pk, row.kind, row.recipient, reservation.pk, row.last_error)
+        return 0
+    row.status, row.sent_at, row.last_error = OutboundEmail.Status.SENT, timezone.now(), ""
+    row.save(update_fields=["status", "sent_at", "last_error"])
+    record_event(reservation, action="email", actor="notifications", from_status=reservation.status,
+                 note=f"{row.get_kind_display().lower()} emailed to the {row.recipient}")
+    return 1
+
+
+def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
+    reservation = row.reservation
+    prop = reservation.property
+    context = confirmation_context(reservation)
+    guest_address = email_address(reservation.guest_email)
+    owner_address = email_address(settings.OWNER_EMAIL or prop.contact_email)
+    prefix = context["test_prefix"]
+    if row.recipient == OutboundEmail.Recipient.OWNER:
+        if not owner_address:
+            return None
+        subjects = {
+            Kind.CONFIRMATION: f"New booking: {context['guest_label']}, {context['dates']}",
+            Kind.CANCELLATION: f"Cancelled: {context['guest_label']}, {context['dates']}",
+            Kind.REFUND: f"Refund issued: {context['guest_label']}, {context['dates']}",
+            Kind.PRE_ARRIVAL: f"Arriving soon: {context['guest_label']}, {context['dates']}",
+        }
+        template = "emails/owner_notification.txt" if row.kind == Kind.CONFIRMATION else "emails/owner_copy.txt"
+        return EmailMultiAlternatives(
+            subject=header_safe(prefix + subjects[row.kind]),
+            body=render_to_string(template, {**context, "kind": row.get_kind_display()}),
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[owner_address],
+            reply_to=[guest_address] if guest_address else [],
+        )
+    if not guest_address:
+        return None
+    subjects = {
+        Kind.CONFIRMATION: f"Your stay at {prop.name} is confirmed: {context['dates']}",
+        Kind.CANCELLATION: f"Your stay at {prop.name} is cancelled: {context['dates']}",
+        Kind.REFUND: f"Your refund for {prop.name} has been issued",
+        Kind.PRE_ARRIVAL: f"See you soon at {prop.name}: arrival on {reservation.check_in:%d %b %Y}",
+    }
+    message = EmailMultiAlternatives(
+        subject=header_safe(prefix + subjects[row.kind]),
+        body=render_to_string(f"emails/guest_{row.kind}.txt", context),
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[guest_address],
+        reply_to=[a for a in [email_address(prop.contact_email)] if a],
+    )
+    if row.kind == Kind.CONFIRMATION:
+        from booking.calendar_file import stay_calendar
+
+        message.attach_alternative(render_to_string("emails/guest_confirmation.html", context), "text/html")
+        message.attach("stay.ics", stay_calendar(reservation), "text/calendar; method=PUBLISH; charset=utf-8")
+    return message
+
+
+def admin_url(reservation: Reservation) -> str:
+    return settings.BASE_URL + reverse("admin:booking_reservation_change", args=[reservation.pk])

@@ -19,6 +19,30 @@ def reconcile_open_checkouts() -> int:
     return reconcile()
 
 
+@shared_task(name="booking.tasks.deliver_due_emails")
+def deliver_due_emails() -> int:
+    """Send the queued emails that are due (queued on commit, and swept every minute by beat)."""
+    from booking.notifications import deliver_due_emails as deliver
+
+    return deliver()
+
+
+@shared_task(name="booking.tasks.send_pre_arrival_emails")
+def send_pre_arrival_emails() -> int:
+    """Queue the arrival email of every confirmed stay that is N days (owner's setting) away."""
+    from booking.services.stays_mail import queue_pre_arrival_emails
+
+    return queue_pre_arrival_emails()
+
+
+@shared_task(name="booking.tasks.retry_pending_refunds")
+def retry_pending_refunds() -> int:
+    """Ask the payment provider again for cancellation refunds it failed to make."""
+    from booking.services.cancellation import retry_pending_refunds as retry
+
+    return retry()
+
+
 @shared_task(name="booking.tasks.purge_idempotency_records")
 def purge_idempotency_records() -> int:
     """Housekeeping: delete Idempotency-Key records past their 24 h replay window."""

@@ -25,6 +25,8 @@ def configure(app: Celery) -> None:
         ),
         broker_connection_retry_on_startup=True,
         task_ignore_result=True,
+        # Only for a single-process setup or tests: run tasks in the caller instead of a worker.
+        task_always_eager=settings.CELERY_TASK_ALWAYS_EAGER,
         result_backend=None,
         task_acks_late=True,
         task_reject_on_worker_lost=True,
@@ -35,6 +37,9 @@ def configure(app: Celery) -> None:
             "expire-lapsed-holds": {"task": "booking.tasks.expire_lapsed_holds", "schedule": timedelta(seconds=settings.HOLD_SWEEP_SECONDS)},
             "reconcile-open-checkouts": {"task": "booking.tasks.reconcile_open_checkouts", "schedule": timedelta(minutes=5)},
             "purge-idempotency-records": {"task": "booking.tasks.purge_idempotency_records", "schedule": timedelta(hours=1)},
+            "deliver-due-emails": {"task": "booking.tasks.deliver_due_emails", "schedule": timedelta(seconds=60)},
+            "send-pre-arrival-emails": {"task": "booking.tasks.send_pre_arrival_emails", "schedule": timedelta(hours=1)},
+            "retry-pending-refunds": {"task": "booking.tasks.retry_pending_refunds", "schedule": timedelta(minutes=10)},
             "sync-partner-calendars": {"task": "partner_sync.tasks.sync_all_feeds", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
             "probe-partner-listing": {"task": "partner_sync.tasks.probe_listing", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
         },

@@ -126,6 +126,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache: shared by every process (rate limits, idempotency waits) ----------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CACHE_URL = env.str("CACHE_URL", default="")
 if not CACHE_URL and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CACHE_URL = CELERY_BROKER_URL
@@ -184,6 +185,7 @@ else:
     EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
     EMAIL_PORT = env.int("EMAIL_PORT", default=25)
     EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(DATA_DIR / "emails"))  # filebased backend
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)  # a hung mail server delays the outbox, never a worker for long
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"bookings@{_base.hostname or 'localhost'}")
 OWNER_EMAIL = env.str("OWNER_EMAIL", default="")
 

@@ -20,6 +20,10 @@ def _test_settings(settings, tmp_path):
     settings.MEDIA_ROOT = str(tmp_path / "media")
     clear_cache()
     cache.clear()
+    # Tasks queued on commit (the email outbox) run in the test's process, as a worker would run them.
+    from config.celery import app
+
+    app.conf.task_always_eager = True
     yield
     clear_cache()
 

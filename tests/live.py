@@ -44,8 +44,11 @@ def collect_static_once() -> None:
 
 
 @contextmanager
-def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = "/api/v1/health"):
-    """Start uvicorn on a free port against the current test database; yield its base URL."""
+def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = "/api/v1/health", jobs: bool = False):
+    """Start uvicorn on a free port against the current test database; yield its base URL.
+
+    With jobs=True a Celery worker runs beside it, as under `make run`, on a Redis broker of its
+    own (the emails of the outbox are delivered by it)."""
     collect_static_once()
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
@@ -55,8 +58,15 @@ def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = 
         "BASE_URL": base_url,
         "BOOKING_RATE_LIMIT": "off",
         "DEBUG": "false",
+        **({"CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{12 + port % 3}", "CELERY_TASK_ALWAYS_EAGER": "false"} if jobs else {}),
         **(env or {}),
     }
+    worker = None
+    if jobs:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "WARNING", "--hostname", f"test-{port}@%h"],
+            cwd=ROOT, env=child_env,
+        )
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--log-level", "warning", "--no-proxy-headers"],
         cwd=ROOT,
@@ -75,8 +85,11 @@ def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = 
             time.sleep(0.2)
         yield base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        for child in [process, worker]:
+            if child is None:
+                continue
+            child.terminate()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()

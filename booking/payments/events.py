@@ -26,7 +26,7 @@ from booking.payments.ledger import from_cents, lock_reservation, record_refund_
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
 from booking.services.holds import expire_lapsed_holds_overlapping
-from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold, flag_for_staff
+from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status

@@ -14,11 +14,10 @@ from decimal import Decimal
 
 from contextlib import contextmanager
 
-from django.db import transaction
 from django.utils import timezone
 
 from booking.errors import DatesUnavailable, InvalidTransition, NotFound, NotReleasable
-from booking.models import Reservation, new_manage_token
+from booking.models import OutboundEmail, Reservation, new_manage_token
 from booking.services.audit import record_event
 from booking.services.holds import nights_free_for
 from booking.services.locking import calendar_transaction
@@ -84,7 +83,10 @@ def confirm_reservation(
         reservation.save()
         late = previous != Status.HELD or (reservation.hold_expires_at and reservation.hold_expires_at <= reservation.confirmed_at)
         record_event(reservation, action="confirm", actor=actor, from_status=previous, note=note or ("late payment, nights still free" if late else "payment succeeded"))
-    transaction.on_commit(lambda: _notify_confirmed(reservation.pk))
+        # Owed with the confirmation itself: delivered after commit, retried while SMTP is down.
+        from booking.notifications import queue_emails
+
+        queue_emails(reservation, OutboundEmail.Kind.CONFIRMATION)
     return reservation
 
 
@@ -103,18 +105,6 @@ def _backfill_payer(reservation: Reservation, payer: Payer | None, save: bool = 
         changed += ["guest_first_name", "guest_last_name"]
     if changed and save:
         reservation.save(update_fields=[*changed, "updated_at"])
-
-
-def _notify_confirmed(reservation_id: str) -> None:
-    # The confirmation emails are sent by the notifications module when it exists (payments).
-    try:
-        from booking.notifications import send_confirmation_emails
-    except ImportError:
-        return
-    try:
-        send_confirmation_emails(reservation_id)
-    except Exception:  # an email failure must not undo a paid booking
-        logger.exception("confirmation email failed for %s", reservation_id)
 
 
 def expire_hold(reservation_id: str, *, actor: str, note: str = "hold time ran out") -> Reservation:

@@ -1,43 +1,62 @@
-"""The embedded default end to end over HTTP, against the real server process (uvicorn): an agent
-asks for a checkout link, a person opens the sandbox page and pays, the reservation is confirmed
-with the payer's details and the guest receives the confirmation email."""
+"""The embedded default end to end over HTTP, against the real server processes (uvicorn and a Celery
+worker): an agent asks for a checkout link, a person opens the sandbox page and pays, the
+reservation is confirmed with the payer's details and the guest receives the confirmation email
+over SMTP, with the manage link and the stay as a calendar file."""
 
 import email
 import email.policy
 import re
-from pathlib import Path
+import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
 
 from booking.models import Reservation
-from tests.live import live_server
+from tests.live import free_port, live_server
 from tests.payments.conftest import stay
 
 pytestmark = [pytest.mark.live, pytest.mark.timeout(120)]
 TIMEOUT = 15
 
 
-def read_emails(folder: Path) -> list[email.message.EmailMessage]:
-    messages = []
-    for path in sorted(folder.glob("*.log")):
-        # The file backend writes each message followed by a line of dashes.
-        for chunk in path.read_bytes().split(b"-" * 79):
-            if chunk.strip():
-                messages.append(email.message_from_bytes(chunk.strip(), policy=email.policy.default))
-    return messages
+class Inbox:
+    """A real SMTP server (aiosmtpd) on a free port; what it receives, parsed."""
+
+    def __init__(self):
+        self.messages: list[email.message.EmailMessage] = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+        return "250 OK"
+
+    def wait_for(self, count: int, timeout: float = 30) -> list[email.message.EmailMessage]:
+        deadline = time.monotonic() + timeout
+        while len(self.messages) < count and time.monotonic() < deadline:
+            time.sleep(0.2)
+        return list(self.messages)
 
 
-def test_checkout_link_then_sandbox_payment_confirms_and_emails_the_guest(transactional_db, demo_property, tmp_path):
-    mail_dir = tmp_path / "mail"
+@pytest.fixture
+def smtp_inbox():
+    from aiosmtpd.controller import Controller
+
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    inbox.port = controller.port
+    yield inbox
+    controller.stop()
+
+
+def test_checkout_link_then_sandbox_payment_confirms_and_emails_the_guest(transactional_db, demo_property, smtp_inbox):
+    """Over real SMTP (EMAIL_URL), delivered by a Celery worker from the outbox, as under make run."""
     env = {
         "STRIPE_SECRET_KEY": "",
-        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-        "EMAIL_FILE_PATH": str(mail_dir),
+        "EMAIL_URL": f"smtp://127.0.0.1:{smtp_inbox.port}",
         "OWNER_EMAIL": "owner@example.com",
     }
-    with live_server(env=env) as base_url:
+    with live_server(env=env, jobs=True) as base_url:
         link = requests.post(f"{base_url}/api/v1/payments/checkout-link", json=stay(guests=2, agent_name="e2e-agent"), timeout=TIMEOUT)
         assert link.status_code == 200, link.text
         body = link.json()
@@ -64,12 +83,12 @@ def test_checkout_link_then_sandbox_payment_confirms_and_emails_the_guest(transa
         status = requests.get(f"{base_url}/api/v1/reservations/{body['reservation_id']}", timeout=TIMEOUT).json()
         assert status["status"] == "confirmed" and status["payment"]["status"] == "paid"
         assert status["guest"]["email"] == "g***@example.com" and status["guest"]["phone"] == "***6677"
+        messages = smtp_inbox.wait_for(2)  # the worker delivers the outbox after the payment commits
 
     reservation = Reservation.objects.get(pk=body["reservation_id"])
     assert (reservation.guest_first_name, reservation.guest_last_name, reservation.guest_email) == ("Giulia", "Neri", "giulia@example.com")
     assert reservation.amount_paid == reservation.total and reservation.payment_provider == "sandbox"
 
-    messages = read_emails(mail_dir)
     guest = next(m for m in messages if m["To"] == "giulia@example.com")
     owner = next(m for m in messages if m["To"] == "owner@example.com")
     subject = str(guest["Subject"]).strip()
@@ -78,3 +97,11 @@ def test_checkout_link_then_sandbox_payment_confirms_and_emails_the_guest(transa
     assert "TEST PAYMENT — no money moves" in text and "TEST PAYMENT — no money moves" in html
     assert body["reservation_id"] in text and body["reservation_id"] in html
     assert "Giulia Neri" in owner.get_body(("plain",)).get_content()
+    assert f"/manage/{reservation.manage_token}" in text and f"/manage/{reservation.manage_token}" in html
+    # The stay as an all-day calendar event: DTSTART = check-in, DTEND = check-out.
+    [attachment] = [part for part in guest.iter_attachments() if part.get_content_type() == "text/calendar"]
+    from icalendar import Calendar
+
+    [event] = Calendar.from_ical(attachment.get_content()).walk("VEVENT")
+    assert (event.decoded("dtstart"), event.decoded("dtend")) == (reservation.check_in, reservation.check_out)
+    assert len(smtp_inbox.messages) == 2  # once each
