@@ -57,8 +57,16 @@ def manage_page(view):
 
 def private(response: HttpResponse) -> HttpResponse:
     response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"
+    # The address is the credential: never sent on as a Referer. The cancel form's page says
+    # same-origin instead, because under no-referrer browsers send `Origin: null` with its POST,
+    # which CSRF protection (rightly) refuses; same-origin still never leaves the site.
+    response.setdefault("Referrer-Policy", "no-referrer")
     response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def with_a_form(response: HttpResponse) -> HttpResponse:
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
@@ -74,15 +82,15 @@ def cancel(request, reservation: Reservation):
     """GET: "Cancel this stay? You get €X back." POST with confirm=yes: cancel, then back to the page."""
     context = context_for(request, reservation)
     if request.method != "POST":
-        return render(request, "pages/manage_cancel.html", context)
+        return with_a_form(render(request, "pages/manage_cancel.html", context))
     if request.POST.get("confirm") != "yes":
         context["error"] = "Tick the box to confirm that you want to cancel this stay."
-        return render(request, "pages/manage_cancel.html", context, status=400)
+        return with_a_form(render(request, "pages/manage_cancel.html", context, status=400))
     try:
         cancel_by_guest(reservation.manage_token)
     except BookingError as error:
         context["error"] = error.detail
-        return render(request, "pages/manage_cancel.html", context, status=error.status if error.status < 500 else 409)
+        return with_a_form(render(request, "pages/manage_cancel.html", context, status=error.status if error.status < 500 else 409))
     return HttpResponseRedirect(f"/manage/{reservation.manage_token}?cancelled=1", status=303)
 
 

@@ -1,5 +1,6 @@
 """A guest books the penthouse in a real browser: dates in the calendar, the live price, the
-sandbox payment page, and the thank-you page showing the confirmed stay. On a desktop and on a phone.
+sandbox payment page, the thank-you page showing the confirmed stay, then the manage link, where the
+guest cancels and sees the refund. On a desktop and on a phone.
 
 Screenshots of every step go to test-artifacts/browser/ (kept by CI as artefacts).
 """
@@ -92,10 +93,24 @@ def book_and_pay(site_url: str, device: dict, name: str, guests: int) -> None:
         expect(details).to_contain_text(euros(quote["total"]))
         screenshot(page, f"{name}-4-thank-you")
         reservation_id = page.url.split("reservation_id=")[1].split("&")[0]
+
+        # The payer is shown the manage link; from there the guest cancels, by the policy.
+        page.locator("[data-manage-link]").click()
+        page.wait_for_url(re.compile(r"/manage/[A-Za-z0-9_-]{40,}$"))
+        expect(page.locator("[data-reservation-status]")).to_have_attribute("data-reservation-status", "confirmed")
+        expect(page.locator("[data-paid]")).to_have_text(euros(quote["total"]))
+        refund_text = page.locator("[data-refund-if-cancelled] strong").inner_text()
+        screenshot(page, f"{name}-5-manage")
+        page.get_by_role("link", name="Cancel this stay…").click()
+        page.get_by_label("Yes, cancel this stay").check()
+        page.get_by_role("button", name=re.compile("Cancel the stay")).click()
+        expect(page.locator("[data-reservation-status]")).to_have_attribute("data-reservation-status", "cancelled")
+        expect(page.locator("[data-refund]")).to_contain_text(refund_text)
+        screenshot(page, f"{name}-6-cancelled")
         assert errors == [], f"JavaScript errors: {errors}"
 
     reservation = requests.get(f"{site_url}/api/v1/reservations/{reservation_id}", timeout=10).json()
-    assert reservation["status"] == "confirmed"
+    assert reservation["status"] == "cancelled" and reservation["refunded_amount"] > 0
     assert (reservation["check_in"], reservation["check_out"], reservation["guests"]) == (check_in, check_out, guests)
     assert reservation["guest"]["email"] == f"{name[0]}***@example.com"
     assert reservation["price_breakdown"]["total"] == quote["total"]
@@ -108,6 +123,37 @@ def test_a_guest_books_and_pays_on_a_desktop(site_url):
 def test_a_guest_books_and_pays_on_a_phone(site_url):
     # Five guests: above the base occupancy, so the nightly lines carry the extra-guest fee.
     book_and_pay(site_url, PHONE, "phone", guests=5)
+
+
+def test_the_almost_there_page_updates_by_itself_once_the_payment_lands(site_url):
+    """The guest is back before the payment event: the page says so, then updates on its own (its
+    script is a static file, which the site's Content-Security-Policy allows; an inline one was blocked)."""
+    from playwright.sync_api import expect
+
+    calendar = requests.get(f"{site_url}/api/v1/calendar", params={"months": 3}, timeout=10).json()
+    days = [day for day in calendar["days"] if day["check_in_allowed"] and day["date"] > str(date.today())]
+    check_in = date.fromisoformat(days[-1]["date"])
+    nights = days[-1]["min_nights"]
+    link = requests.post(
+        f"{site_url}/api/v1/payments/checkout-link",
+        json={"check_in": str(check_in), "check_out": str(check_in.fromordinal(check_in.toordinal() + nights)), "guests": 2}, timeout=10,
+    ).json()
+    assert link.get("reservation_id"), link
+    with open_browser(**DESKTOP) as (page, errors):
+        page.goto(f"{site_url}/thank-you?reservation_id={link['reservation_id']}")
+        expect(page.locator("[data-reservation-status]")).to_have_attribute("data-reservation-status", "held")
+        expect(page.locator("h1")).to_contain_text("Almost there")
+        # The payment completes elsewhere (the sandbox page, as the provider's page would).
+        payer = requests.Session()
+        form = payer.get(link["checkout_url"], timeout=10).text
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)[1]
+        paid = payer.post(
+            link["checkout_url"], data={"csrfmiddlewaretoken": token, "email": "late@example.com", "name": "Late Payer", "phone": "+39 1", "action": "pay"},
+            headers={"Referer": link["checkout_url"]}, allow_redirects=False, timeout=10,
+        )
+        assert paid.status_code == 303
+        expect(page.locator("[data-reservation-status]")).to_have_attribute("data-reservation-status", "confirmed", timeout=15_000)
+        assert errors == [], f"JavaScript errors (a CSP violation among them?): {errors}"
 
 
 def test_dates_taken_meanwhile_are_refused_clearly_and_greyed_out(site_url):

@@ -169,3 +169,9 @@ def test_the_manage_link_is_not_the_reservation_id_and_is_long(stay_in_60_days):
     token = stay_in_60_days.manage_token
     assert stay_in_60_days.pk not in token and len(token) >= 43
 
+
+
+def test_the_cancel_form_page_keeps_its_origin_for_csrf_but_never_leaks_the_address(client, stay_in_60_days):
+    """Under no-referrer a browser posts the form with `Origin: null`, which CSRF refuses."""
+    assert page(client, stay_in_60_days, "/cancel")["Referrer-Policy"] == "same-origin"
+    assert page(client, stay_in_60_days)["Referrer-Policy"] == "no-referrer"
