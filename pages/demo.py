@@ -159,7 +159,8 @@ FAQ = [
      "and a confirmation email is on its way. No account, no platform fee."),
     ("What if we need to cancel?",
      "Our cancellation terms are on the [booking policies](/booking-policies) page: the earlier you cancel, "
-     "the more is refunded, and the city tax is always refunded in full. Write to us and we handle it quickly."),
+     "the more is refunded, and the city tax is always refunded in full. Cancel yourself from the link in your "
+     "confirmation email: the page tells you the refund before you confirm, and it goes back to your card at once."),
     ("Is the Wi-Fi good enough to work?",
      "Yes: fibre broadband, a dedicated desk in the living room and air conditioning in every room. Guests "
      "regularly stay a week or two and work from here; longer stays get a discount."),
