@@ -7,12 +7,16 @@ forgotten), then asks a Celery worker to deliver after commit. `deliver_due_emai
 swept by beat every minute) sends what is due and, when the mail server fails, keeps the row and
 tries again later with a growing pause, for two days before giving up and flagging the stay for
 staff. An SMTP outage delays an email; it never loses one and never fails the payment or the cancel.
+A confirmation or arrival note still owed when the stay is cancelled is dropped (kept as "gave up",
+with the reason), not sent after the cancellation. A worker that dies between sending and marking
+the row sent makes it due again after the claim expires: at least once, never lost.
 
 Everything placed in a header (subject, addresses, names) is stripped of CR/LF first: guest names
 and emails arrive from the payment provider and the property's name from the admin.
 """
 
 import logging
+import re
 from datetime import timedelta
 
 from django.conf import settings
@@ -167,10 +171,28 @@ def deliver_due_emails(*, now=None, limit: int = 100) -> int:
     return sent
 
 
+# A mail server's refusal often quotes the address (SMTPRecipientsRefused does); last_error is shown
+# to staff and kept for as long as the row, so it says what failed without saying to whom.
+EMAIL_LIKE = re.compile(r"[^\s<>(){}:,;\[\]]+@[^\s<>(){}:,;\[\]]+")
+
+
+def failure_note(error: Exception, *addresses: str) -> str:
+    """The error in one line without addresses: the known ones first (a quoted local part may hold
+    spaces), then anything shaped like one."""
+    note = f"{type(error).__name__}: {error}"
+    for address in filter(None, addresses):
+        note = note.replace(address, "<address>")
+    return EMAIL_LIKE.sub("<address>", note)[:300]
+
+
 def _deliver(row: OutboundEmail, now) -> int:
     reservation = row.reservation
-    if row.kind == Kind.PRE_ARRIVAL and reservation.status != Reservation.Status.CONFIRMED:
-        row.status, row.last_error = OutboundEmail.Status.GAVE_UP, "not sent: the stay is no longer confirmed"
+    # A confirmation or arrival note owed to a stay that is no longer confirmed (it was cancelled
+    # while the mail server was down) would contradict the cancellation email the guest gets: it
+    # is dropped, kept as "gave up" with the reason, and staff are not flagged, since nothing is
+    # missing. Cancellation and refund emails always fit: a cancelled stay stays cancelled.
+    if row.kind in (Kind.CONFIRMATION, Kind.PRE_ARRIVAL) and reservation.status != Reservation.Status.CONFIRMED:
+        row.status, row.last_error = OutboundEmail.Status.GAVE_UP, f"not sent: the stay is {reservation.status}"
         row.save(update_fields=["status", "last_error"])
         return 0
     try:
@@ -181,7 +203,7 @@ def _deliver(row: OutboundEmail, now) -> int:
             return 0
         get_connection().send_messages([message])
     except Exception as error:  # SMTP down, refused, timed out: keep it and try again later
-        row.last_error = f"{type(error).__name__}: {error}"[:300]
+        row.last_error = failure_note(error, header_safe(reservation.guest_email), header_safe(settings.OWNER_EMAIL or reservation.property.contact_email))
         if now - row.created_at > GIVE_UP_AFTER:
             row.status = OutboundEmail.Status.GAVE_UP
             row.save(update_fields=["status", "last_error"])

@@ -7,6 +7,7 @@ import email.policy
 import threading
 from datetime import timedelta
 from decimal import Decimal
+from urllib.parse import urlsplit
 
 import pytest
 import time_machine
@@ -21,6 +22,7 @@ from booking.services.reservations import Payer, confirm_reservation
 from booking.services.stays_mail import queue_pre_arrival_emails
 from tests.conftest import future
 from tests.live import free_port
+from tests.payments.conftest import stay
 
 pytestmark = pytest.mark.django_db
 
@@ -28,6 +30,13 @@ pytestmark = pytest.mark.django_db
 class Inbox:
     def __init__(self):
         self.messages = []
+        self.refuse = set()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return f"550 5.1.1 <{address}>: mailbox unavailable"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
@@ -68,6 +77,37 @@ def test_the_confirmation_is_owed_to_the_guest_and_the_owner_from_the_moment_of_
     assert {(r.kind, r.recipient, r.status) for r in rows} == {("confirmation", "guest", "pending"), ("confirmation", "owner", "pending")}
 
 
+def test_the_confirmation_arrives_over_smtp_in_text_and_html_with_the_stay_as_a_calendar_file(demo_property, smtp, django_capture_on_commit_callbacks, settings):
+    from icalendar import Calendar
+
+    settings.BASE_URL = "https://stay.example.com"
+    smtp.start()
+    with django_capture_on_commit_callbacks(execute=True):
+        reservation = confirm(held_stay(demo_property))
+    reservation.refresh_from_db()
+    [guest] = [m for m in smtp.messages if m["To"] == "anna@example.com"]
+    [owner] = [m for m in smtp.messages if m["To"] != "anna@example.com"]
+    manage_url = f"https://stay.example.com/manage/{reservation.manage_token}"
+    text, html = guest.get_body(("plain",)).get_content(), guest.get_body(("html",)).get_content()
+    assert manage_url in text and manage_url in html and reservation.pk in text
+    assert f"{reservation.total:.2f} EUR" in text
+    assert f"https://stay.example.com/admin/booking/reservation/{reservation.pk}/change/" in owner.get_content()
+
+    [attachment] = [part for part in guest.iter_attachments() if part.get_content_type() == "text/calendar"]
+    assert attachment.get_filename() == "stay.ics" and attachment.get_param("method") == "PUBLISH"
+    ics = attachment.get_content()
+    # All-day dates, not midnights in some time zone: the stay is nights, the calendar shows days.
+    assert f"DTSTART;VALUE=DATE:{reservation.check_in:%Y%m%d}" in ics and f"DTEND;VALUE=DATE:{reservation.check_out:%Y%m%d}" in ics
+    calendar = Calendar.from_ical(ics)
+    assert calendar["method"] == "PUBLISH"
+    [event] = calendar.walk("VEVENT")
+    assert (event.decoded("dtstart"), event.decoded("dtend")) == (reservation.check_in, reservation.check_out)
+    assert event["summary"] == f"Stay at {demo_property.name}" and demo_property.street_address in event["location"]
+    assert event["uid"] == f"{reservation.pk}@stay.example.com"
+    description = str(event["description"])
+    assert f"{demo_property.check_in_from:%H:%M}" in description and reservation.pk in description and manage_url in description
+
+
 def test_smtp_down_then_up_the_email_arrives_once(demo_property, smtp, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         reservation = confirm(held_stay(demo_property))  # nothing listens on the port: the payment still confirms
@@ -82,6 +122,32 @@ def test_smtp_down_then_up_the_email_arrives_once(demo_property, smtp, django_ca
         assert deliver_due_emails() == 0
     assert len(smtp.messages) == 2
     assert set(OutboundEmail.objects.filter(reservation=reservation).values_list("status", flat=True)) == {"sent"}
+
+
+def test_a_refused_address_is_retried_and_the_error_kept_for_staff_does_not_name_it(demo_property, smtp):
+    smtp.refuse.add("anna@example.com")
+    smtp.start()
+    reservation = confirm(held_stay(demo_property))
+    deliver_due_emails()
+    guest_row = OutboundEmail.objects.get(reservation=reservation, recipient="guest")
+    assert (guest_row.status, guest_row.attempts) == ("pending", 1)
+    assert "SMTPRecipientsRefused" in guest_row.last_error and "550" in guest_row.last_error
+    assert "anna@example.com" not in guest_row.last_error
+    assert OutboundEmail.objects.get(reservation=reservation, recipient="owner").status == "sent"
+
+
+def test_a_confirmation_still_owed_when_the_stay_is_cancelled_is_dropped_not_sent(demo_property, smtp):
+    reservation = confirm(held_stay(demo_property))  # the mail server is down: the confirmation waits
+    cancel_stay(reservation.pk, actor="staff anna", refund=Decimal("0"))
+    smtp.start()
+    with time_machine.travel(timezone.now() + timedelta(minutes=5)):
+        assert deliver_due_emails() == 2
+    assert [str(m["Subject"]).strip() for m in smtp.messages if m["To"] == "anna@example.com"] == [
+        f"Your stay at {demo_property.name} is cancelled: {reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}"
+    ]
+    confirmations = OutboundEmail.objects.filter(reservation=reservation, kind="confirmation")
+    assert {(row.status, row.last_error) for row in confirmations} == {("gave_up", "not sent: the stay is cancelled")}
+    assert Reservation.objects.get(pk=reservation.pk).needs_attention == ""  # nothing is missing
 
 
 def test_the_pause_grows_to_at_most_an_hour():
@@ -128,6 +194,19 @@ def test_the_cancellation_email_says_the_refund(demo_property, django_capture_on
     assert "cancelled" in guest.subject and "none was due" in guest.body
     owner = next(m for m in mail.outbox if m.to != ["anna@example.com"])
     assert "/admin/booking/reservation/" in owner.body
+
+
+def test_the_cancellation_email_says_the_refund_by_the_policy(demo_property, client, settings, django_capture_on_commit_callbacks):
+    settings.STRIPE_SECRET_KEY = ""  # the sandbox provider: paid and refunded for real, in test money
+    link = client.post("/api/v1/payments/checkout-link", stay(offset=40, guests=2), content_type="application/json").json()
+    paid = client.post(urlsplit(link["checkout_url"]).path, {"email": "lucia@example.com", "name": "Lucia Verdi", "phone": "+39 347 1112233", "action": "pay"})
+    assert paid.status_code == 303
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        cancelled = cancel_stay(link["reservation_id"], actor="staff x")  # 40 days before: all of it back
+    assert cancelled.amount_refunded == cancelled.total > 0 and cancelled.refund_pending == 0
+    guest = next(m for m in mail.outbox if m.to == ["lucia@example.com"])
+    assert f"Refunded:    {cancelled.total:.2f} EUR" in guest.body and f"/manage/{cancelled.manage_token}" in guest.body
 
 
 class TestThePreArrivalEmail:
