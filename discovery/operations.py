@@ -243,9 +243,10 @@ OPERATIONS: dict[str, Operation] = {
                 "Whether a stay can be booked, with its full price breakdown in EUR. Dates are "
                 "YYYY-MM-DD: check_in is the arrival day (the first night), check_out the departure "
                 "day (the last night is the day before). guests is 1 to 7. When available is false, "
-                "unavailable_reason says why (booked, min_stay, max_stay, closed_to_arrival, "
-                "closed_to_departure, beyond_booking_window) and message explains it; the price is "
-                "given either way. Nothing is held. Read-only."
+                "unavailable_reason says why (booked, on_hold, min_stay, max_stay, closed_to_arrival, "
+                "closed_to_departure, beyond_booking_window) and message explains it; on_hold means "
+                "only another guest's unpaid hold is in the way, until held_until: try again after it. "
+                "The price is given either way. Nothing is held. Read-only."
             ),
             rest="GET /api/v1/availability",
             arguments=validation.AvailabilityQuery,
