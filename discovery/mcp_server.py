@@ -38,7 +38,7 @@ INSTRUCTIONS = (
 
 
 def tool_for(operation: Operation) -> types.Tool:
-    arguments = input_schema(operation.arguments) if operation.arguments else {"type": "object", "properties": {}}
+    arguments = input_schema(operation.arguments) if operation.arguments else {"type": "object", "properties": {}, "additionalProperties": False}
     for name, spec in arguments["properties"].items():
         if name in ARGUMENT_NOTES:
             spec.setdefault("description", ARGUMENT_NOTES[name])

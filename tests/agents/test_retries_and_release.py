@@ -102,3 +102,34 @@ def test_an_a2a_message_sent_twice_makes_one_hold(live_url):
 
     first, retry = run(send_twice)
     assert "error" not in first and retry == first
+
+
+class TestStrictArguments:
+    def test_mcp_refuses_an_unknown_argument_naming_it(self, live_url):
+        stay = first_free_stay(live_url, start=200)
+
+        async def calls():
+            async with Client(live_url + "/mcp") as client:
+                tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+                return tools, await client.call_tool("check_availability", {**stay, "adults": 3}), await client.call_tool("get_property", {"verbose": True})
+
+        tools, refused, no_arguments = run(calls)
+        message, payload = tool_error(refused)
+        assert payload["status"] == 422 and payload["detail"][0]["loc"] == ["query", "adults"] and payload["detail"][0]["type"] == "extra_forbidden"
+        assert "guests" in message
+        assert tool_error(no_arguments)[1]["detail"][0]["type"] == "extra_forbidden"
+        assert all(tool.input_schema.get("additionalProperties") is False for tool in tools.values())
+
+    def test_a2a_refuses_an_unknown_field_too(self, live_url):
+        stay = first_free_stay(live_url, start=210)
+
+        async def send():
+            async with httpx.AsyncClient(timeout=TIMEOUT) as http:
+                card = await A2ACardResolver(http, live_url).get_agent_card()
+                client = await create_client(card, ClientConfig(httpx_client=http, streaming=False))
+                message = new_message([new_data_part({"skill": "get_quote", **stay, "adults": 6})], role=Role.ROLE_USER)
+                replies = [reply async for reply in client.send_message(SendMessageRequest(message=message))]
+                return get_data_parts(replies[0].message.parts)[0]
+
+        error = run(send)["error"]
+        assert error["status"] == 422 and error["detail"][0]["loc"] == ["body", "adults"]
