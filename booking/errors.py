@@ -45,12 +45,16 @@ class DatesUnavailable(BookingError):
     code = "dates_unavailable"
     default_detail = "These dates are not available."
 
-    def __init__(self, detail: str | None = None, reason: str | None = None):
+    def __init__(self, detail: str | None = None, reason: str | None = None, held_until=None):
         super().__init__(detail)
         self.reason = reason
+        self.held_until = held_until
 
     def as_body(self) -> dict:
-        return {**super().as_body(), "unavailable_reason": self.reason}
+        body = {**super().as_body(), "unavailable_reason": self.reason}
+        if self.held_until is not None:
+            body["held_until"] = self.held_until.isoformat()
+        return body
 
 
 class ReservationNotPayable(BookingError):

@@ -65,6 +65,7 @@ def availability_json(check) -> dict:
         "available": check.verdict.available,
         "unavailable_reason": check.verdict.reason,
         "message": check.verdict.message,
+        "held_until": check.verdict.held_until.isoformat() if check.verdict.held_until else None,
         "nights": check.stay.nights,
         "min_nights": check.verdict.min_nights,
         "price_breakdown": breakdown_json(check.quote),

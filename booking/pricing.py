@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 CENT = Decimal("0.01")
@@ -236,6 +236,7 @@ class Unavailable:
     BEYOND_BOOKING_WINDOW = "beyond_booking_window"
     TOO_MANY_GUESTS = "too_many_guests"
     BOOKED = "booked"
+    ON_HOLD = "on_hold"  # only another guest's unpaid hold is in the way; see Verdict.held_until
     CLOSED_TO_ARRIVAL = "closed_to_arrival"
     CLOSED_TO_DEPARTURE = "closed_to_departure"
     MIN_STAY = "min_stay"
@@ -248,20 +249,32 @@ class Verdict:
     reason: str | None = None
     message: str | None = None
     min_nights: int | None = None
+    held_until: datetime | None = None  # with ON_HOLD: when the last hold in the way lapses unless paid
 
 
-def check_stay(stay: Stay, guests: int, rules: PricingRules, taken_nights: Collection[date], today: date) -> Verdict:
-    """Whether a stay can be booked under the rules, given the nights already taken."""
+def check_stay(
+    stay: Stay, guests: int, rules: PricingRules, taken_nights: Collection[date], today: date,
+    held_only: Mapping[date, datetime] | None = None,
+) -> Verdict:
+    """Whether a stay can be booked under the rules, given the nights already taken.
+
+    `held_only` maps the taken nights that only unpaid holds take to when those holds lapse: when
+    they are all that is in the way, the answer is ON_HOLD (the nights may free up) rather than BOOKED.
+    """
     min_nights = rules.min_nights_for_arrival(stay.check_in)
 
-    def refuse(reason: str, message: str) -> Verdict:
-        return Verdict(False, reason, message, min_nights)
+    def refuse(reason: str, message: str, held_until: datetime | None = None) -> Verdict:
+        return Verdict(False, reason, message, min_nights, held_until)
 
     if stay.check_in > rules.last_arrival_date(today):
         return refuse(Unavailable.BEYOND_BOOKING_WINDOW, f"Bookings open at most {rules.booking_window_days} days ahead.")
     if guests > rules.max_guests:
         return refuse(Unavailable.TOO_MANY_GUESTS, f"The property sleeps at most {rules.max_guests} guests.")
-    if any(night in taken_nights for night in stay.each_night()):
+    taken_here = [night for night in stay.each_night() if night in taken_nights]
+    if taken_here:
+        if held_only and all(night in held_only for night in taken_here):
+            until = max(held_only[night] for night in taken_here)
+            return refuse(Unavailable.ON_HOLD, f"Another guest holds some of these nights until {until.isoformat()} while they pay; the nights are free again then unless the hold is paid.", until)
         return refuse(Unavailable.BOOKED, "Some of these nights are already booked.")
     if stay.check_in.weekday() in rules.closed_to_arrival:
         return refuse(Unavailable.CLOSED_TO_ARRIVAL, f"Arrivals are not possible on a {stay.check_in:%A}.")
@@ -272,6 +285,21 @@ def check_stay(stay: Stay, guests: int, rules: PricingRules, taken_nights: Colle
     if stay.nights > rules.max_nights:
         return refuse(Unavailable.MAX_STAY, f"Stays last at most {rules.max_nights} nights.")
     return Verdict(True, min_nights=min_nights)
+
+
+def held_only_nights(ranges: Iterable[tuple[date, date, datetime | None]], window_start: date, window_end: date) -> dict[date, datetime]:
+    """The nights in the window taken only by unpaid holds, each with when its last hold lapses."""
+    firm: set[date] = set()
+    held: dict[date, datetime] = {}
+    for start, end, held_until in ranges:
+        night = max(start, window_start)
+        while night < min(end, window_end):
+            if held_until is None:
+                firm.add(night)
+            else:
+                held[night] = max(held_until, held.get(night, held_until))
+            night += timedelta(days=1)
+    return {night: until for night, until in held.items() if night not in firm}
 
 
 def taken_nights_from_ranges(ranges: Iterable[tuple[date, date]], window_start: date, window_end: date) -> set[date]:

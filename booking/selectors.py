@@ -1,10 +1,11 @@
 """Reads of the calendar: which nights are taken, and the property being sold."""
 
-from datetime import date
+from datetime import UTC, date, datetime
 
 from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from booking.errors import NotFound
 from booking.models import DateBlock, Property, Reservation
@@ -59,18 +60,25 @@ def blocks_between(prop: Property, start: date, end: date):
 # The hottest query of the service (availability, quote, calendar, every hold): written once in
 # SQL so it costs one round trip and no ORM compilation. It is the union of blocking_reservations()
 # and blocks_between() above; tests/booking/test_selectors.py holds the two to the same answers.
+# The third column is when an unpaid hold lapses (NULL for stays and blocks that stay put), so an
+# agent can be told the nights may free up (`on_hold`, `held_until`).
 TAKEN_RANGES_SQL = """
-SELECT check_in, check_out FROM booking_reservation
+SELECT check_in, check_out, CASE WHEN status = 'held' THEN hold_expires_at END FROM booking_reservation
  WHERE property_id = %s AND check_in < %s AND check_out > %s
    AND (status = 'confirmed' OR (status = 'held' AND hold_expires_at > %s))
 UNION ALL
-SELECT start, "end" FROM booking_dateblock
+SELECT start, "end", NULL FROM booking_dateblock
  WHERE property_id = %s AND start < %s AND "end" > %s
 """
 
 
 def taken_ranges(prop: Property | int, start: date, end: date, now=None) -> list[tuple[date, date]]:
     """Half-open [start, end) ranges of every stay or block overlapping [start, end). One query."""
+    return [(first, last) for first, last, _ in taken_ranges_and_holds(prop, start, end, now)]
+
+
+def taken_ranges_and_holds(prop: Property | int, start: date, end: date, now=None) -> list[tuple[date, date, datetime | None]]:
+    """taken_ranges, each with the instant its unpaid hold lapses (None: a stay or block). One query."""
     ops = connection.ops
     property_id = prop if isinstance(prop, int) else prop.pk
     start_value, end_value = ops.adapt_datefield_value(start), ops.adapt_datefield_value(end)
@@ -78,7 +86,15 @@ def taken_ranges(prop: Property | int, start: date, end: date, now=None) -> list
     with connection.cursor() as cursor:
         cursor.execute(TAKEN_RANGES_SQL, [property_id, end_value, start_value, now_value, property_id, end_value, start_value])
         rows = cursor.fetchall()
-    return [(_as_date(first), _as_date(last)) for first, last in rows]
+    return [(_as_date(first), _as_date(last), _as_instant(held_until)) for first, last, held_until in rows]
+
+
+def _as_instant(value) -> datetime | None:
+    """SQLite hands back the stored text (UTC, naive); PostgreSQL an aware datetime."""
+    if value is None or isinstance(value, datetime):
+        return value if value is None or timezone.is_aware(value) else timezone.make_aware(value, UTC)
+    parsed = parse_datetime(value)
+    return timezone.make_aware(parsed, UTC) if parsed is not None and timezone.is_naive(parsed) else parsed
 
 
 def _as_date(value) -> date:

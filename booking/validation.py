@@ -252,10 +252,19 @@ class BlogSlugPath(serializers.Serializer):
     slug = serializers.RegexField(r"^[-a-zA-Z0-9_]+$", max_length=200, error_messages={"invalid": "A slug has only letters, digits, hyphens and underscores."})
 
 
-def validate(schema: type[serializers.Serializer], data, location: str) -> dict:
-    """Validate `data` against `schema`; raise InvalidInput with loc prefixed by `location`."""
+def validate(schema: type[serializers.Serializer], data, location: str, *, forbid_extra: bool | None = None) -> dict:
+    """Validate `data` against `schema`; raise InvalidInput with loc prefixed by `location`.
+
+    Unknown fields are refused (422 `extra_forbidden`) in JSON bodies and, through
+    `forbid_extra=True`, in MCP and A2A arguments: `{"adults": 6}` silently priced as 2 guests is
+    the failure this prevents. REST query strings stay lenient (links carry tracking parameters).
+    """
     if location == "body" and not isinstance(data, dict):
         raise InvalidInput.single(["body"], "Input should be a JSON object.", "model_attributes_type")
+    if forbid_extra if forbid_extra is not None else location == "body":
+        extra = unknown_fields(schema(), data, [location])
+        if extra:
+            raise InvalidInput(extra)
     serializer = schema(data=data, context={"location": location})
     try:
         valid = serializer.is_valid()
@@ -264,6 +273,22 @@ def validate(schema: type[serializers.Serializer], data, location: str) -> dict:
     if not valid:
         raise InvalidInput(flatten_errors(serializer.errors, [location]))
     return dict(serializer.validated_data)
+
+
+def unknown_fields(serializer: serializers.Serializer, data, loc: list) -> list[dict]:
+    """One extra_forbidden error per field the schema does not have (nested objects included)."""
+    if not isinstance(data, dict):
+        return []
+    fields = serializer.fields
+    accepted = ", ".join(fields)
+    errors = [
+        {"loc": [*loc, name], "msg": f"Unknown field {name!r}; the accepted fields are: {accepted}.", "type": "extra_forbidden"}
+        for name in data if name not in fields
+    ]
+    for name, field in fields.items():
+        if isinstance(field, serializers.Serializer) and isinstance(data.get(name), dict):
+            errors += unknown_fields(field, data[name], [*loc, name])
+    return errors
 
 
 def flatten_errors(errors, prefix: list) -> list[dict]:

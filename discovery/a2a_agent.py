@@ -141,6 +141,10 @@ class BookingAgentExecutor(AgentExecutor):
         caller = state.get("caller") or Caller("a2a")
         try:
             skill, arguments = skill_request(context.message)
+            if OPERATIONS[skill].idempotency_scope and "idempotency_key" not in arguments and context.message.message_id:
+                # A2A's retry key is the message's id: a client re-sending a message after a lost
+                # answer gets the first answer again, not a second hold.
+                arguments["idempotency_key"] = context.message.message_id
             body = await run_operation_async(skill, arguments, caller)
             parts = [new_data_part(body, media_type=JSON)]
         except BookingError as error:

@@ -30,6 +30,8 @@ def _object(serializer: serializers.Serializer, direction: str) -> dict:
         if field.required:
             required.append(name)
     schema = {"type": "object", "properties": properties, "required": required}
+    if direction == "input":
+        schema["additionalProperties"] = False  # unknown arguments are refused (extra_forbidden)
     if help_text := getattr(serializer, "help_text", None):
         schema["description"] = str(help_text)
     return schema

@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 
 from booking.errors import BookingError
 from discovery.json_schema import input_schema, output_schema
-from discovery.operations import ARGUMENT_NOTES, OPERATIONS, Caller, Operation, error_payload, run_operation_async
+from discovery.operations import ARGUMENT_NOTES, IDEMPOTENCY_KEY_NOTE, OPERATIONS, Caller, Operation, error_payload, run_operation_async
 
 logger = logging.getLogger("discovery.mcp")
 
@@ -31,15 +31,19 @@ INSTRUCTIONS = (
     "Order: get_property, then check_availability (get_calendar helps to find free dates), then "
     "create_checkout_link and give its checkout_url to the guest; follow the booking with "
     "get_reservation. Do not collect guest details before payment: the payment page collects them. "
+    "Pass idempotency_key to the create tools and reuse it when retrying; release_hold lets go of a "
+    "hold you will not pay. "
     "Dates are YYYY-MM-DD; check_out is the departure day."
 )
 
 
 def tool_for(operation: Operation) -> types.Tool:
-    arguments = input_schema(operation.arguments) if operation.arguments else {"type": "object", "properties": {}}
+    arguments = input_schema(operation.arguments) if operation.arguments else {"type": "object", "properties": {}, "additionalProperties": False}
     for name, spec in arguments["properties"].items():
         if name in ARGUMENT_NOTES:
             spec.setdefault("description", ARGUMENT_NOTES[name])
+    if operation.idempotency_scope:
+        arguments["properties"]["idempotency_key"] = {"type": "string", "minLength": 1, "maxLength": 255, "description": IDEMPOTENCY_KEY_NOTE}
     return types.Tool(
         name=operation.name,
         title=operation.title,
@@ -49,8 +53,8 @@ def tool_for(operation: Operation) -> types.Tool:
         annotations=types.ToolAnnotations(
             title=operation.title,
             read_only_hint=operation.read_only,
-            # Holds only ever add: nothing an agent calls here deletes or overwrites anything.
-            destructive_hint=False,
+            # Holds only add; release_hold is the one tool that takes something away (a hold).
+            destructive_hint=operation.destructive,
             idempotent_hint=operation.idempotent,
             open_world_hint=operation.open_world,
         ),

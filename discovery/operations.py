@@ -25,6 +25,7 @@ from booking.payments import services as payments
 from booking.payments.presenters import checkout_json
 from booking.services import stays
 from booking.services.holds import GuestDetails, hold_stay
+from booking.services.idempotency import run_idempotent
 from booking.services.reservations import get_reservation
 
 logger = logging.getLogger("discovery.agents")
@@ -62,12 +63,22 @@ class Operation:
     idempotent: bool
     open_world: bool = False
     example: Mapping = field(default_factory=dict)
+    # Creating operations take an `idempotency_key` argument with the REST Idempotency-Key
+    # semantics, in the REST endpoint's scope (the same key and body answer the same, whichever
+    # interface retried).
+    idempotency_scope: str | None = None
+    destructive: bool = False
 
     def validate(self, arguments) -> dict:
         """The REST rules, with the REST `loc` prefix, so the messages are the REST messages."""
         if self.arguments is None:
+            if isinstance(arguments, Mapping) and arguments:
+                raise InvalidInput([
+                    {"loc": [self.location, name], "msg": f"Unknown field {name!r}; this operation takes no arguments.", "type": "extra_forbidden"}
+                    for name in arguments
+                ])
             return {}
-        return validation.validate(self.arguments, {} if arguments is None else arguments, self.location)
+        return validation.validate(self.arguments, {} if arguments is None else arguments, self.location, forbid_extra=True)
 
 
 def run_operation(name: str, arguments, caller: Caller) -> dict:
@@ -77,6 +88,8 @@ def run_operation(name: str, arguments, caller: Caller) -> dict:
         names = ", ".join(OPERATIONS)
         raise InvalidInput.single(["body", "skill"], f"Unknown operation {name!r}; one of: {names}.", "enum")
     try:
+        if operation.idempotency_scope:
+            return _run_with_key(operation, arguments, caller)
         return operation.run(operation.validate(arguments), caller)
     except (OperationalError, InterfaceError) as error:
         logger.error("database unavailable during %s: %s", name, error.__class__.__name__)
@@ -84,6 +97,25 @@ def run_operation(name: str, arguments, caller: Caller) -> dict:
     except DatabaseError as error:
         logger.exception("database error during %s", name)
         raise ServiceUnavailable("The request could not be stored; try again.") from error
+
+
+IDEMPOTENCY_KEY_NOTE = (
+    "Optional. Send the same key when retrying this call (e.g. after a timeout): the first answer is "
+    "returned again for 24 hours and no second hold is made. Any string up to 255 characters, e.g. a UUID."
+)
+
+
+def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
+    arguments = dict(arguments) if isinstance(arguments, Mapping) else arguments
+    key = arguments.pop("idempotency_key", None) if isinstance(arguments, dict) else None
+    if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 255):
+        raise InvalidInput.single([operation.location, "idempotency_key"], "Must be a string of 1 to 255 characters.", "string_type")
+
+    def produce() -> tuple[int, dict]:
+        return 201, operation.run(operation.validate(arguments), caller)
+
+    _, body = run_idempotent(scope=operation.idempotency_scope, key=key, payload=arguments, produce=produce)
+    return body
 
 
 async def run_operation_async(name: str, arguments, caller: Caller) -> dict:
@@ -172,6 +204,10 @@ def _reservation_status(data: dict, caller: Caller) -> dict:
     return presenters.reservation_json(get_reservation(data["reservation_id"]), mask=True)
 
 
+def _release_hold(data: dict, caller: Caller) -> dict:
+    return presenters.reservation_json(payments.release_hold(data["reservation_id"], actor=caller.actor(None)), mask=True)
+
+
 # What an argument means, for the fields whose validation schema carries no help_text.
 ARGUMENT_NOTES = {
     "guest": "Optional guest details (first_name, last_name, email, phone). Not needed to book: the payment page collects them.",
@@ -212,9 +248,10 @@ OPERATIONS: dict[str, Operation] = {
                 "Whether a stay can be booked, with its full price breakdown in EUR. Dates are "
                 "YYYY-MM-DD: check_in is the arrival day (the first night), check_out the departure "
                 "day (the last night is the day before). guests is 1 to 7. When available is false, "
-                "unavailable_reason says why (booked, min_stay, max_stay, closed_to_arrival, "
-                "closed_to_departure, beyond_booking_window) and message explains it; the price is "
-                "given either way. Nothing is held. Read-only."
+                "unavailable_reason says why (booked, on_hold, min_stay, max_stay, closed_to_arrival, "
+                "closed_to_departure, beyond_booking_window) and message explains it; on_hold means "
+                "only another guest's unpaid hold is in the way, until held_until: try again after it. "
+                "The price is given either way. Nothing is held. Read-only."
             ),
             rest="GET /api/v1/availability",
             arguments=validation.AvailabilityQuery,
@@ -273,8 +310,9 @@ OPERATIONS: dict[str, Operation] = {
                 "Unpaid holds expire and free the dates. guest (first_name, last_name, email, phone), "
                 "special_requests and agent_name are optional. Prefer create_checkout_link, which "
                 "holds the dates and returns a payment link in one step; do not collect guest "
-                "details before payment. Each call makes a new hold; fails with dates_unavailable "
-                "when the stay cannot be booked."
+                "details before payment. Each call makes a new hold, so pass idempotency_key and "
+                "send the same key when retrying; fails with dates_unavailable when the stay cannot "
+                "be booked. Let go of a hold you will not pay with release_hold."
             ),
             rest="POST /api/v1/reservations",
             arguments=validation.ReservationCreate,
@@ -283,6 +321,7 @@ OPERATIONS: dict[str, Operation] = {
             run=_reservation,
             read_only=False,
             idempotent=False,
+            idempotency_scope="reservations",
             example={**STAY_EXAMPLE, "agent_name": "example-agent"},
         ),
         Operation(
@@ -295,8 +334,10 @@ OPERATIONS: dict[str, Operation] = {
                 "first. The reservation (reservation_id) is confirmed only when the payment "
                 "succeeds, before expires_at; follow it with get_reservation. success_url and "
                 "cancel_url (absolute https URLs) are where the payer returns to; by default this "
-                "site's thank-you and booking pages. Each call makes a new hold; fails with "
-                "dates_unavailable when the stay cannot be booked."
+                "site's thank-you and booking pages. Each call makes a new hold, so pass "
+                "idempotency_key and send the same key when retrying (a retry without it would find "
+                "the dates taken by your own first hold); fails with dates_unavailable when the stay "
+                "cannot be booked."
             ),
             rest="POST /api/v1/payments/checkout-link",
             arguments=validation.CheckoutLinkCreate,
@@ -305,6 +346,7 @@ OPERATIONS: dict[str, Operation] = {
             run=_checkout_link,
             read_only=False,
             idempotent=False,
+            idempotency_scope="checkout-link",
             open_world=True,  # it creates a session at the payment provider
             example={**STAY_EXAMPLE, "agent_name": "example-agent"},
         ),
@@ -323,6 +365,26 @@ OPERATIONS: dict[str, Operation] = {
             run=_reservation_status,
             read_only=True,
             idempotent=True,
+            example={"reservation_id": "res_…"},
+        ),
+        Operation(
+            name="release_hold",
+            title="Release an unpaid hold",
+            description=(
+                "Let go of a hold you made and will not pay (e.g. after exploring prices): it becomes "
+                "cancelled at once, its checkout is closed at the payment provider and the dates are "
+                "free again. Only a live, unpaid hold can be released; anything else fails with "
+                "not_releasable. The reservation id is the credential."
+            ),
+            rest="DELETE /api/v1/reservations/{reservation_id}",
+            arguments=validation.ReservationPath,
+            location="path",
+            result=schemas.ReservationResult,
+            run=_release_hold,
+            read_only=False,
+            idempotent=False,
+            destructive=True,
+            open_world=True,  # it closes the session at the payment provider
             example={"reservation_id": "res_…"},
         ),
     ]

@@ -72,7 +72,8 @@ class HTTPValidationError(s.Serializer):
 class ErrorBody(s.Serializer):
     detail = s.CharField()
     code = s.CharField(help_text="not_found, dates_unavailable, reservation_not_payable, idempotency_key_reused, rate_limited, payload_too_large, payment_provider_error, service_unavailable, …")
-    unavailable_reason = s.CharField(required=False, allow_null=True, help_text="With dates_unavailable: booked, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window.")
+    unavailable_reason = s.CharField(required=False, allow_null=True, help_text="With dates_unavailable: booked, on_hold, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window.")
+    held_until = s.DateTimeField(required=False, help_text="With on_hold: when the unpaid hold in the way lapses unless paid.")
 
     class Meta:
         ref_name = "Error"
@@ -111,8 +112,9 @@ class AvailabilityResult(s.Serializer):
     check_out = s.DateField()
     guests = s.IntegerField()
     available = s.BooleanField()
-    unavailable_reason = s.CharField(allow_null=True, help_text="booked, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window, too_many_guests")
+    unavailable_reason = s.CharField(allow_null=True, help_text="booked, on_hold, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window, too_many_guests")
     message = s.CharField(allow_null=True)
+    held_until = s.DateTimeField(allow_null=True, help_text="With on_hold: when another guest's unpaid hold on these nights lapses unless paid; retry after it.")
     nights = s.IntegerField()
     min_nights = s.IntegerField()
     price_breakdown = PriceBreakdown()
@@ -367,7 +369,7 @@ _BREAKDOWN = {
 }
 _STAY = {"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2}
 
-AVAILABILITY_EXAMPLE = {**_STAY, "available": True, "unavailable_reason": None, "message": None, "nights": 3, "min_nights": 3, "price_breakdown": _BREAKDOWN}
+AVAILABILITY_EXAMPLE = {**_STAY, "available": True, "unavailable_reason": None, "message": None, "held_until": None, "nights": 3, "min_nights": 3, "price_breakdown": _BREAKDOWN}
 QUOTE_EXAMPLE = {
     **_STAY, "available": True, "unavailable_reason": None, **_BREAKDOWN,
     "exchange_rate": 1.0, "charge_currency": "EUR", "charge_total": 1281.0, "price_breakdown": _BREAKDOWN,

@@ -19,7 +19,7 @@ from booking.errors import DatesUnavailable
 from booking.models import Reservation
 from booking.presenters import breakdown_json
 from booking.rules import rules_for
-from booking.selectors import blocks_between, get_property, taken_ranges, today
+from booking.selectors import blocks_between, get_property, taken_ranges, taken_ranges_and_holds, today
 from booking.services.audit import record_event
 from booking.services.limits import check_hold_rate, check_unpaid_holds
 from booking.services.locking import calendar_transaction
@@ -61,10 +61,11 @@ def hold_stay(
             stay = pricing.Stay(check_in, check_out)
             now = timezone.now()
             expire_lapsed_holds_overlapping(prop, check_in, check_out, now)
-            taken = pricing.taken_nights_from_ranges(taken_ranges(prop, check_in, check_out, now), check_in, check_out)
-            verdict = pricing.check_stay(stay, guests, rules, taken, today())
+            ranges = taken_ranges_and_holds(prop, check_in, check_out, now)
+            taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
+            verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
             if not verdict.available:
-                raise DatesUnavailable(verdict.message, verdict.reason)
+                raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
             quote = pricing.quote(stay, guests, rules)
             reservation = Reservation.objects.create(
                 property=prop,

@@ -7,7 +7,7 @@ from decimal import Decimal
 from booking import pricing
 from booking.errors import InvalidInput
 from booking.rules import rules_for_version
-from booking.selectors import get_property_version, taken_ranges, today
+from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today
 
 
 _property_documents: dict[int, tuple[int, dict, bytes]] = {}
@@ -56,8 +56,9 @@ def check_stay(*, check_in: date, check_out: date, guests: int) -> StayCheck:
 
 def _check(property_id: int, rules: pricing.PricingRules, check_in: date, check_out: date, guests: int) -> StayCheck:
     stay = pricing.Stay(check_in, check_out)
-    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, check_in, check_out), check_in, check_out)
-    verdict = pricing.check_stay(stay, guests, rules, taken, today())
+    ranges = taken_ranges_and_holds(property_id, check_in, check_out)
+    taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
+    verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
     return StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules))
 
 

@@ -16,6 +16,7 @@ TOOL_NAMES = [
     "create_reservation",
     "create_checkout_link",
     "get_reservation",
+    "release_hold",
 ]
 
 

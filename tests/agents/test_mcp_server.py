@@ -26,7 +26,7 @@ def mcp_url(live_url: str) -> str:
 
 class TestConnecting:
     @pytest.mark.parametrize("mode", ["legacy", "auto"])
-    def test_a_client_initializes_and_finds_the_seven_tools(self, live_url, mode):
+    def test_a_client_initializes_and_finds_every_tool(self, live_url, mode):
         # legacy: the initialize handshake of today's clients; auto: the SDK's discovery first.
         async def connect():
             async with Client(mcp_url(live_url), mode=mode) as client:
@@ -56,9 +56,10 @@ class TestConnecting:
             "check_availability": {"check_in", "check_out", "guests"},
             "get_calendar": {"start", "months"},
             "get_quote": {"check_in", "check_out", "guests", "currency"},
-            "create_reservation": {"check_in", "check_out", "guests", "guest", "special_requests", "agent_name"},
-            "create_checkout_link": {"check_in", "check_out", "guests", "success_url", "cancel_url", "special_requests", "agent_name"},
+            "create_reservation": {"check_in", "check_out", "guests", "guest", "special_requests", "agent_name", "idempotency_key"},
+            "create_checkout_link": {"check_in", "check_out", "guests", "success_url", "cancel_url", "special_requests", "agent_name", "idempotency_key"},
             "get_reservation": {"reservation_id"},
+            "release_hold": {"reservation_id"},
         }
         assert set(tools["create_reservation"].input_schema["properties"]["guest"]["anyOf"][0]["properties"]) == {"first_name", "last_name", "email", "phone"}
         assert tools["get_calendar"].input_schema["properties"]["months"]["maximum"] == 18
@@ -68,9 +69,9 @@ class TestConnecting:
             assert tool.output_schema["type"] == "object" and tool.output_schema["required"], name
             hints = tool.annotations
             assert hints.read_only_hint is (name in READ_ONLY), name
-            assert hints.destructive_hint is False, name
+            assert hints.destructive_hint is (name == "release_hold"), name
             assert hints.idempotent_hint is (name in READ_ONLY), name
-            assert hints.open_world_hint is (name == "create_checkout_link"), name
+            assert hints.open_world_hint is (name in ("create_checkout_link", "release_hold")), name
         assert {"reservation_id", "checkout_url", "session_id", "expires_at", "amount", "currency"} <= set(tools["create_checkout_link"].output_schema["required"])
 
 

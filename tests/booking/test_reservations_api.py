@@ -44,7 +44,8 @@ class TestCreatingAHold:
     def test_the_dates_are_blocked_at_once(self, api, demo_property):
         hold(api, offset=30, nights=3)
         availability = api.get("/api/v1/availability", check_in=future(31), check_out=future(34)).json()
-        assert (availability["available"], availability["unavailable_reason"]) == (False, "booked")
+        # Only an unpaid hold is in the way: on_hold, with when it lapses (DESIGN.md).
+        assert (availability["available"], availability["unavailable_reason"]) == (False, "on_hold") and availability["held_until"]
         overlapping = hold(api, offset=32, nights=3)
         assert overlapping.status_code == 409
         assert overlapping.json()["code"] == "dates_unavailable"
