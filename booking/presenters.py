@@ -72,6 +72,20 @@ def availability_json(check) -> dict:
     }
 
 
+def stays_json(found) -> dict:
+    return {
+        "nights": found.nights,
+        "guests": found.guests,
+        "start": found.start.isoformat(),
+        "end": found.end.isoformat(),
+        "currency": found.currency,
+        "stays": [
+            {"check_in": s.check_in.isoformat(), "check_out": s.check_out.isoformat(), "nights": found.nights, "total": number(s.total), "currency": found.currency}
+            for s in found.stays
+        ],
+    }
+
+
 def quote_json(priced) -> dict:
     """The breakdown's fields at the top level (spec: "full price breakdown"), with the stay, the
     verdict and the same breakdown nested as price_breakdown, as in the availability answer."""

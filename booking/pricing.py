@@ -302,6 +302,31 @@ def held_only_nights(ranges: Iterable[tuple[date, date, datetime | None]], windo
     return {night: until for night, until in held.items() if night not in firm}
 
 
+@dataclass(frozen=True)
+class FoundStay:
+    check_in: date
+    check_out: date
+    total: Decimal
+
+
+def find_stays(
+    *, nights: int, guests: int, rules: PricingRules, taken_nights: Collection[date], today: date,
+    first_arrival: date, last_arrival: date, limit: int = 10,
+) -> list[FoundStay]:
+    """The cheapest bookable stays of exactly `nights` nights arriving between the two dates
+    (inclusive), cheapest first (then earliest). One pass over the arrival days, against the nights
+    taken as read once: the same verdict and total a check or a quote of each would give."""
+    found = []
+    arrival = first_arrival
+    while arrival <= last_arrival:
+        stay = Stay(arrival, arrival + timedelta(days=nights))
+        if check_stay(stay, guests, rules, taken_nights, today).available:
+            found.append(FoundStay(stay.check_in, stay.check_out, quote(stay, guests, rules).total))
+        arrival += timedelta(days=1)
+    found.sort(key=lambda candidate: (candidate.total, candidate.check_in))
+    return found[:limit]
+
+
 def taken_nights_from_ranges(ranges: Iterable[tuple[date, date]], window_start: date, window_end: date) -> set[date]:
     """The nights inside [window_start, window_end) covered by any half-open [start, end) range."""
     nights: set[date] = set()

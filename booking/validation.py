@@ -229,6 +229,26 @@ class CheckoutSessionCreate(serializers.Serializer):
     cancel_url = ReturnUrlField()
 
 
+class StaysQuery(serializers.Serializer):
+    nights = StrictIntegerField(min_value=1, max_value=365, help_text="Exactly this many nights, 1 to 365.")
+    guests = guests_field()
+    start = StayDateField(required=False, allow_null=True, default=None, help_text="Earliest arrival, YYYY-MM-DD. Default: today (the first bookable date).")
+    end = StayDateField(required=False, allow_null=True, default=None, help_text="Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start.")
+
+    MAX_WINDOW_DAYS = 549  # 18 months
+
+    def validate(self, attrs):
+        start, end = attrs.get("start"), attrs.get("end")
+        if start is not None and start < today():
+            raise InvalidStay(["start"], "start must not be in the past.", "date_in_past")
+        if end is not None:
+            if end < (start or today()):
+                raise InvalidStay(["end"], "end must not be before start.", "date_order")
+            if (end - (start or today())).days > self.MAX_WINDOW_DAYS:
+                raise InvalidStay(["end"], "end may be at most 18 months after start.", "window_too_long")
+        return attrs
+
+
 class CalendarQuery(serializers.Serializer):
     start = StayDateField(required=False, allow_null=True, default=None, help_text="Month anchor, YYYY-MM-DD; any date, past or future. Default: this month.")
     months = StrictIntegerField(min_value=1, max_value=18, default=12, help_text="How many months, 1 to 18.")

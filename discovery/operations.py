@@ -147,6 +147,8 @@ def example_arguments(operation: Operation, today: date) -> dict:
         example |= {"check_in": check_in.isoformat(), "check_out": (check_in + timedelta(days=nights)).isoformat()}
     if "start" in example:
         example["start"] = (today + timedelta(days=60)).replace(day=1).isoformat()
+    if "end" in example:
+        example["end"] = (today + timedelta(days=120)).isoformat()
     return example
 
 
@@ -163,6 +165,10 @@ def _availability(data: dict, caller: Caller) -> dict:
 
 def _calendar(data: dict, caller: Caller) -> dict:
     return presenters.calendar_json(stays.calendar_months(**data))
+
+
+def _find_stays(data: dict, caller: Caller) -> dict:
+    return presenters.stays_json(stays.find_stays(**data))
 
 
 def _quote(data: dict, caller: Caller) -> dict:
@@ -280,6 +286,24 @@ OPERATIONS: dict[str, Operation] = {
             read_only=True,
             idempotent=True,
             example={"start": "2027-05-01", "months": 2},
+        ),
+        Operation(
+            name="find_stays",
+            title="Find stays",
+            description=(
+                "The cheapest bookable stays of exactly nights nights (1 to 365) for guests guests, "
+                "arriving between start (default today) and end (default start + 60 days, at most 18 "
+                "months later): up to 10, cheapest first, each with check_in, check_out and the total "
+                "a quote would give. Use it when the guest is flexible on dates. Read-only."
+            ),
+            rest="GET /api/v1/stays",
+            arguments=validation.StaysQuery,
+            location="query",
+            result=schemas.StaysResult,
+            run=_find_stays,
+            read_only=True,
+            idempotent=True,
+            example={"nights": 3, "guests": 2, "start": "2027-05-01"},
         ),
         Operation(
             name="get_quote",

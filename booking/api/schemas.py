@@ -120,6 +120,23 @@ class AvailabilityResult(s.Serializer):
     price_breakdown = PriceBreakdown()
 
 
+class FoundStay(s.Serializer):
+    check_in = s.DateField()
+    check_out = s.DateField()
+    nights = s.IntegerField()
+    total = s.FloatField(help_text="What a quote of this stay gives, city tax included.")
+    currency = s.CharField()
+
+
+class StaysResult(s.Serializer):
+    nights = s.IntegerField()
+    guests = s.IntegerField()
+    start = s.DateField(help_text="Earliest arrival searched.")
+    end = s.DateField(help_text="Latest arrival searched.")
+    currency = s.CharField()
+    stays = FoundStay(many=True, help_text="Up to 10 bookable stays, cheapest first (then earliest).")
+
+
 class QuoteResult(PriceBreakdown):
     check_in = s.DateField()
     check_out = s.DateField()
@@ -431,3 +448,8 @@ BODY_VALIDATION_ERROR_EXAMPLE = {"detail": [{"loc": ["body", "check_out"], "msg"
 DATES_UNAVAILABLE_EXAMPLE = {"detail": "Some of these nights are already booked.", "code": "dates_unavailable", "unavailable_reason": "booked"}
 NOT_FOUND_EXAMPLE = {"detail": "No reservation with id 'res_unknown'.", "code": "not_found"}
 HEALTH_EXAMPLE = {"status": "ok", "database": "ok", "version": "1.0.0", "time": "2027-04-02T10:00:00+00:00"}
+
+STAYS_EXAMPLE = {
+    "nights": 3, "guests": 2, "start": "2027-05-01", "end": "2027-06-30", "currency": "EUR",
+    "stays": [{"check_in": "2027-05-04", "check_out": "2027-05-07", "nights": 3, "total": 1011.0, "currency": "EUR"}],
+}

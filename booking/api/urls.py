@@ -6,6 +6,7 @@ urlpatterns = [
     path("property", views.PropertyView.as_view(), name="api-property"),
     path("availability", views.AvailabilityView.as_view(), name="api-availability"),
     path("calendar", views.CalendarView.as_view(), name="api-calendar"),
+    path("stays", views.StaysView.as_view(), name="api-stays"),
     path("quote", views.QuoteView.as_view(), name="api-quote"),
     path("reservations", views.ReservationCreateView.as_view(), name="api-reservations"),
     path("reservations/<str:reservation_id>", views.ReservationDetailView.as_view(), name="api-reservation"),

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from booking import presenters, validation
 from booking.api import schemas as examples
 from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, client_ip, error
-from booking.api.schemas import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult
+from booking.api.schemas import AvailabilityResult, CalendarResult, StaysResult, HealthResult, PropertyResult, QuoteResult, ReservationResult
 from booking.models import Reservation
 from booking.services import stays
 from booking.services.holds import GuestDetails, hold_stay
@@ -85,6 +85,24 @@ class AvailabilityView(ApiView):
     def get(self, request):
         data = self.query(validation.AvailabilityQuery)
         return Response(presenters.availability_json(stays.check_stay(**data)))
+
+
+class StaysView(ApiView):
+    @extend_schema(
+        operation_id="find_stays",
+        summary="The cheapest bookable stays of N nights in a window of arrival dates",
+        parameters=[
+            query("nights", {"type": "integer", "minimum": 1, "maximum": 365}, 3, "Exactly this many nights.", required=True),
+            query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 2, "Number of guests, 1 to 7."),
+            query("start", {**DATE, "nullable": True}, "2027-05-01", "Earliest arrival, YYYY-MM-DD. Default: today."),
+            query("end", {**DATE, "nullable": True}, "2027-06-30", "Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start."),
+        ],
+        responses={200: StaysResult, 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
+        examples=[answer("The cheapest three nights", examples.STAYS_EXAMPLE, 200), QUERY_INVALID],
+    )
+    def get(self, request):
+        data = self.query(validation.StaysQuery)
+        return Response(presenters.stays_json(stays.find_stays(**data)))
 
 
 class CalendarView(ApiView):

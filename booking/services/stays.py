@@ -89,6 +89,31 @@ class Calendar:
     days: list[pricing.CalendarDay]
 
 
+@dataclass(frozen=True)
+class FoundStays:
+    nights: int
+    guests: int
+    start: date
+    end: date
+    currency: str
+    stays: list[pricing.FoundStay]
+
+
+def find_stays(*, nights: int, guests: int, start: date | None = None, end: date | None = None) -> FoundStays:
+    """Up to 10 bookable stays of `nights` nights arriving in [start, end] (start: today, the first
+    bookable date; end: start + 60 days), cheapest first. Two queries, whatever the window."""
+    property_id, version = get_property_version()
+    rules = rules_for_version(property_id, version)
+    start = max(start or today(), today())
+    end = end or start + timedelta(days=DEFAULT_SEARCH_DAYS)
+    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, start, end + timedelta(days=nights)), start, end + timedelta(days=nights))
+    found = pricing.find_stays(nights=nights, guests=guests, rules=rules, taken_nights=taken, today=today(), first_arrival=start, last_arrival=end)
+    return FoundStays(nights, guests, start, end, rules.currency, found)
+
+
+DEFAULT_SEARCH_DAYS = 60
+
+
 def calendar_months(*, start: date | None, months: int) -> Calendar:
     """Day-by-day availability from the month of `start` (any date; default this month)."""
     property_id, version = get_property_version()

@@ -12,6 +12,7 @@ TOOL_NAMES = [
     "get_property",
     "check_availability",
     "get_calendar",
+    "find_stays",
     "get_quote",
     "create_reservation",
     "create_checkout_link",

@@ -17,7 +17,7 @@ from tests.agents.conftest import TIMEOUT, TOOL_NAMES, first_free_stay, rest, re
 
 pytestmark = pytest.mark.live
 
-READ_ONLY = {"get_property", "check_availability", "get_calendar", "get_quote", "get_reservation"}
+READ_ONLY = {"get_property", "check_availability", "get_calendar", "find_stays", "get_quote", "get_reservation"}
 
 
 def mcp_url(live_url: str) -> str:
@@ -55,6 +55,7 @@ class TestConnecting:
             "get_property": set(),
             "check_availability": {"check_in", "check_out", "guests"},
             "get_calendar": {"start", "months"},
+            "find_stays": {"nights", "guests", "start", "end"},
             "get_quote": {"check_in", "check_out", "guests", "currency"},
             "create_reservation": {"check_in", "check_out", "guests", "guest", "special_requests", "agent_name", "idempotency_key"},
             "create_checkout_link": {"check_in", "check_out", "guests", "success_url", "cancel_url", "special_requests", "agent_name", "idempotency_key"},
