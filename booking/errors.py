@@ -90,6 +90,10 @@ class RateLimited(BookingError):
         super().__init__(detail)
         self.retry_after = retry_after
 
+    def as_body(self) -> dict:
+        # Also in the body: MCP and A2A answers carry no Retry-After header.
+        return {**super().as_body(), "retry_after": self.retry_after}
+
 
 class PaymentProviderError(BookingError):
     status = 502

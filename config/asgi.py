@@ -21,12 +21,14 @@ import asyncio
 import json
 import logging
 import os
+import uuid
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
 
+from config.observability import SANE_REQUEST_ID, request_id_var  # noqa: E402
 from discovery.endpoints import A2A_PATH, MCP_PATH  # noqa: E402
 
 logger = logging.getLogger("config.asgi")
@@ -58,6 +60,23 @@ class AgentRouter:
         await self.site(scope, receive, send)
 
     async def agent_app(self, name, scope, receive, send):
+        """The agent protocols get what Django's middleware gives the site: a request id on the
+        answer (X-Request-ID) and on every log line written while serving it."""
+        incoming = next((value.decode("latin-1") for key, value in scope.get("headers", []) if key == b"x-request-id"), "")
+        request_id = incoming if SANE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        token = request_id_var.set(request_id)
+
+        async def send_with_id(message):
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), (b"x-request-id", request_id.encode())]}
+            await send(message)
+
+        try:
+            await self._agent_app(name, scope, receive, send_with_id)
+        finally:
+            request_id_var.reset(token)
+
+    async def _agent_app(self, name, scope, receive, send):
         if not self.serving_agents:
             # Without the lifespan (e.g. uvicorn --lifespan off) the MCP session manager never ran.
             await json_error(send, 503, "The agent endpoints need the ASGI lifespan; start the server with it enabled.")

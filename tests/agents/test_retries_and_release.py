@@ -133,3 +133,20 @@ class TestStrictArguments:
 
         error = run(send)["error"]
         assert error["status"] == 422 and error["detail"][0]["loc"] == ["body", "adults"]
+
+
+class TestSmallThingsAgentsNeed:
+    def test_mcp_and_a2a_answers_carry_a_request_id(self, live_url):
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        mcp = httpx.post(live_url + "/mcp", json=ping, headers={"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}, timeout=TIMEOUT)
+        assert mcp.status_code == 200 and len(mcp.headers["X-Request-ID"]) >= 16
+        kept = httpx.post(live_url + "/a2a", json={"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {}}, headers={"X-Request-ID": "agent-trace-42", "A2A-Version": "1.0"}, timeout=TIMEOUT)
+        assert kept.headers["X-Request-ID"] == "agent-trace-42"
+
+
+def test_a_rate_limited_answer_says_when_to_retry():
+    from booking.errors import RateLimited
+    from discovery.operations import error_payload
+
+    payload = error_payload(RateLimited("Too many holds.", retry_after=120))
+    assert (payload["status"], payload["code"], payload["retry_after"]) == (429, "rate_limited", 120)
