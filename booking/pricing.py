@@ -191,8 +191,11 @@ def city_tax_note(rules: PricingRules) -> str:
     return note
 
 
-def quote(stay: Stay, guests: int, rules: PricingRules) -> Quote:
-    """Price a stay line by line. total = accommodation + discount_amount + cleaning_fee + city_tax."""
+def quote(stay: Stay, guests: int, rules: PricingRules, children_ages: Collection[int] = ()) -> Quote:
+    """Price a stay line by line. total = accommodation + discount_amount + cleaning_fee + city_tax.
+
+    The city tax counts every guest unless `children_ages` says who is a child: children under the
+    exemption age are then not taxed (DESIGN.md "Party")."""
     nights = tuple(price_night(night, guests, rules) for night in stay.each_night())
     accommodation = sum((n.amount for n in nights), Decimal("0"))
     discount = best_discount(stay.nights, rules.discounts)
@@ -201,8 +204,8 @@ def quote(stay: Stay, guests: int, rules: PricingRules) -> Quote:
     else:
         discount_label, discount_percent = discount.label, discount.percent
         discount_amount = -money(accommodation * discount.percent / 100)
-    # Every guest is counted: ages are not known before arrival, exemptions are deducted there.
-    city_tax = money(rules.city_tax_per_person_night * guests * min(stay.nights, rules.city_tax_max_nights))
+    taxed = taxed_guests(guests, children_ages, rules)
+    city_tax = money(rules.city_tax_per_person_night * taxed * min(stay.nights, rules.city_tax_max_nights))
     cleaning_fee = money(rules.cleaning_fee)
     total = accommodation + discount_amount + cleaning_fee + city_tax
     return Quote(
@@ -216,11 +219,17 @@ def quote(stay: Stay, guests: int, rules: PricingRules) -> Quote:
         cleaning_fee=cleaning_fee,
         cleaning_fee_label=rules.cleaning_fee_label,
         city_tax=city_tax,
-        city_tax_note=city_tax_note(rules),
+        city_tax_note=city_tax_note(rules) + (f"; {taxed} of {guests} guests taxed" if children_ages else ""),
         total=money(total),
         currency=rules.currency,
         price_source=" + ".join(dict.fromkeys(n.source for n in nights)),
     )
+
+
+def taxed_guests(guests: int, children_ages: Collection[int], rules: PricingRules) -> int:
+    """Guests who pay the city tax: all of them, less the children under the exemption age."""
+    exempt = sum(1 for age in children_ages if age < rules.city_tax_exempt_under_age)
+    return max(guests - exempt, 0)
 
 
 def best_discount(nights: int, discounts: Iterable[LengthOfStayDiscount]) -> LengthOfStayDiscount | None:
@@ -311,7 +320,7 @@ class FoundStay:
 
 def find_stays(
     *, nights: int, guests: int, rules: PricingRules, taken_nights: Collection[date], today: date,
-    first_arrival: date, last_arrival: date, limit: int = 10,
+    first_arrival: date, last_arrival: date, limit: int = 10, children_ages: Collection[int] = (),
 ) -> list[FoundStay]:
     """The cheapest bookable stays of exactly `nights` nights arriving between the two dates
     (inclusive), cheapest first (then earliest). One pass over the arrival days, against the nights
@@ -321,7 +330,7 @@ def find_stays(
     while arrival <= last_arrival:
         stay = Stay(arrival, arrival + timedelta(days=nights))
         if check_stay(stay, guests, rules, taken_nights, today).available:
-            found.append(FoundStay(stay.check_in, stay.check_out, quote(stay, guests, rules).total))
+            found.append(FoundStay(stay.check_in, stay.check_out, quote(stay, guests, rules, children_ages).total))
         arrival += timedelta(days=1)
     found.sort(key=lambda candidate: (candidate.total, candidate.check_in))
     return found[:limit]

@@ -113,12 +113,42 @@ def guests_field(**kwargs):
     )
 
 
-class AvailabilityQuery(StaySchema):
-    guests = guests_field()
+class ChildrenAgesField(serializers.ListField):
+    """Ages of the children among the guests, 0 to 17: a JSON list, or "5,14" in a query string.
+    Children under the property's exemption age pay no city tax."""
+
+    def __init__(self, **kwargs):
+        super().__init__(
+            child=StrictIntegerField(min_value=0, max_value=17), required=False, default=list, max_length=6,
+            help_text="Ages of the children among the guests (0 to 17), at most guests − 1 of them; e.g. [5, 14] (query: 5,14). Children under the exemption age pay no city tax.",
+            **kwargs,
+        )
+
+    def get_value(self, dictionary):
+        # A query string gives the text "5,14"; a JSON body (and MCP, A2A) a list of integers.
+        value = dictionary.get(self.field_name, serializers.empty)
+        if isinstance(value, str) and self.context.get("location") == "query":
+            parts = [part.strip() for part in value.split(",") if part.strip() != ""]
+            return [int(part) if part.isdigit() else part for part in parts]
+        return super().get_value(dictionary)
 
 
-class QuoteRequest(StaySchema):
+class PartySchema(StaySchema):
     guests = guests_field()
+    children_ages = ChildrenAgesField()
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        if len(attrs.get("children_ages") or []) > attrs.get("guests", 2) - 1:
+            raise InvalidStay(["children_ages"], "At most guests − 1 children: at least one guest is an adult.", "too_many_children")
+        return attrs
+
+
+class AvailabilityQuery(PartySchema):
+    pass
+
+
+class QuoteRequest(PartySchema):
     currency = StrictCharField(default="EUR", max_length=3, min_length=3, help_text="Display currency, e.g. EUR (charged) or one the owner enabled.")
 
 
@@ -129,8 +159,7 @@ class GuestInfo(serializers.Serializer):
     phone = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=40)
 
 
-class ReservationCreate(StaySchema):
-    guests = guests_field()
+class ReservationCreate(PartySchema):
     guest = GuestInfo(required=False, allow_null=True, default=None)
     special_requests = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=MAX_TEXT, default=None)
     agent_name = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=100, default=None, help_text="Name of the calling AI agent, if any.")
@@ -215,8 +244,7 @@ class ReturnUrlField(StrictCharField):
         return value
 
 
-class CheckoutLinkCreate(StaySchema):
-    guests = guests_field()
+class CheckoutLinkCreate(PartySchema):
     success_url = ReturnUrlField()
     cancel_url = ReturnUrlField()
     special_requests = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=MAX_TEXT, default=None)
@@ -232,6 +260,7 @@ class CheckoutSessionCreate(serializers.Serializer):
 class StaysQuery(serializers.Serializer):
     nights = StrictIntegerField(min_value=1, max_value=365, help_text="Exactly this many nights, 1 to 365.")
     guests = guests_field()
+    children_ages = ChildrenAgesField()
     start = StayDateField(required=False, allow_null=True, default=None, help_text="Earliest arrival, YYYY-MM-DD. Default: today (the first bookable date).")
     end = StayDateField(required=False, allow_null=True, default=None, help_text="Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start.")
 
@@ -239,6 +268,8 @@ class StaysQuery(serializers.Serializer):
 
     def validate(self, attrs):
         start, end = attrs.get("start"), attrs.get("end")
+        if len(attrs.get("children_ages") or []) > attrs.get("guests", 2) - 1:
+            raise InvalidStay(["children_ages"], "At most guests − 1 children: at least one guest is an adult.", "too_many_children")
         if start is not None and start < today():
             raise InvalidStay(["start"], "start must not be in the past.", "date_in_past")
         if end is not None:

@@ -186,6 +186,7 @@ def _reservation(data: dict, caller: Caller) -> dict:
         source=caller.source,
         client_ip=caller.client_ip,
         actor=caller.actor(data.get("agent_name")),
+        children_ages=data.get("children_ages"),
     )
     return presenters.reservation_json(reservation, mask=False)
 
@@ -202,6 +203,7 @@ def _checkout_link(data: dict, caller: Caller) -> dict:
         source=caller.source,
         client_ip=caller.client_ip,
         actor=caller.actor(data.get("agent_name")),
+        children_ages=data.get("children_ages"),
     )
     return checkout_json(reservation)
 

@@ -39,6 +39,10 @@ STAY_PARAMETERS = [
     query("check_in", DATE, "2027-05-10", "Arrival date, YYYY-MM-DD (the first night).", required=True),
     query("check_out", DATE, "2027-05-13", "Departure date, YYYY-MM-DD; the night before it is the last one.", required=True),
     query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 2, "Number of guests, 1 to 7 (the property's capacity)."),
+    CHILDREN_AGES := query(
+        "children_ages", {"type": "string", "pattern": r"^\d{1,2}(,\d{1,2}){0,5}$"}, "5,14",
+        "Ages of the children among the guests (0 to 17), comma-separated; at most guests − 1. Children under the exemption age pay no city tax.",
+    ),
 ]
 CALENDAR_PARAMETERS = [
     query("start", {**DATE, "nullable": True}, "2027-05-01", "Month anchor, YYYY-MM-DD; any date, past or future. Default: this month."),
@@ -96,6 +100,7 @@ class StaysView(ApiView):
             query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 2, "Number of guests, 1 to 7."),
             query("start", {**DATE, "nullable": True}, "2027-05-01", "Earliest arrival, YYYY-MM-DD. Default: today."),
             query("end", {**DATE, "nullable": True}, "2027-06-30", "Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start."),
+            CHILDREN_AGES,
         ],
         responses={200: StaysResult, 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
         examples=[answer("The cheapest three nights", examples.STAYS_EXAMPLE, 200), QUERY_INVALID],
@@ -170,6 +175,7 @@ class ReservationCreateView(ApiView):
                 source=Reservation.Source.API,
                 client_ip=client_ip(request),
                 actor=api_actor(data.get("agent_name")),
+                children_ages=data.get("children_ages"),
             )
             return 201, presenters.reservation_json(reservation, mask=False)
 

@@ -62,6 +62,7 @@ def create_checkout_link(
     source: str = Reservation.Source.API,
     client_ip: str | None = None,
     actor: str = "api",
+    children_ages: list[int] | None = None,
 ) -> Reservation:
     """The one-step flow: hold the nights, then open a checkout for them. No guest details needed:
     the provider collects them and the payment event backfills them. If the provider fails, the
@@ -70,6 +71,7 @@ def create_checkout_link(
     reservation = hold_stay(
         check_in=check_in, check_out=check_out, guests=guests, guest=GuestDetails(),
         special_requests=special_requests, agent_name=agent_name, source=source, client_ip=client_ip, actor=actor,
+        children_ages=children_ages,
     )
     try:
         return open_checkout(reservation.pk, success_url=success_url, cancel_url=cancel_url, actor=actor)

@@ -78,6 +78,7 @@ class CheckoutLinkView(ApiView):
                 source=booking_source(request),
                 client_ip=client_ip(request),
                 actor=api_actor(data.get("agent_name")),
+                children_ages=data.get("children_ages"),
             )
             return 200, checkout_json(reservation)
 

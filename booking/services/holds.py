@@ -49,6 +49,7 @@ def hold_stay(
     source: str = Reservation.Source.API,
     client_ip: str | None = None,
     actor: str = "api",
+    children_ages: list[int] | None = None,
 ) -> Reservation:
     """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited)."""
     check_hold_rate(client_ip)
@@ -66,7 +67,7 @@ def hold_stay(
             verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
             if not verdict.available:
                 raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
-            quote = pricing.quote(stay, guests, rules)
+            quote = pricing.quote(stay, guests, rules, children_ages or ())
             reservation = Reservation.objects.create(
                 property=prop,
                 status=Reservation.Status.HELD,

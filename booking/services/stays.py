@@ -48,18 +48,18 @@ class StayCheck:
     quote: pricing.Quote
 
 
-def check_stay(*, check_in: date, check_out: date, guests: int) -> StayCheck:
+def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None) -> StayCheck:
     """Whether the stay can be booked now, with its price either way. Two queries."""
     property_id, version = get_property_version()
-    return _check(property_id, rules_for_version(property_id, version), check_in, check_out, guests)
+    return _check(property_id, rules_for_version(property_id, version), check_in, check_out, guests, children_ages or ())
 
 
-def _check(property_id: int, rules: pricing.PricingRules, check_in: date, check_out: date, guests: int) -> StayCheck:
+def _check(property_id: int, rules: pricing.PricingRules, check_in: date, check_out: date, guests: int, children_ages=()) -> StayCheck:
     stay = pricing.Stay(check_in, check_out)
     ranges = taken_ranges_and_holds(property_id, check_in, check_out)
     taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
     verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
-    return StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules))
+    return StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules, children_ages))
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class PricedQuote:
     exchange_rate: Decimal
 
 
-def quote_stay(*, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body") -> PricedQuote:
+def quote_stay(*, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body", children_ages: list[int] | None = None) -> PricedQuote:
     property_id, version = get_property_version()
     rules = rules_for_version(property_id, version)
     currency = currency.upper()
@@ -77,7 +77,7 @@ def quote_stay(*, check_in: date, check_out: date, guests: int, currency: str = 
     if rate is None:
         supported = ", ".join(sorted(rules.display_currencies))
         raise InvalidInput.single([location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
-    return PricedQuote(_check(property_id, rules, check_in, check_out, guests), currency, rate)
+    return PricedQuote(_check(property_id, rules, check_in, check_out, guests, children_ages or ()), currency, rate)
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class FoundStays:
     stays: list[pricing.FoundStay]
 
 
-def find_stays(*, nights: int, guests: int, start: date | None = None, end: date | None = None) -> FoundStays:
+def find_stays(*, nights: int, guests: int, start: date | None = None, end: date | None = None, children_ages: list[int] | None = None) -> FoundStays:
     """Up to 10 bookable stays of `nights` nights arriving in [start, end] (start: today, the first
     bookable date; end: start + 60 days), cheapest first. Two queries, whatever the window."""
     property_id, version = get_property_version()
@@ -107,7 +107,7 @@ def find_stays(*, nights: int, guests: int, start: date | None = None, end: date
     start = max(start or today(), today())
     end = end or start + timedelta(days=DEFAULT_SEARCH_DAYS)
     taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, start, end + timedelta(days=nights)), start, end + timedelta(days=nights))
-    found = pricing.find_stays(nights=nights, guests=guests, rules=rules, taken_nights=taken, today=today(), first_arrival=start, last_arrival=end)
+    found = pricing.find_stays(nights=nights, guests=guests, rules=rules, taken_nights=taken, today=today(), first_arrival=start, last_arrival=end, children_ages=children_ages or ())
     return FoundStays(nights, guests, start, end, rules.currency, found)
 
 

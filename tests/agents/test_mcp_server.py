@@ -53,12 +53,12 @@ class TestConnecting:
         arguments = {name: set(tool.input_schema["properties"]) for name, tool in tools.items()}
         assert arguments == {
             "get_property": set(),
-            "check_availability": {"check_in", "check_out", "guests"},
+            "check_availability": {"check_in", "check_out", "guests", "children_ages"},
             "get_calendar": {"start", "months"},
-            "find_stays": {"nights", "guests", "start", "end"},
-            "get_quote": {"check_in", "check_out", "guests", "currency"},
-            "create_reservation": {"check_in", "check_out", "guests", "guest", "special_requests", "agent_name", "idempotency_key"},
-            "create_checkout_link": {"check_in", "check_out", "guests", "success_url", "cancel_url", "special_requests", "agent_name", "idempotency_key"},
+            "find_stays": {"nights", "guests", "start", "end", "children_ages"},
+            "get_quote": {"check_in", "check_out", "guests", "currency", "children_ages"},
+            "create_reservation": {"check_in", "check_out", "guests", "children_ages", "guest", "special_requests", "agent_name", "idempotency_key"},
+            "create_checkout_link": {"check_in", "check_out", "guests", "children_ages", "success_url", "cancel_url", "special_requests", "agent_name", "idempotency_key"},
             "get_reservation": {"reservation_id"},
             "release_hold": {"reservation_id"},
         }

@@ -150,3 +150,15 @@ def test_a_rate_limited_answer_says_when_to_retry():
 
     payload = error_payload(RateLimited("Too many holds.", retry_after=120))
     assert (payload["status"], payload["code"], payload["retry_after"]) == (429, "rate_limited", 120)
+
+
+def test_mcp_prices_a_family_with_children_ages(live_url):
+    stay = first_free_stay(live_url, start=220, guests=3)
+
+    async def quotes():
+        async with Client(live_url + "/mcp") as client:
+            return await client.call_tool("get_quote", {**stay, "children_ages": [4, 9]}), await client.call_tool("get_quote", stay)
+
+    family, adults = run(quotes)
+    assert family.structured_content["city_tax"] < adults.structured_content["city_tax"]
+    assert "1 of 3 guests taxed" in family.structured_content["city_tax_note"]
