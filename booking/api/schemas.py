@@ -454,3 +454,19 @@ STAYS_EXAMPLE = {
     "nights": 3, "guests": 2, "start": "2027-05-01", "end": "2027-06-30", "currency": "EUR",
     "stays": [{"check_in": "2027-05-04", "check_out": "2027-05-07", "nights": 3, "total": 1011.0, "currency": "EUR"}],
 }
+
+_POLICY_TEXT = (
+    "Cancel at least 30 days before arrival: a full refund. Cancel 7 to 29 days before arrival: 50 % refunded. "
+    "Cancel less than 7 days before arrival: no refund. The city tax is always refunded in full."
+)
+CONFIRMED_RESERVATION_EXAMPLE = {
+    **RESERVATION_EXAMPLE, "status": "confirmed", "hold_expires_at": None, "confirmed_at": "2027-04-02T10:12:00+00:00",
+    "payment": {**RESERVATION_EXAMPLE["payment"], "status": "paid", "provider": "stripe", "amount_due": 0.0, "amount_paid": 1281.0, "checkout_url": None, "how_to_pay": None, "checkout_session_endpoint": None},
+    "cancellation": {"refund_if_cancelled_now": 1281.0, "currency": "EUR", "policy": _POLICY_TEXT},
+}
+CANCELLED_RESERVATION_EXAMPLE = {
+    **CONFIRMED_RESERVATION_EXAMPLE, "status": "cancelled",
+    "payment": {**CONFIRMED_RESERVATION_EXAMPLE["payment"], "status": "refunded", "amount_refunded": 651.0},
+    "refunded_amount": 651.0, "refund_pending": 0.0,
+}
+del CANCELLED_RESERVATION_EXAMPLE["cancellation"]

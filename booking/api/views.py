@@ -191,6 +191,8 @@ class ReservationDetailView(ApiView):
         responses={200: ReservationResult, 404: error("not_found"), 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
         examples=[
             answer("Held, awaiting payment", examples.RESERVATION_EXAMPLE, 200),
+            answer("Confirmed: what cancelling today would refund", examples.CONFIRMED_RESERVATION_EXAMPLE, 200),
+            answer("Cancelled and refunded", examples.CANCELLED_RESERVATION_EXAMPLE, 200),
             answer("Unknown id", examples.NOT_FOUND_EXAMPLE, 404),
             answer("Absurd id", {"detail": [{"loc": ["path", "reservation_id"], "msg": "Ensure this field has no more than 200 characters.", "type": "string_too_long"}]}, 422),
         ],
