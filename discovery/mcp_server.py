@@ -20,12 +20,14 @@ from starlette.applications import Starlette
 
 from booking.errors import BookingError
 from discovery.json_schema import input_schema, output_schema
+from discovery.summaries import summary
 from discovery.operations import ARGUMENT_NOTES, IDEMPOTENCY_KEY_NOTE, OPERATIONS, Caller, Operation, error_payload, run_operation_async
 
 logger = logging.getLogger("discovery.mcp")
 
 from discovery.endpoints import MCP_PATH  # noqa: E402,F401 (part of this module's interface)
 SERVER_NAME = "direct-booking"
+MCP_CALENDAR_MONTHS = 3
 INSTRUCTIONS = (
     "Direct booking of one short-stay rental (up to 7 guests), priced in EUR. "
     "Order: get_property, then check_availability (get_calendar helps to find free dates), then "
@@ -42,6 +44,8 @@ def tool_for(operation: Operation) -> types.Tool:
     for name, spec in arguments["properties"].items():
         if name in ARGUMENT_NOTES:
             spec.setdefault("description", ARGUMENT_NOTES[name])
+    if operation.name == "get_calendar":
+        arguments["properties"]["months"] = {**arguments["properties"]["months"], "default": MCP_CALENDAR_MONTHS}
     if operation.idempotency_scope:
         arguments["properties"]["idempotency_key"] = {"type": "string", "minLength": 1, "maxLength": 255, "description": IDEMPOTENCY_KEY_NOTE}
     return types.Tool(
@@ -75,14 +79,20 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
     the REST message, and the REST error body as JSON; nothing is raised to the transport."""
     if params.name not in OPERATIONS:
         return tool_error(f"Unknown tool {params.name!r}; the tools are: {', '.join(OPERATIONS)}.", {"status": 404, "code": "unknown_tool"})
+    arguments = params.arguments
+    if params.name == "get_calendar" and isinstance(arguments, dict) and "months" not in arguments:
+        # An LLM's context is not a date picker: three months unless more are asked for.
+        arguments = {**arguments, "months": MCP_CALENDAR_MONTHS}
     try:
-        body = await run_operation_async(params.name, params.arguments, caller_of(ctx))
+        body = await run_operation_async(params.name, arguments, caller_of(ctx))
     except BookingError as error:
         return tool_error(error.detail, error_payload(error))
     except Exception:
         logger.exception("MCP tool %s failed", params.name)
         return tool_error("An unexpected error occurred; it has been logged.", {"status": 500, "code": "internal_error"})
-    return types.CallToolResult(content=[types.TextContent(type="text", text=as_json(body))], structured_content=body)
+    # The full body is the structured content; the text is a short summary of it, not the same
+    # JSON again (a year's calendar was 50–75 kB, twice).
+    return types.CallToolResult(content=[types.TextContent(type="text", text=summary(params.name, body))], structured_content=body)
 
 
 def tool_error(message: str, payload: dict) -> types.CallToolResult:

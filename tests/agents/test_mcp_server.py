@@ -94,8 +94,8 @@ class TestReadTools:
         for result, (name, _, method, path, payload) in zip(results, calls, strict=True):
             assert not result.is_error, (name, result.content)
             assert result.structured_content == rest(live_url, method, path, payload).json(), name
-            # The same body as JSON text, for clients that read only the content blocks.
-            assert json.loads(result.content[0].text) == result.structured_content, name
+            # The text is a short summary for the model, not the same JSON again.
+            assert result.content[0].text and not result.content[0].text.startswith("{"), name
         availability = results[1].structured_content
         assert availability["available"] is True and availability["guests"] == 3 and availability["nights"] == 3
 

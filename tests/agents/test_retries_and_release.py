@@ -162,3 +162,33 @@ def test_mcp_prices_a_family_with_children_ages(live_url):
     family, adults = run(quotes)
     assert family.structured_content["city_tax"] < adults.structured_content["city_tax"]
     assert "1 of 3 guests taxed" in family.structured_content["city_tax_note"]
+
+
+class TestLlmSizedAnswers:
+    def test_the_calendar_defaults_to_three_months_with_a_short_summary(self, live_url):
+        async def calendar():
+            async with Client(live_url + "/mcp") as client:
+                return await client.call_tool("get_calendar", {})
+
+        result = run(calendar)
+        assert result.structured_content["months"] == 3
+        text = result.content[0].text
+        assert text.startswith("Free nights") and "a night" in text and len(text) < 4000
+        assert len(text) < len(str(result.structured_content)) / 5
+
+    def test_every_summary_is_words_not_json(self, live_url):
+        stay = first_free_stay(live_url, start=230)
+
+        async def calls():
+            async with Client(live_url + "/mcp") as client:
+                return {
+                    "availability": await client.call_tool("check_availability", stay),
+                    "stays": await client.call_tool("find_stays", {"nights": 3}),
+                    "link": await client.call_tool("create_checkout_link", stay),
+                }
+
+        results = run(calls)
+        assert results["availability"].content[0].text.startswith("Available:")
+        assert results["stays"].content[0].text.startswith("Cheapest 3-night stays")
+        link = results["link"].structured_content
+        assert link["checkout_url"] in results["link"].content[0].text and link["reservation_id"] in results["link"].content[0].text
