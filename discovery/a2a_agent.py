@@ -182,7 +182,8 @@ class A2AEndpoint:
             task_store=InMemoryTaskStore(),
             agent_card=agent_card(),
         )
-        routes = create_jsonrpc_routes(self.request_handler, A2A_PATH, context_builder=CallerContextBuilder())
+        # Clients of A2A 0.3 (no A2A-Version header, "message/send") are answered too.
+        routes = create_jsonrpc_routes(self.request_handler, A2A_PATH, context_builder=CallerContextBuilder(), enable_v0_3_compat=True)
         self.app = RequestBodyLimitMiddleware(Starlette(routes=routes), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         self.security = security
 

@@ -192,3 +192,16 @@ class TestLlmSizedAnswers:
         assert results["stays"].content[0].text.startswith("Cheapest 3-night stays")
         link = results["link"].structured_content
         assert link["checkout_url"] in results["link"].content[0].text and link["reservation_id"] in results["link"].content[0].text
+
+
+def test_an_a2a_0_3_client_without_the_version_header_is_answered(live_url):
+    """Every 0.3 client sends no A2A-Version header and calls message/send: answered, not -32009."""
+    message = {
+        "jsonrpc": "2.0", "id": 1, "method": "message/send",
+        "params": {"message": {"kind": "message", "messageId": "m-03", "role": "user", "parts": [{"kind": "data", "data": {"skill": "get_calendar", "months": 1}}]}},
+    }
+    answer = httpx.post(live_url + "/a2a", json=message, timeout=TIMEOUT)
+    assert answer.status_code == 200 and "error" not in answer.json(), answer.text
+    result = answer.json()["result"]
+    data = next(part["data"] for part in result["parts"] if part.get("kind") == "data")
+    assert data["months"] == 1 and data["days"]
