@@ -8,6 +8,7 @@ from decimal import Decimal
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.utils import quote
 from django.db.models import Q
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -17,8 +18,20 @@ from django.utils.html import format_html, format_html_join
 
 from booking.errors import BookingError
 from booking.models import (
-    WEEKDAYS, Amenity, ArrivalDayMinimum, CancellationTier, DateBlock, OutboundEmail, DisplayCurrency, LengthOfStayDiscount, Photo, Property,
-    Reservation, ReservationEvent, Review, Season,
+    WEEKDAYS,
+    Amenity,
+    ArrivalDayMinimum,
+    CancellationTier,
+    DateBlock,
+    DisplayCurrency,
+    LengthOfStayDiscount,
+    OutboundEmail,
+    Photo,
+    Property,
+    Reservation,
+    ReservationEvent,
+    Review,
+    Season,
 )
 from booking.payments import services as payment_services
 from booking.selectors import blocking_reservations, get_property
@@ -373,7 +386,7 @@ class ReservationAdmin(admin.ModelAdmin):
             row = []
             for day in week:
                 entries = [
-                    {"label": f"{r.guest_name or r.pk[:12]} ({r.status})", "kind": r.status, "url": reverse("admin:booking_reservation_change", args=[r.pk])}
+                    {"label": f"{r.guest_name or r.pk[:12]} ({r.status})", "kind": r.status, "url": reverse("admin:booking_reservation_change", args=[quote(r.pk)])}
                     for r in stays if r.check_in <= day < r.check_out
                 ] + [
                     {"label": f"{b.get_source_display()}: {b.reason or 'blocked'}", "kind": "block", "url": reverse("admin:booking_dateblock_change", args=[b.pk])}

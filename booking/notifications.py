@@ -20,13 +20,14 @@ import re
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.admin.utils import quote
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.validators import validate_email
-from django.db.models import F
-from django.urls import reverse
 from django.db import transaction
+from django.db.models import F
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from booking import pricing
@@ -270,4 +271,4 @@ def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
 
 
 def admin_url(reservation: Reservation) -> str:
-    return settings.BASE_URL + reverse("admin:booking_reservation_change", args=[reservation.pk])
+    return settings.BASE_URL + reverse("admin:booking_reservation_change", args=[quote(reservation.pk)])

@@ -4,6 +4,7 @@ platform bookings and confirmed direct stays. Actions call partner_sync.services
 
 from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin.utils import quote
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -58,7 +59,7 @@ class FeedAdmin(admin.ModelAdmin):
             "ical_state_badge": state_badge(status["ical"]["state"]),
             "probe": status["listing_probe"],
             "open_conflicts": [
-                {"conflict": c, "reservation_url": reverse("admin:booking_reservation_change", args=[c.reservation_id])} for c in open_conflicts
+                {"conflict": c, "reservation_url": reverse("admin:booking_reservation_change", args=[quote(c.reservation_id)])} for c in open_conflicts
             ],
             "interval_seconds": status["ical"]["interval_seconds"],
             "export_url": settings.BASE_URL + reverse("api-calendar-ics"),
@@ -129,7 +130,7 @@ class ConflictAdmin(admin.ModelAdmin):
 
     @admin.display(description="Direct stay")
     def reservation_link(self, conflict):
-        url = reverse("admin:booking_reservation_change", args=[conflict.reservation_id])
+        url = reverse("admin:booking_reservation_change", args=[quote(conflict.reservation_id)])
         return format_html('<a href="{}">{}</a>', url, conflict.reservation_id)
 
     @admin.display(description="Stay status")

@@ -1,6 +1,7 @@
 """The back office: the owner edits the property and rates; staff review, cancel and block."""
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.urls import reverse
 
 from booking.models import DateBlock, Reservation
@@ -28,7 +29,7 @@ def test_reservations_can_be_filtered_searched_and_read_with_their_audit_trail(s
     changelist = reverse("admin:booking_reservation_changelist")
     assert reservation.pk in staff_client.get(changelist, {"status__exact": "held", "source__exact": "api"}).content.decode()
     assert reservation.pk in staff_client.get(changelist, {"q": "trip-bot"}).content.decode()
-    detail = staff_client.get(reverse("admin:booking_reservation_change", args=[reservation.pk])).content.decode()
+    detail = staff_client.get(reverse("admin:booking_reservation_change", args=[quote(reservation.pk)])).content.decode()
     assert "Price breakdown" in detail and "City tax" in detail and "hold" in detail
 
 
@@ -124,3 +125,15 @@ def test_impossible_rules_are_refused_with_a_message_that_says_what_to_fix(demo_
     demo_property.closed_to_arrival = [7]
     with pytest.raises(ValidationError):
         demo_property.full_clean()
+
+
+def test_links_to_a_reservation_work_whatever_its_random_id(staff_client, demo_property, monkeypatch):
+    """Ids are random url-safe text; "_3A" in one reads as ":" to the admin unless quoted."""
+    from booking.notifications import admin_url
+
+    monkeypatch.setattr(Reservation._meta.get_field("id"), "_get_default", lambda: "res_3Aweird_2Fid")
+    tricky = hold_stay(check_in=future(30), check_out=future(33), guests=2)
+    assert tricky.pk == "res_3Aweird_2Fid"
+    link = admin_url(tricky).split("://", 1)[1].split("/", 1)[1]
+    assert staff_client.get("/" + link).status_code == 200
+    assert staff_client.get(reverse("admin:booking_reservation_change", args=[quote(tricky.pk)])).status_code == 200

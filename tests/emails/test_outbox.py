@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import time_machine
+from django.contrib.admin.utils import quote
 from django.core import mail
 from django.db import connection
 from django.utils import timezone
@@ -91,7 +92,7 @@ def test_the_confirmation_arrives_over_smtp_in_text_and_html_with_the_stay_as_a_
     text, html = guest.get_body(("plain",)).get_content(), guest.get_body(("html",)).get_content()
     assert manage_url in text and manage_url in html and reservation.pk in text
     assert f"{reservation.total:.2f} EUR" in text
-    assert f"https://stay.example.com/admin/booking/reservation/{reservation.pk}/change/" in owner.get_content()
+    assert f"https://stay.example.com/admin/booking/reservation/{quote(reservation.pk)}/change/" in owner.get_content()
 
     [attachment] = [part for part in guest.iter_attachments() if part.get_content_type() == "text/calendar"]
     assert attachment.get_filename() == "stay.ics" and attachment.get_param("method") == "PUBLISH"

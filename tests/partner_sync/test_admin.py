@@ -1,6 +1,7 @@
 """The back office for the partner sync: feeds with their sync state, conflicts, the probe."""
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.urls import reverse
 
 from booking.models import DateBlock, Reservation
@@ -43,7 +44,7 @@ def test_conflicts_are_shown_to_staff_with_a_link_to_the_stay(staff_client, airb
     services.sync_feeds_now([airbnb.pk])
     page = staff_client.get(reverse(CHANGELIST)).content.decode()
     assert "Conflicts: platform bookings overlapping confirmed direct stays" in page
-    assert reverse("admin:booking_reservation_change", args=[stay.pk]) in page
+    assert reverse("admin:booking_reservation_change", args=[quote(stay.pk)]) in page
     conflicts = staff_client.get(reverse("admin:partner_sync_conflict_changelist")).content.decode()
     assert stay.pk in conflicts and "Airbnb" in conflicts
 
