@@ -19,7 +19,7 @@ from booking.errors import DatesUnavailable
 from booking.models import Reservation
 from booking.presenters import breakdown_json
 from booking.rules import rules_for
-from booking.selectors import blocks_between, get_property, taken_ranges, taken_ranges_and_holds, today
+from booking.selectors import blocks_between, get_property, taken_ranges_and_holds, today
 from booking.services.audit import record_event
 from booking.services.limits import check_hold_rate, check_unpaid_holds
 from booking.services.locking import calendar_transaction

@@ -6,7 +6,6 @@ REST bodies' shapes (the client itself validates each result against the tool's 
 and bad input or a refusal is a tool error carrying the message REST gives.
 """
 
-import json
 import re
 
 import pytest

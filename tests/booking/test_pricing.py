@@ -3,7 +3,6 @@
 from datetime import date, timedelta
 from decimal import Decimal
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
