@@ -31,7 +31,7 @@ ALLOWED_HOSTS = env.list(
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[f"{_base.scheme}://{_base.netloc}"])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.admin.BookingAdminConfig",  # django.contrib.admin with the dashboard on its home page
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

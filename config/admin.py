@@ -1,0 +1,65 @@
+"""The back office's site: Django's admin, with the dashboard on its home page (DESIGN.md, "Back office").
+
+Installed in INSTALLED_APPS in place of "django.contrib.admin"; every ModelAdmin registered with
+`admin.site` / `@admin.register` lands on this site, since it is the default site.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.admin.apps import AdminConfig
+from django.utils import timezone
+
+
+class BookingAdminConfig(AdminConfig):
+    default_site = "config.admin.BookingAdminSite"
+
+
+class BookingAdminSite(admin.AdminSite):
+    def index(self, request, extra_context=None):
+        extra_context = dict(extra_context or {})
+        # Guests' names and money: only for users who may read reservations; others get the stock index.
+        if request.user.has_perm("booking.view_reservation"):
+            extra_context["dashboard"] = dashboard_context(timezone.now())
+        return super().index(request, extra_context)
+
+
+def dashboard_context(now) -> dict:
+    # Imported here, not at the top: this module is loaded while the app registry is being filled
+    # (it holds the AppConfig), before models can be imported.
+    from booking import dashboard
+    from booking.charts import bar_chart_svg
+
+    today = timezone.localtime(now).date()
+    window = dashboard.load_window(today)
+    feeds = dashboard.feed_names()
+    months = dashboard.monthly_occupancy_and_revenue(window)
+    labels = [f"{m.month:%b %y}" for m in months]
+    current = next(i for i, m in enumerate(months) if m.month == today.replace(day=1))
+    currency = dashboard.property_currency()
+    revenue = [m.revenue for m in months]
+    return {
+        "now": now,
+        "today": today,
+        "time_zone": settings.TIME_ZONE,
+        "currency": currency,
+        "movements": dashboard.upcoming_movements(today, feeds),
+        "movement_days": dashboard.MOVEMENT_DAYS,
+        "holds": dashboard.open_holds(now),
+        "months": months,
+        "window_start": window.start,
+        "window_last_month": dashboard.add_months(window.end, -1),
+        "occupancy_chart": bar_chart_svg(
+            [m.occupancy_percent for m in months], labels, title="Occupancy per month (%)", maximum=100, highlight=current,
+            value_labels=["–" if m.occupancy_percent is None else f"{m.occupancy_percent:.0f}%" for m in months],
+        ),
+        "revenue_chart": bar_chart_svg(
+            revenue, labels, title=f"Revenue per month ({currency})", highlight=current,
+            value_labels=[f"{amount:,.0f}" for amount in revenue],
+        ),
+        "revenue_total": sum(revenue, start=Decimal(0)),
+        "average_nightly_rate": dashboard.average_nightly_rate(window),
+        "channels": dashboard.nights_by_channel(window, feeds),
+        "attention": dashboard.needs_attention(now),
+    }
