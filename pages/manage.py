@@ -104,8 +104,6 @@ def stay_ics(request, reservation: Reservation):
 
 def context_for(request, reservation: Reservation) -> dict:
     prop = reservation.property
-    from booking.payments.views import price_lines
-
     confirmed = reservation.status == Reservation.Status.CONFIRMED
     quote = refund_if_cancelled(reservation) if confirmed else None
     return {
@@ -114,7 +112,7 @@ def context_for(request, reservation: Reservation) -> dict:
         "property": prop,
         "link": f"{settings.BASE_URL}/manage/{reservation.manage_token}",
         "path": f"/manage/{reservation.manage_token}",
-        "price_lines": price_lines(reservation),
+        "breakdown": reservation.price_breakdown or {},
         "total": reservation.total,
         "currency": reservation.currency,
         "policy_lines": pricing.policy_lines(cancellation_tiers(prop)),

@@ -7,10 +7,14 @@ page. Demo policy: at least 30 days 100 %, at least 7 days 50 %, otherwise nothi
 always back in full."""
 
 import re
+from datetime import datetime, time, timedelta
 from decimal import Decimal
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
+from django.conf import settings
 from django.test import Client
 from icalendar import Calendar
 
@@ -22,6 +26,13 @@ from tests.conftest import future
 pytestmark = pytest.mark.django_db
 
 PAYER = {"email": "lucia@example.com", "name": "Lucia Verdi", "phone": "+39 347 1112233"}
+
+
+@pytest.fixture(autouse=True)
+def own_cache(settings, tmp_path):
+    """The same file cache as production, but this test's own: under the default DATA_DIR every
+    test run on the machine shares one cache and clears it, which would reset the guess counter."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(tmp_path / "cache")}}
 
 
 @pytest.fixture
@@ -58,6 +69,11 @@ def euros(amount: Decimal) -> str:
     return f"€{amount:,.2f}"
 
 
+def in_florence(day, hour: int, minute: int = 0) -> datetime:
+    """A moment on the property's clock (Europe/Rome), where the policy counts its days."""
+    return datetime.combine(day, time(hour, minute), tzinfo=ZoneInfo(settings.TIME_ZONE))
+
+
 class TestThePage:
     def test_shows_the_stay_the_price_what_was_paid_the_policy_and_the_refund_today(self, client, stay_in_60_days):
         reservation = stay_in_60_days
@@ -72,6 +88,17 @@ class TestThePage:
         assert f"you get <strong>{euros(reservation.amount_paid)}</strong> back" in html
         assert f'href="/manage/{reservation.manage_token}/stay.ics"' in html
 
+    def test_lists_each_night_and_the_lines_add_up_to_the_total(self, client, stay_in_60_days):
+        reservation = stay_in_60_days
+        html = page(client, reservation).content.decode()
+        nights = reservation.price_breakdown["nightly_rates"]
+        assert len(nights) == reservation.nights == 3
+        for night in nights:
+            assert re.search(rf'data-night="{night["date"]}"><span>[^<]*</span><span>{re.escape(euros(Decimal(str(night["amount"]))))}</span>', html)
+        breakdown = reservation.price_breakdown
+        lines = sum(Decimal(str(breakdown[key])) for key in ("accommodation", "discount_amount", "cleaning_fee", "city_tax"))
+        assert lines == reservation.total and re.search(rf"Total</th><td>{re.escape(euros(reservation.total))}<", html)
+
     def test_is_private(self, client, stay_in_60_days):
         answer = page(client, stay_in_60_days)
         assert answer["X-Robots-Tag"] == "noindex, nofollow"
@@ -85,6 +112,13 @@ class TestThePage:
             for suffix in ["", "/cancel", "/stay.ics"]:
                 answer = client.get(f"/manage/{token}{suffix}")
                 assert answer.status_code == 404 and "couldn" in answer.content.decode()
+                assert answer["X-Robots-Tag"] == "noindex, nofollow" and "no-store" in answer["Cache-Control"]
+
+    def test_a_malformed_token_and_a_well_formed_unknown_one_answer_alike(self, client, site):
+        """Nothing tells a guesser which tokens are even plausible."""
+        malformed, unknown = client.get("/manage/short"), client.get(f"/manage/{'x' * 43}")
+        assert malformed.status_code == unknown.status_code == 404
+        assert malformed.content.replace(b"/manage/short", b"") == unknown.content.replace(f"/manage/{'x' * 43}".encode(), b"")
 
     def test_guessing_tokens_is_slowed_down_but_the_guest_still_gets_in_from_elsewhere(self, client, stay_in_60_days):
         for attempt in range(20):
@@ -104,20 +138,42 @@ class TestThePage:
 
 
 class TestCancelling:
-    @pytest.mark.parametrize(("days_ahead", "percent"), [(45, 100), (30, 100), (20, 50), (7, 50), (5, 0)])
-    def test_each_tier_of_the_policy_end_to_end(self, client, site, sandbox, days_ahead, percent):
-        reservation = book_and_pay(client, days_ahead)
+    @pytest.mark.parametrize(
+        ("days_before", "clock", "percent"),
+        [
+            (45, (12, 0), 100),
+            (30, (0, 30), 100),
+            # Just after midnight in Florence it is still the evening before in UTC: the policy
+            # counts the property's days, so this is already 29 days, not 30.
+            (29, (0, 30), 50),
+            (7, (23, 30), 50),
+            (6, (0, 30), 0),
+            (0, (9, 0), 0),
+        ],
+    )
+    def test_each_tier_of_the_policy_end_to_end(self, client, site, sandbox, days_before, clock, percent):
+        reservation = book_and_pay(client, 60)
         refund = expected_refund(reservation, percent)
-        confirm_page = page(client, reservation, "/cancel").content.decode()
-        assert f"you get <strong>{euros(refund)}</strong> back" in confirm_page
-        answer = client.post(f"/manage/{reservation.manage_token}/cancel", {"confirm": "yes"})
-        assert answer.status_code == 303 and answer["Location"].startswith(f"/manage/{reservation.manage_token}")
+        with time_machine.travel(in_florence(reservation.check_in - timedelta(days=days_before), *clock)):
+            shown_before = page(client, reservation).content.decode()
+            assert f"If you cancel today ({days_before} day" in shown_before and f"<strong>{euros(refund)}</strong>" in shown_before
+            confirm_page = page(client, reservation, "/cancel").content.decode()
+            assert f"you get <strong>{euros(refund)}</strong> back" in confirm_page
+            answer = client.post(f"/manage/{reservation.manage_token}/cancel", {"confirm": "yes"})
+            assert answer.status_code == 303 and answer["Location"].startswith(f"/manage/{reservation.manage_token}")
+            shown = client.get(answer["Location"]).content.decode()
         cancelled = Reservation.objects.get(pk=reservation.pk)
         assert (cancelled.status, cancelled.amount_refunded, cancelled.refund_pending) == ("cancelled", refund, 0)
         assert SandboxCheckout.objects.get(payment_intent_id=reservation.payment_intent_id).amount_refunded_cents == int(refund * 100)
-        shown = client.get(answer["Location"]).content.decode()
-        assert 'data-reservation-status="cancelled"' in shown and euros(refund) in shown
+        assert 'data-reservation-status="cancelled"' in shown and f"data-refunded>{euros(refund)}<" in shown
+        assert f'href="/manage/{reservation.manage_token}/cancel"' not in shown
         assert OutboundEmail.objects.filter(reservation=reservation, kind="cancellation", recipient="guest").exists()
+
+    def test_a_stay_booked_close_to_arrival_refunds_only_the_city_tax(self, client, site, sandbox):
+        reservation = book_and_pay(client, 5)
+        client.post(f"/manage/{reservation.manage_token}/cancel", {"confirm": "yes"})
+        tax = Decimal(str(reservation.price_breakdown["city_tax"]))
+        assert Reservation.objects.get(pk=reservation.pk).amount_refunded == tax > 0
 
     def test_without_confirming_nothing_happens(self, client, stay_in_60_days):
         answer = client.post(f"/manage/{stay_in_60_days.manage_token}/cancel", {})
@@ -162,13 +218,20 @@ class TestCancelling:
         Reservation.objects.filter(pk=reservation.pk).update(check_in=future(-1), check_out=future(2))
         html = page(client, reservation).content.decode()
         assert "/cancel" not in html
-        assert client.post(f"/manage/{reservation.manage_token}/cancel", {"confirm": "yes"}).status_code == 409
+        refused = client.post(f"/manage/{reservation.manage_token}/cancel", {"confirm": "yes"})
+        assert refused.status_code == 409 and "contact the host" in refused.content.decode()
+        assert Reservation.objects.get(pk=reservation.pk).status == "confirmed"
+
+    def test_the_day_after_check_in_the_button_is_gone(self, client, stay_in_60_days):
+        with time_machine.travel(in_florence(stay_in_60_days.check_in + timedelta(days=1), 0, 30)):
+            html = page(client, stay_in_60_days).content.decode()
+            assert f'href="/manage/{stay_in_60_days.manage_token}/cancel"' not in html
+            assert client.post(f"/manage/{stay_in_60_days.manage_token}/cancel", {"confirm": "yes"}).status_code == 409
 
 
 def test_the_manage_link_is_not_the_reservation_id_and_is_long(stay_in_60_days):
     token = stay_in_60_days.manage_token
     assert stay_in_60_days.pk not in token and len(token) >= 43
-
 
 
 def test_the_cancel_form_page_keeps_its_origin_for_csrf_but_never_leaks_the_address(client, stay_in_60_days):
