@@ -231,17 +231,22 @@ def _valid_host(host: str) -> bool:
 
 class ReturnUrlField(StrictCharField):
     """An absolute https URL (http only for localhost) the payment page returns the payer to,
-    checked the way browsers parse URLs (see return_url_problem)."""
+    checked the way browsers parse URLs (see return_url_problem).
+
+    International host names are accepted in their ASCII (xn--) form only: "https://bücher.example/"
+    is refused with a message saying so. Accepting Unicode would mean reproducing a browser's IDNA
+    mapping exactly (it folds full-width letters and ideographic full stops into ASCII, so the host
+    checked and the host visited could differ); the xn-- form is the host a browser visits."""
 
     def __init__(self, **kwargs):
         super().__init__(required=False, allow_null=True, default=None, max_length=2000, **kwargs)
 
     def to_internal_value(self, data):
-        value = super().to_internal_value(data)
-        problem = return_url_problem(value)
-        if problem:
+        # Judged exactly as sent, before the trimming every CharField does, so that " https://…"
+        # and a NUL are refused like any other space or control character, with this field's code.
+        if isinstance(data, str) and (problem := return_url_problem(data)):
             raise serializers.ValidationError(problem, code="url")
-        return value
+        return super().to_internal_value(data)
 
 
 class CheckoutLinkCreate(PartySchema):

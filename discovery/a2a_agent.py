@@ -9,7 +9,6 @@ message and a data part {"error": {status, code, message, detail}}.
 """
 
 import json
-import math
 import logging
 from datetime import date
 
@@ -27,6 +26,7 @@ from google.protobuf.json_format import MessageToDict
 from mcp.server.transport_security import RequestBodyLimitMiddleware, TransportSecurityMiddleware
 from starlette.applications import Starlette
 from starlette.requests import Request
+from starlette.responses import JSONResponse
 
 from booking.errors import BookingError, InvalidInput
 from booking.selectors import today as property_today
@@ -82,25 +82,24 @@ def skill_for(operation: Operation, today: date) -> AgentSkill:
     )
 
 
-def data_part_value(value, loc: list) -> object:
+def data_part_value(value) -> object:
     """A data part (a protobuf Value) as the JSON an agent meant.
 
     Values travel as protobuf, which keeps every number as a double: the guests: 2 an agent sent
     arrives as 2.0, so whole numbers get their integer type back (a JSON body would have had it)
-    and the REST validation judges what the agent meant. JSON's 1e309 arrives as infinity, which
-    protobuf's own converter cannot even print (a ValueError, once an internal error): here it is
-    invalid input naming the field, like anything else an agent gets wrong.
+    and the REST validation judges what the agent meant. Read here rather than by protobuf's own
+    converter, which raises ValueError on the infinity JSON's 1e309 becomes (issue 12, item 8: an
+    internal error); infinity and NaN stay floats, which the REST validation refuses with the
+    message, type and `loc` REST and MCP give.
     """
     kind = value.WhichOneof("kind")
     if kind == "number_value":
         number = value.number_value
-        if not math.isfinite(number):
-            raise InvalidInput.single(loc, "Must be a finite number.", "finite_number")
         return int(number) if number.is_integer() else number
     if kind == "struct_value":
-        return {key: data_part_value(item, [*loc, key]) for key, item in value.struct_value.fields.items()}
+        return {key: data_part_value(item) for key, item in value.struct_value.fields.items()}
     if kind == "list_value":
-        return [data_part_value(item, [*loc, index]) for index, item in enumerate(value.list_value.values)]
+        return [data_part_value(item) for item in value.list_value.values]
     if kind == "string_value":
         return value.string_value
     if kind == "bool_value":
@@ -115,7 +114,7 @@ def skill_request(message) -> tuple[str, dict]:
     for part in message.parts:
         if not part.HasField("data"):
             continue
-        data = data_part_value(part.data, ["body"])
+        data = data_part_value(part.data)
         if not isinstance(data, dict):
             raise InvalidInput.single(["body"], "A data part must be a JSON object.", "model_attributes_type")
         arguments |= data
@@ -123,7 +122,7 @@ def skill_request(message) -> tuple[str, dict]:
         text = "\n".join(get_text_parts(message.parts)).strip()
         try:
             arguments = json.loads(text) if text else {}
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting deep enough to exhaust the stack
             arguments = None
         if not isinstance(arguments, dict):
             raise InvalidInput.single(["body"], 'Send a data part (a JSON object) with "skill" and the skill\'s fields.', "model_attributes_type")
@@ -170,6 +169,43 @@ class CallerContextBuilder(DefaultServerCallContextBuilder):
         return context
 
 
+class UnreadableJsonRefused:
+    """A JSON-RPC parse error (-32700) for a body Python's json module cannot read for a reason
+    other than bad syntax: bytes that are not UTF-8, nesting deep enough to exhaust the stack,
+    integers of more than 4300 digits. The SDK answers only syntax errors as parse errors and these
+    as -32603 "Internal error", though they are the client's (REST answers them 422 json_invalid).
+
+    Inside RequestBodyLimitMiddleware, which has already gathered the whole (bounded) body into one
+    message, so the price is a second parse in C of at most DATA_UPLOAD_MAX_MEMORY_SIZE bytes."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        message = await receive()
+        try:
+            json.loads(message.get("body", b""))
+        except json.JSONDecodeError:
+            pass  # bad syntax: the SDK's own parse error
+        except (ValueError, RecursionError) as error:
+            refusal = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": f"Parse error: {error}"}}
+            await JSONResponse(refusal)(scope, receive, send)
+            return
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return message
+
+        await self.app(scope, replay, send)
+
+
 class A2AEndpoint:
     """POST /a2a: the SDK's JSON-RPC app behind the checks the SDK leaves to the host, the same as
     the MCP endpoint's: Host and Origin (DNS rebinding) and body size. The content type is left to
@@ -184,7 +220,7 @@ class A2AEndpoint:
         )
         # Clients of A2A 0.3 (no A2A-Version header, "message/send") are answered too.
         routes = create_jsonrpc_routes(self.request_handler, A2A_PATH, context_builder=CallerContextBuilder(), enable_v0_3_compat=True)
-        self.app = RequestBodyLimitMiddleware(Starlette(routes=routes), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        self.app = RequestBodyLimitMiddleware(UnreadableJsonRefused(Starlette(routes=routes)), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         self.security = security
 
     async def __call__(self, scope, receive, send) -> None:

@@ -11,7 +11,7 @@ from a2a.helpers import get_data_parts, get_text_parts, new_data_part, new_messa
 from a2a.types.a2a_pb2 import Role, SendMessageRequest
 from a2a.utils.proto_utils import validate_proto_required_fields
 
-from tests.agents.conftest import TIMEOUT, TOOL_NAMES, first_free_stay, rest, rest_message, run
+from tests.agents.conftest import TIMEOUT, TOOL_NAMES, first_free_stay, rest, rest_message, run, stay
 
 pytestmark = pytest.mark.live
 
@@ -117,27 +117,68 @@ class TestTheEndpoint:
         assert refused.status_code == 421
 
 
-class TestNumbersAgentsGetWrong:
+class TestInputAgentsGetWrong:
     """Issue 12, item 8: `"guests": 1e309` (infinity once parsed) was an internal error with a
-    ValueError in the log; REST and MCP answer 422. Every input error is a client error."""
+    ValueError in the log, where REST and MCP answer 422. Every input error is the client's: a
+    skill's bad field is the 422 answer REST gives, and a body JSON-RPC cannot take is a JSON-RPC
+    client error (-32602 invalid params, -32700 parse error), never -32603 or internal_error."""
 
     @staticmethod
-    def raw_send(live_url: str, data_json: str) -> httpx.Response:
-        body = (
-            '{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": {"messageId": "m-1", "role": "ROLE_USER", '
-            f'"parts": [{{"data": {{"skill": "get_quote", "check_in": "2027-05-10", "check_out": "2027-05-13", {data_json}}}}}]}}}}}}'
-        )
+    def raw_post(live_url: str, body: str | bytes) -> httpx.Response:
         return httpx.post(live_url + "/a2a", content=body, headers={"Content-Type": "application/json", "A2A-Version": "1.0"}, timeout=TIMEOUT)
 
-    @pytest.mark.parametrize("number", ["1e309", "-1e309", "1e400", "NaN", "Infinity", "-Infinity", "1" + "0" * 400, "2.5", "true"])
-    def test_an_absurd_number_is_an_invalid_input_answer_not_an_internal_error(self, live_url, number):
-        response = self.raw_send(live_url, f'"guests": {number}')
+    @classmethod
+    def raw_send(cls, live_url: str, part_json: str) -> httpx.Response:
+        body = (
+            '{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"message": {"messageId": "m-1", "role": "ROLE_USER", '
+            f'"parts": [{part_json}]}}}}}}'
+        )
+        return cls.raw_post(live_url, body)
+
+    @staticmethod
+    def error_of(response: httpx.Response) -> dict:
         assert response.status_code == 200, response.text
-        body = response.json()
-        assert "internal_error" not in response.text
-        if "error" in body:  # refused by the JSON-RPC layer itself: invalid params or parse error
-            assert body["error"]["code"] in (-32600, -32602, -32700), body
-            return
-        data = next(part["data"] for part in body["result"]["message"]["parts"] if "data" in part)
-        assert data["error"]["status"] == 422 and data["error"]["code"] == "validation_error"
-        assert data["error"]["detail"][0]["loc"] == ["body", "guests"]
+        data = next(part["data"] for part in response.json()["result"]["message"]["parts"] if "data" in part)
+        return data["error"]
+
+    NOT_AN_INTEGER = [{"loc": ["body", "guests"], "msg": "A valid integer is required.", "type": "value_error"}]
+
+    # Numbers as they arrive from JSON: 1e309 and 1e400 overflow to infinity; NaN and Infinity are
+    # literals Python's json (and so the a2a-sdk) accepts.
+    @pytest.mark.parametrize("number", ["1e309", "-1e309", "1e400", "NaN", "Infinity", "-Infinity", "2.5", "true"])
+    def test_a_number_that_is_not_a_whole_number_is_the_422_rest_gives(self, live_url, number):
+        fields = json.dumps(stay(60))[1:-1] + f', "guests": {number}'
+        error = self.error_of(self.raw_send(live_url, f'{{"data": {{"skill": "get_quote", {fields}}}}}'))
+        assert (error["status"], error["code"], error["detail"]) == (422, "validation_error", self.NOT_AN_INTEGER)
+        if number not in ("NaN", "Infinity", "-Infinity"):  # REST's parser refuses these literals before validating
+            rest_answer = httpx.post(live_url + "/api/v1/quote", content="{" + fields + "}", headers={"Content-Type": "application/json"}, timeout=TIMEOUT)
+            assert rest_answer.json()["detail"] == self.NOT_AN_INTEGER
+
+    def test_the_error_names_the_field_where_rest_reads_it(self, live_url):
+        # get_calendar's REST twin takes a query string: the field is ["query", "months"], as over MCP.
+        error = self.error_of(self.raw_send(live_url, '{"data": {"skill": "get_calendar", "months": 1e309}}'))
+        assert [item["loc"] for item in error["detail"]] == [["query", "months"]]
+
+    def test_an_integer_too_large_for_a_data_part_is_invalid_params(self, live_url):
+        # A data part is a protobuf Struct, whose numbers are doubles: 10**400 has none, and the SDK
+        # refuses the message itself.
+        response = self.raw_send(live_url, '{"data": {"skill": "get_quote", "guests": 1' + "0" * 400 + "}}")
+        assert response.status_code == 200 and response.json()["error"]["code"] == -32602
+
+    def test_a_text_part_nested_deeper_than_python_can_parse_is_the_invalid_input_answer(self, live_url):
+        error = self.error_of(self.raw_send(live_url, json.dumps({"text": "[" * 100_000 + "]" * 100_000})))
+        assert error["status"] == 422 and error["detail"][0]["type"] == "model_attributes_type"
+
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b'{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"x": "\xff"}}',  # not UTF-8
+            b'{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+            b'{"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {"x": 1' + b"0" * 5000 + b"}}",  # over 4300 digits
+        ],
+        ids=["not-utf8", "nested-too-deep", "integer-too-long"],
+    )
+    def test_a_body_python_cannot_read_as_json_is_a_parse_error(self, live_url, body):
+        response = self.raw_post(live_url, body)
+        assert response.status_code == 200
+        assert response.json()["error"]["code"] == -32700 and response.json()["id"] is None

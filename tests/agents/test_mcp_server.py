@@ -6,6 +6,7 @@ REST bodies' shapes (the client itself validates each result against the tool's 
 and bad input or a refusal is a tool error carrying the message REST gives.
 """
 
+import json
 import re
 
 import pytest
@@ -207,6 +208,18 @@ class TestBadInput:
         unknown, missing = run(call)
         assert tool_error(unknown)[0].startswith("Unknown tool 'cancel_everything'")
         assert tool_error(missing)[0] == "path.reservation_id: Field required."
+
+    def test_a_number_json_reads_as_infinity_is_the_tool_error_rest_gives(self, live_url):
+        # Issue 12, item 8, over MCP: `1e309` parses to infinity, which no client library sends, so
+        # the call is raw JSON-RPC (the server is stateless: no session to initialize first).
+        arguments = json.dumps(stay(30))[:-1] + ', "guests": 1e309}'
+        call = '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_quote", "arguments": %s}}' % arguments
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+        response = requests.post(mcp_url(live_url), data=call, headers=headers, timeout=TIMEOUT)
+        assert response.status_code == 200, response.text
+        result = response.json()["result"]
+        assert result["isError"] is True
+        assert json.loads(result["content"][1]["text"])["detail"] == [{"loc": ["body", "guests"], "msg": "A valid integer is required.", "type": "value_error"}]
 
 
 class TestTheEndpoint:

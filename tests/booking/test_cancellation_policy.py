@@ -85,56 +85,106 @@ def test_the_words_follow_the_tiers():
     ]
 
 
-# --- The owner edits the tiers; every place shows the same words --------------------------------
+# --- The owner edits the tiers in the admin; every place shows the same words ------------------
 
 
-def tier_formset(demo_property, rows, rf):
-    from django.contrib.admin.sites import site
+@pytest.fixture
+def staff_client(client, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("giulia", "giulia@example.com", "a-long-test-password"))
+    return client
 
-    from booking.admin import CancellationTierInline
-    from booking.models import CancellationTier, Property
 
-    CancellationTier.objects.filter(property=demo_property).delete()
-    request = rf.post("/")
-    request.user = type("Owner", (), {"has_perm": lambda *a: True, "is_active": True, "is_staff": True})()
-    formset_class = CancellationTierInline(Property, site).get_formset(request, demo_property)
-    prefix = "cancellation_tiers"
-    data = {f"{prefix}-TOTAL_FORMS": str(len(rows)), f"{prefix}-INITIAL_FORMS": "0", f"{prefix}-MIN_NUM_FORMS": "1", f"{prefix}-MAX_NUM_FORMS": "1000"}
-    for index, (days, percent) in enumerate(rows):
-        data |= {f"{prefix}-{index}-days_before_arrival": str(days), f"{prefix}-{index}-refund_percent": str(percent)}
-    return formset_class(data, instance=demo_property, prefix=prefix)
+def as_posted(value) -> list[str] | str | None:
+    """A form value as the browser would post it; None for an unticked box or an unchanged file."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "on" if value else None
+    if isinstance(value, list | tuple):
+        return [str(item) for item in value]
+    if hasattr(value, "field") and hasattr(value, "storage"):  # a file: posting nothing keeps it
+        return None
+    return str(value)
+
+
+def property_change_form(staff_client, prop, tiers: list[tuple[object, object]]) -> dict:
+    """The Property change form as the owner would submit it, everything unchanged except the
+    cancellation tiers, which are replaced by `tiers` (the old rows deleted)."""
+    from django.urls import reverse
+
+    page = staff_client.get(reverse("admin:booking_property_change", args=[prop.pk]))
+    assert page.status_code == 200
+    data: dict = {}
+
+    def add(form):
+        for name in form.fields:
+            value = as_posted(form[name].value())
+            if value is not None:
+                data[form.add_prefix(name)] = value
+
+    add(page.context["adminform"].form)
+    for inline in page.context["inline_admin_formsets"]:
+        formset = inline.formset
+        add(formset.management_form)
+        for form in formset.forms:
+            add(form)
+        if formset.model.__name__ == "CancellationTier":
+            prefix, kept = formset.prefix, len(formset.initial_forms)
+            for index in range(kept):
+                data[f"{prefix}-{index}-DELETE"] = "on"
+            for offset, (days, percent) in enumerate(tiers):
+                data |= {f"{prefix}-{kept + offset}-days_before_arrival": str(days), f"{prefix}-{kept + offset}-refund_percent": str(percent)}
+            data[f"{prefix}-TOTAL_FORMS"] = str(kept + len(tiers))
+    data["_continue"] = "Save and continue editing"
+    return data
+
+
+def save_tiers(staff_client, prop, tiers):
+    from django.urls import reverse
+
+    return staff_client.post(reverse("admin:booking_property_change", args=[prop.pk]), property_change_form(staff_client, prop, tiers))
+
+
+def tiers_of(prop) -> list[tuple[int, int]]:
+    return [(tier.days_before_arrival, tier.refund_percent) for tier in prop.cancellation_tiers.all()]
 
 
 @pytest.mark.django_db
 class TestTheOwnerEditsTheTiers:
-    def test_a_sensible_policy_is_accepted(self, demo_property, rf):
-        assert tier_formset(demo_property, [(14, 100), (3, 25), (0, 0)], rf).is_valid()
-
-    def test_two_tiers_with_the_same_days_are_refused(self, demo_property, rf):
-        formset = tier_formset(demo_property, [(14, 100), (14, 50)], rf)
-        assert not formset.is_valid() and "same day" in str(formset.non_form_errors())
-
-    def test_more_than_100_percent_is_refused(self, demo_property, rf):
-        formset = tier_formset(demo_property, [(14, 101)], rf)
-        assert not formset.is_valid() and "100" in str(formset.errors)
-
-    def test_a_policy_without_tiers_is_refused(self, demo_property, rf):
-        formset = tier_formset(demo_property, [], rf)
-        assert not formset.is_valid()
-
-    def test_a_change_reaches_the_refunds_at_once(self, demo_property):
-        from booking.models import CancellationTier
+    def test_a_sensible_policy_is_saved_and_reaches_the_refunds_at_once(self, staff_client, demo_property):
         from booking.selectors import cancellation_tiers
 
-        CancellationTier.objects.filter(property=demo_property, days_before_arrival=7).update(refund_percent=60)
-        CancellationTier.objects.get(property=demo_property, days_before_arrival=7).save()  # the admin saves through the model
+        assert cancellation_tiers(demo_property)  # warm the cached rules: the save must invalidate them
+        response = save_tiers(staff_client, demo_property, [(14, 100), (3, 25), (0, 0)])
+        assert response.status_code == 302
+        assert tiers_of(demo_property) == [(14, 100), (3, 25), (0, 0)]
         demo_property.refresh_from_db()
-        assert RefundTier(7, Decimal(60)) in cancellation_tiers(demo_property)
+        assert set(cancellation_tiers(demo_property)) == {RefundTier(14, Decimal(100)), RefundTier(3, Decimal(25)), RefundTier(0, Decimal(0))}
+
+    def test_two_tiers_with_the_same_days_are_refused(self, staff_client, demo_property):
+        response = save_tiers(staff_client, demo_property, [(14, 100), (14, 50)])
+        assert response.status_code == 200 and "cannot both start at the same day" in response.content.decode()
+        assert tiers_of(demo_property) == [(30, 100), (7, 50), (0, 0)]
+
+    def test_more_than_100_percent_is_refused(self, staff_client, demo_property):
+        response = save_tiers(staff_client, demo_property, [(14, 101)])
+        assert response.status_code == 200 and "less than or equal to 100" in response.content.decode()
+        assert tiers_of(demo_property) == [(30, 100), (7, 50), (0, 0)]
+
+    def test_a_policy_without_tiers_is_refused(self, staff_client, demo_property):
+        response = save_tiers(staff_client, demo_property, [])
+        assert response.status_code == 200 and "needs at least one tier" in response.content.decode()
+        assert tiers_of(demo_property) == [(30, 100), (7, 50), (0, 0)]
 
 
 @pytest.mark.django_db
-def test_the_site_the_api_and_the_listing_say_the_same_policy(client, api, demo_property):
+def test_the_site_the_api_and_the_emails_say_the_same_policy(client, api, demo_property):
+    from django.template.loader import render_to_string
+
+    from booking.notifications import confirmation_context
+    from booking.services.holds import hold_stay
     from pages import demo as pages_demo
+    from tests.conftest import future
 
     pages_demo.load()
     expected = policy_lines(DEMO)
@@ -146,3 +196,6 @@ def test_the_site_the_api_and_the_listing_say_the_same_policy(client, api, demo_
     page = client.get("/booking-policies").content.decode()
     assert all(line in page for line in expected)
     assert expected[0] in client.get("/book").content.decode()
+    context = confirmation_context(hold_stay(check_in=future(40), check_out=future(43), guests=2))
+    assert all(line in render_to_string("emails/guest_confirmation.html", context) for line in expected)
+    assert " ".join(expected) in render_to_string("emails/guest_confirmation.txt", context)
