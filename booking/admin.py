@@ -2,19 +2,23 @@
 block dates. Admin actions are thin adapters over booking services, like every other interface."""
 
 import calendar as pycalendar
-from datetime import date, timedelta
+import csv
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.contrib.admin.utils import quote
+from django.contrib.admin.utils import quote, unquote
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+
+from booking.admin_display import local_time, with_currency
 
 from booking.errors import BookingError
 from booking.models import (
@@ -25,6 +29,7 @@ from booking.models import (
     DateBlock,
     DisplayCurrency,
     LengthOfStayDiscount,
+    NightRate,
     OutboundEmail,
     Photo,
     Property,
@@ -34,9 +39,11 @@ from booking.models import (
     Season,
 )
 from booking.payments import services as payment_services
+from booking.rate_calendar import rate_month
 from booking.selectors import blocking_reservations, get_property
 from booking.services import blocks as block_services
 from booking.services import cancellation as cancellation_services
+from booking.services import rates as rate_services
 
 
 class WeekdaysField(forms.TypedMultipleChoiceField):
@@ -45,6 +52,39 @@ class WeekdaysField(forms.TypedMultipleChoiceField):
         kwargs.pop("decoder", None)
         kwargs.pop("max_length", None)
         super().__init__(choices=WEEKDAYS, coerce=int, required=False, widget=forms.CheckboxSelectMultiple, **kwargs)
+
+
+class SeasonDay:
+    """A season's first or last night as typed: a day of every year, or of one year."""
+
+    # Yearly seasons are stored in a leap year, so that 29/02 can be typed; the year is ignored.
+    YEARLY_YEAR = 2000
+
+    def __init__(self, day: date, yearly: bool):
+        self.day, self.yearly = day, yearly
+
+
+def season_day_text(day: date, yearly: bool) -> str:
+    return f"{day:%d/%m}" if yearly else f"{day:%d/%m/%Y}"
+
+
+class SeasonDayField(forms.CharField):
+    def __init__(self, **kwargs):
+        super().__init__(max_length=10, help_text="dd/mm, or dd/mm/yyyy", widget=forms.TextInput(attrs={"size": 10, "placeholder": "20/12"}), **kwargs)
+
+    def clean(self, value):
+        text = (super().clean(value) or "").strip().replace(".", "/").replace("-", "/")
+        parts = text.split("/")
+        try:
+            if len(parts) == 2:
+                return SeasonDay(date(SeasonDay.YEARLY_YEAR, int(parts[1]), int(parts[0])), yearly=True)
+            if len(parts) == 3:
+                if len(parts[0]) == 4:  # 2027/12/20, as ISO dates come
+                    parts = parts[::-1]
+                return SeasonDay(date(int(parts[2]), int(parts[1]), int(parts[0])), yearly=False)
+        except ValueError:
+            pass
+        raise forms.ValidationError("Write the night as day/month, e.g. 20/12 (every year), or 20/12/2027 (that year only).")
 
 
 class PropertyForm(forms.ModelForm):
@@ -58,37 +98,95 @@ class PropertyForm(forms.ModelForm):
 
 class AmenityInline(admin.TabularInline):
     model = Amenity
+    classes = ["tab-listing"]
     extra = 1
 
 
 class PhotoInline(admin.TabularInline):
+    """Photos in the order the site shows them: move a row with its arrows (property-form.js
+    renumbers `position`), or type the positions."""
+
     model = Photo
     extra = 1
+    fields = ["thumbnail", "image", "static_path", "alt_text", "caption", "position"]
+    readonly_fields = ["thumbnail"]
+    classes = ["photo-inline", "tab-listing"]
+
+    @admin.display(description="photo")
+    def thumbnail(self, obj):
+        if not obj or not obj.pk or not (obj.image or obj.static_path):
+            return "–"
+        return format_html('<img src="{}" alt="{}" class="photo-thumbnail" width="96" height="64" loading="lazy">', obj.url, obj.alt_text)
 
 
 class ReviewInline(admin.StackedInline):
     model = Review
+    classes = ["tab-listing"]
     extra = 0
+
+
+class SeasonForm(forms.ModelForm):
+    """First and last night as day/month ("20/12") for a season that repeats every year, or with
+    the year ("20/12/2027") for one year only: the owner never types a placeholder year."""
+
+    first_night = SeasonDayField(label="first night")
+    last_night = SeasonDayField(label="last night")
+
+    class Meta:
+        model = Season
+        fields = ["name", "nightly_rate", "weekend_nightly_rate", "min_nights", "priority"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial["first_night"] = season_day_text(self.instance.start_date, self.instance.recurring)
+            self.initial["last_night"] = season_day_text(self.instance.end_date, self.instance.recurring)
+
+    def clean(self):
+        cleaned = super().clean()
+        first, last = cleaned.get("first_night"), cleaned.get("last_night")
+        if first and last:
+            if first.yearly != last.yearly:
+                raise forms.ValidationError("Give both nights as day/month (every year) or both with the year (that year only).")
+            if not first.yearly and last.day < first.day:
+                raise forms.ValidationError("The last night must not be before the first night.")
+            self.instance.start_date, self.instance.end_date, self.instance.recurring = first.day, last.day, first.yearly
+        return cleaned
 
 
 class SeasonInline(admin.TabularInline):
     model = Season
+    classes = ["tab-rates"]
+    form = SeasonForm
     extra = 1
-    fields = ["name", "start_date", "end_date", "recurring", "nightly_rate", "weekend_nightly_rate", "min_nights", "priority"]
+    fields = ["name", "first_night", "last_night", "nightly_rate", "weekend_nightly_rate", "min_nights", "priority"]
+    verbose_name_plural = "Seasons (nights as day/month, e.g. 20/12 → 06/01, repeat every year; add the year, 20/12/2027, for one year only)"
+
+
+class NightRateInline(admin.TabularInline):
+    """What the rate calendar set, night by night (edited more easily in the calendar itself)."""
+
+    model = NightRate
+    extra = 0
+    classes = ["collapse", "tab-rates"]
+    verbose_name_plural = "Nights set in the rate calendar"
 
 
 class ArrivalDayMinimumInline(admin.TabularInline):
     model = ArrivalDayMinimum
+    classes = ["tab-rates"]
     extra = 0
 
 
 class DiscountInline(admin.TabularInline):
     model = LengthOfStayDiscount
+    classes = ["tab-rates"]
     extra = 0
 
 
 class DisplayCurrencyInline(admin.TabularInline):
     model = DisplayCurrency
+    classes = ["tab-policies"]
     extra = 0
 
 
@@ -109,6 +207,7 @@ class CancellationTierInline(admin.TabularInline):
     tiers, and cancellations are refunded by them."""
 
     model = CancellationTier
+    classes = ["tab-policies"]
     formset = CancellationTierFormSet
     extra = 0
     min_num = 1
@@ -120,25 +219,122 @@ class CancellationTierInline(admin.TabularInline):
 class PropertyAdmin(admin.ModelAdmin):
     form = PropertyForm
     list_display = ["name", "city", "max_guests", "base_nightly_rate", "updated_at"]
-    inlines = [SeasonInline, ArrivalDayMinimumInline, DiscountInline, CancellationTierInline, DisplayCurrencyInline, AmenityInline, PhotoInline, ReviewInline]
+    inlines = [
+        SeasonInline, ArrivalDayMinimumInline, DiscountInline, CancellationTierInline, DisplayCurrencyInline, NightRateInline,
+        AmenityInline, PhotoInline, ReviewInline,
+    ]
     prepopulated_fields = {"slug": ["name"]}
+    change_form_template = "admin/booking/property/change_form.html"
+
+    class Media:
+        # Tabs over the fieldsets and inlines, and arrows to order photos; without script the form
+        # is one long page and positions are typed.
+        css = {"all": ["admin_booking/property-form.css"]}
+        js = ["admin_booking/property-form.js"]
     fieldsets = [
-        ("The property", {"fields": ["name", "slug", "property_type", "headline", "summary", "description", "national_code"]}),
-        ("Where it is", {"fields": ["street_address", "postal_code", "city", "region", "country_code", "neighbourhood", "latitude", "longitude"]}),
-        ("Capacity", {"fields": ["max_guests", "bedrooms", "beds", "bathrooms", "size_sqm"]}),
-        ("Arrival, departure and rules", {"fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "payment_policy"]}),
-        ("Host and contact", {"fields": ["host_name", "contact_email", "contact_phone", "languages"]}),
-        ("Arrival email", {
+        ("The property", {"classes": ["tab-listing"], "fields": ["name", "slug", "property_type", "headline", "summary", "description", "national_code"]}),
+        ("Where it is", {"classes": ["tab-listing"], "fields": ["street_address", "postal_code", "city", "region", "country_code", "neighbourhood", "latitude", "longitude"]}),
+        ("Capacity", {"classes": ["tab-listing"], "fields": ["max_guests", "bedrooms", "beds", "bathrooms", "size_sqm"]}),
+        ("Arrival, departure and rules", {"classes": ["tab-stay"], "fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "payment_policy"]}),
+        ("Host and contact", {"classes": ["tab-stay"], "fields": ["host_name", "contact_email", "contact_phone", "languages"]}),
+        ("Arrival email", {"classes": ["tab-stay"],
             "description": "Sent to every guest this many days before check-in, with the address, the check-in times and your phone number.",
             "fields": ["pre_arrival_days", "pre_arrival_message"],
         }),
-        ("Nightly rates", {
+        ("Nightly rates", {"classes": ["tab-rates"],
             "description": "Seasons (below) override these rates on their nights. Overlapping seasons: the higher priority wins.",
             "fields": ["base_nightly_rate", "weekend_nightly_rate", "base_occupancy", "extra_guest_fee"],
         }),
-        ("Stay rules", {"fields": ["min_nights", "max_nights", "closed_to_arrival", "closed_to_departure", "booking_window_days"]}),
-        ("Fees and city tax", {"fields": ["cleaning_fee", "cleaning_fee_label", "city_tax_per_person_night", "city_tax_max_nights", "city_tax_exempt_under_age"]}),
+        ("Stay rules", {"classes": ["tab-rates"], "fields": ["min_nights", "max_nights", "closed_to_arrival", "closed_to_departure", "booking_window_days"]}),
+        ("Fees and city tax", {"classes": ["tab-rates"], "fields": ["cleaning_fee", "cleaning_fee_label", "city_tax_per_person_night", "city_tax_max_nights", "city_tax_exempt_under_age"]}),
     ]
+
+    def get_urls(self):
+        return [path("rates/", self.admin_site.admin_view(self.rate_calendar_view), name="booking_rate_calendar"), *super().get_urls()]
+
+    def rate_calendar_view(self, request):
+        """A month of nights: each one's price, minimum stay and what takes it; choose nights (click
+        the first, then the last) and set a price, a minimum stay or a block over them. Writing goes
+        through the services every other interface uses (rates.set_night_rates, blocks.block_dates)."""
+        user = request.user
+        if not (user.has_perm("booking.view_property") or user.has_perm("booking.view_reservation")):
+            raise PermissionDenied
+        prop = get_property()
+        first = month_from_query(request.GET.get("month"))
+        form = RateCalendarForm(request.POST or None)
+        if request.method == "POST":
+            if not user.has_perm(RateCalendarForm.PERMISSIONS.get(request.POST.get("what"), "booking.change_property")):
+                raise PermissionDenied
+            if form.is_valid():
+                try:
+                    message = form.apply(actor=f"staff {user.get_username()}")
+                except BookingError as error:
+                    form.add_error(None, error.detail)
+                else:
+                    self.message_user(request, message, messages.SUCCESS)
+                    return HttpResponseRedirect(f"{request.path}?month={form.cleaned_data['first_night']:%Y-%m}")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Rates and availability — {first:%B %Y}",
+            "opts": self.model._meta,
+            "month": rate_month(prop, first),
+            "form": form,
+            "can_set_rates": user.has_perm("booking.change_property"),
+            "can_block": user.has_perm("booking.add_dateblock"),
+            "today": timezone.localdate(),
+        }
+        return TemplateResponse(request, "admin/booking/rate_calendar.html", context)
+
+
+def month_from_query(value: str | None) -> date:
+    """?month=2027-03 → 1 March 2027; anything else → this month."""
+    try:
+        year, month = (int(part) for part in (value or "").split("-"))
+        return date(year, month, 1)
+    except ValueError:
+        return timezone.localdate().replace(day=1)
+
+
+class RateCalendarForm(forms.Form):
+    WHAT = [
+        ("price", "Set the nightly price"),
+        ("min_nights", "Set the minimum stay"),
+        ("clear", "Back to the seasons and base rates"),
+        ("block", "Block these nights (not for sale)"),
+    ]
+    PERMISSIONS = {"price": "booking.change_property", "min_nights": "booking.change_property", "clear": "booking.change_property", "block": "booking.add_dateblock"}
+
+    first_night = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    last_night = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), help_text="Included.")
+    what = forms.ChoiceField(choices=WHAT, widget=forms.RadioSelect, initial="price")
+    nightly_rate = forms.DecimalField(label="Price a night", max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
+    min_nights = forms.IntegerField(label="Minimum stay (nights)", min_value=1, max_value=365, required=False)
+    reason = forms.CharField(label="Reason for the block", max_length=200, required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        first, last, what = cleaned.get("first_night"), cleaned.get("last_night"), cleaned.get("what")
+        if first and last and last < first:
+            self.add_error("last_night", "The last night must not be before the first night.")
+        if what == "price" and cleaned.get("nightly_rate") is None:
+            self.add_error("nightly_rate", "Give the price a night.")
+        if what == "min_nights" and cleaned.get("min_nights") is None:
+            self.add_error("min_nights", "Give the minimum stay.")
+        return cleaned
+
+    def apply(self, *, actor: str) -> str:
+        data = self.cleaned_data
+        start, end = data["first_night"], data["last_night"] + timedelta(days=1)
+        span = f"{data['first_night']:%d %b %Y} – {data['last_night']:%d %b %Y}"
+        if data["what"] == "block":
+            block_services.block_dates(start=start, end=end, reason=data["reason"] or "blocked in the rate calendar", actor=actor)
+            return f"Blocked {span}."
+        change = rate_services.set_night_rates(
+            start, end, actor=actor, clear=data["what"] == "clear",
+            nightly_rate=data["nightly_rate"] if data["what"] == "price" else None,
+            min_nights=data["min_nights"] if data["what"] == "min_nights" else None,
+        )
+        return f"{span} ({change.nights} night{'s' if change.nights != 1 else ''}): {change.what}."
 
 
 class ReservationEventInline(admin.TabularInline):
@@ -164,6 +360,21 @@ class OutboundEmailInline(admin.TabularInline):
         return False
 
 
+RESERVATION_CSV_COLUMNS = [
+    "id", "status", "check_in", "check_out", "nights", "guests", "guest", "email", "channel",
+    "total", "paid", "refunded", "currency", "city_tax", "created", "confirmed", "cancelled",
+]
+
+
+def parse_search_date(term: str) -> date | None:
+    for pattern in ("%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y"):
+        try:
+            return datetime.strptime(term.strip(), pattern).date()
+        except ValueError:
+            continue
+    return None
+
+
 class StayDatesFilter(admin.SimpleListFilter):
     title = "stay dates"
     parameter_name = "stay"
@@ -183,17 +394,34 @@ class StayDatesFilter(admin.SimpleListFilter):
 
 
 class RefundForm(forms.Form):
-    amount = forms.DecimalField(
-        max_digits=10, decimal_places=2, min_value=Decimal("0.01"), required=False,
-        help_text="Leave empty to refund everything not yet refunded.",
-    )
+    """The refund confirmation: how much (at most what is left), why, and whether to cancel too.
+    `refunded_before` is what the page showed as refunded: a second send of the same page refunds
+    nothing (payments.services.refund_payment)."""
+
+    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"), help_text="At most what is left to refund.")
     reason = forms.CharField(max_length=300, required=False, help_text="Kept in the reservation's history.")
-    cancel_reservation = forms.BooleanField(required=False, label="Also cancel the reservation (its dates become free)")
+    cancel_reservation = forms.BooleanField(required=False, label="Also cancel the reservation (its dates become free; the guest is emailed)")
+    refunded_before = forms.DecimalField(max_digits=10, decimal_places=2, widget=forms.HiddenInput)
+
+    def __init__(self, *args, refundable: Decimal, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["amount"].max_value = refundable
+        self.fields["amount"].validators.append(MaxRefund(refundable))
+        self.fields["amount"].widget.attrs["max"] = str(refundable)
+
+
+class MaxRefund:
+    def __init__(self, refundable: Decimal):
+        self.refundable = refundable
+
+    def __call__(self, value):
+        if value is not None and value > self.refundable:
+            raise forms.ValidationError(f"At most {self.refundable} is left to refund.")
 
 
 class CancelForm(forms.Form):
     REFUND_CHOICES = [
-        ("policy", "As the cancellation policy gives today (suggested below)"),
+        ("policy", "As the cancellation policy gives today (suggested above)"),
         ("full", "Everything paid and not yet refunded"),
         ("none", "No refund"),
         ("amount", "This amount (one reservation only):"),
@@ -202,59 +430,62 @@ class CancelForm(forms.Form):
     amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
     reason = forms.CharField(max_length=300, required=False, help_text="Kept in the reservation's history.")
 
-    def __init__(self, *args, single: bool, **kwargs):
+    def __init__(self, *args, reservations: list[Reservation], **kwargs):
         super().__init__(*args, **kwargs)
-        self.single = single
+        self.reservations = reservations
 
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("refund") == "amount":
-            if not self.single:
+            if len(self.reservations) != 1:
                 raise forms.ValidationError("An amount can be given for one reservation at a time.")
-            if cleaned.get("amount") is None:
-                raise forms.ValidationError("Give the amount to refund.")
+            amount, refundable = cleaned.get("amount"), refundable_now(self.reservations[0])
+            if amount is None:
+                self.add_error("amount", "Give the amount to refund.")
+            elif amount > refundable:
+                self.add_error("amount", f"At most {refundable} {self.reservations[0].currency} is left to refund.")
         return cleaned
 
     def refund_for(self, reservation: Reservation) -> Decimal | None:
         """None means: by the policy (the service computes it under the lock)."""
         choice = self.cleaned_data["refund"]
-        refundable = max(reservation.amount_paid - reservation.amount_refunded, Decimal("0"))
         if choice == "full":
-            return refundable
+            return refundable_now(reservation)
         if choice == "none":
             return Decimal("0")
         if choice == "amount":
-            amount = self.cleaned_data["amount"]
-            if amount > refundable:
-                raise BookingAdminError(f"At most {refundable} {reservation.currency} is left to refund.")
-            return amount
+            return self.cleaned_data["amount"]
         return None
 
 
-class BookingAdminError(BookingError):
-    status = 409
-    code = "refund_not_possible"
+def refundable_now(reservation: Reservation) -> Decimal:
+    return max(reservation.amount_paid - reservation.amount_refunded, Decimal("0"))
+
+
+RESERVATION_ACTION_PERMISSIONS = {"cancel_selected": "change", "refund_selected": "refund", "export_csv": "view"}
 
 
 @admin.register(Reservation)
 class ReservationAdmin(admin.ModelAdmin):
-    list_display = ["id", "status", "check_in", "check_out", "guests", "guest_name", "total", "source", "agent_name", "attention", "created_at"]
+    list_display = ["short_id", "status", "stay", "guests", "guest_name", "total_with_currency", "payment_state", "source", "attention", "created"]
+    list_display_links = ["short_id"]
     list_filter = ["status", StayDatesFilter, "source", "agent_name", ("needs_attention", admin.EmptyFieldListFilter)]
     search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id"]
+    search_help_text = "Name, email, phone, reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day."
     date_hierarchy = "check_in"
     inlines = [ReservationEventInline, OutboundEmailInline]
-    actions = ["cancel_selected", "refund_selected"]
+    actions = ["cancel_selected", "refund_selected", "export_csv"]
     readonly_fields = [
-        "id", "property", "status", "source", "check_in", "check_out", "guests", "hold_expires_at", "breakdown_table", "total", "currency",
-        "client_ip", "payment_provider", "checkout_session_id", "checkout_url", "checkout_expires_at", "amount_paid", "amount_refunded",
-        "payment_intent_id", "confirmed_at", "cancelled_at", "created_at", "updated_at", "refund_pending", "language",
+        "id", "property", "status", "source", "check_in", "check_out", "guests", "hold_expires_until", "breakdown_table", "total_with_currency",
+        "client_ip", "payment_provider", "checkout_session_id", "checkout_url", "checkout_open_until", "paid", "refunded",
+        "payment_intent_id", "confirmed", "cancelled", "created", "updated", "refund_still_pending", "language",
     ]
     fieldsets = [
-        ("Stay", {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_at", "source", "agent_name"]}),
-        ("Guest", {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests"]}),
-        ("Price (frozen when the dates were held)", {"fields": ["breakdown_table", "total", "currency"]}),
-        ("Payment", {"fields": ["payment_provider", "checkout_session_id", "checkout_url", "checkout_expires_at", "amount_paid", "amount_refunded", "refund_pending", "payment_intent_id", "needs_attention"]}),
-        ("Times", {"fields": ["created_at", "confirmed_at", "cancelled_at", "updated_at", "client_ip"]}),
+        ("Stay", {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "agent_name"]}),
+        ("Guest", {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language"]}),
+        ("Price (frozen when the dates were held)", {"fields": ["breakdown_table", "total_with_currency"]}),
+        ("Payment", {"fields": ["payment_provider", "checkout_session_id", "checkout_url", "checkout_open_until", "paid", "refunded", "refund_still_pending", "payment_intent_id", "needs_attention"]}),
+        ("Times (the property's time zone)", {"fields": ["created", "confirmed", "cancelled", "updated", "client_ip"]}),
     ]
 
     def has_add_permission(self, request):
@@ -263,6 +494,68 @@ class ReservationAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False  # reservations are cancelled, never deleted: the audit trail stays
 
+    def has_refund_permission(self, request, obj=None):
+        return request.user.has_perm("booking.refund_reservation")
+
+    # --- How a reservation reads: money with its currency, times on the property's clock --------
+
+    @admin.display(description="id", ordering="id")
+    def short_id(self, obj):
+        return obj.pk[:14] + "…" if len(obj.pk) > 15 else obj.pk
+
+    @admin.display(description="stay", ordering="check_in")
+    def stay(self, obj):
+        nights = (obj.check_out - obj.check_in).days
+        return f"{obj.check_in:%d %b %Y} → {obj.check_out:%d %b} ({nights} n.)"
+
+    @admin.display(description="total", ordering="total")
+    def total_with_currency(self, obj):
+        return with_currency(obj.total, obj.currency)
+
+    @admin.display(description="payment")
+    def payment_state(self, obj):
+        if obj.amount_refunded > 0:
+            return f"refunded {with_currency(obj.amount_refunded, obj.currency)}"
+        if obj.amount_paid >= obj.total > 0:
+            return "paid"
+        return "part paid" if obj.amount_paid > 0 else "unpaid"
+
+    @admin.display(description="paid")
+    def paid(self, obj):
+        return with_currency(obj.amount_paid, obj.currency)
+
+    @admin.display(description="refunded")
+    def refunded(self, obj):
+        return with_currency(obj.amount_refunded, obj.currency)
+
+    @admin.display(description="refund pending (retried automatically)")
+    def refund_still_pending(self, obj):
+        return with_currency(obj.refund_pending, obj.currency)
+
+    @admin.display(description="hold expires")
+    def hold_expires_until(self, obj):
+        return local_time(obj.hold_expires_at)
+
+    @admin.display(description="checkout open until")
+    def checkout_open_until(self, obj):
+        return local_time(obj.checkout_expires_at)
+
+    @admin.display(description="created", ordering="created_at")
+    def created(self, obj):
+        return local_time(obj.created_at)
+
+    @admin.display(description="confirmed")
+    def confirmed(self, obj):
+        return local_time(obj.confirmed_at)
+
+    @admin.display(description="cancelled")
+    def cancelled(self, obj):
+        return local_time(obj.cancelled_at)
+
+    @admin.display(description="updated")
+    def updated(self, obj):
+        return local_time(obj.updated_at)
+
     @admin.display(description="needs attention", boolean=True)
     def attention(self, obj):
         return bool(obj.needs_attention)
@@ -270,15 +563,28 @@ class ReservationAdmin(admin.ModelAdmin):
     @admin.display(description="Price breakdown")
     def breakdown_table(self, obj):
         b = obj.price_breakdown or {}
-        rows = [(n["date"], n["source"], n["amount"]) for n in b.get("nightly_rates", [])]
+        currency = b.get("currency") or obj.currency
+
+        def amount(value):
+            return "" if value in (None, "") else with_currency(Decimal(str(value)), currency)
+
+        rows = [(n["date"], n["source"], amount(n["amount"])) for n in b.get("nightly_rates", [])]
         rows += [
-            ("Accommodation", "", b.get("accommodation")),
-            (b.get("discount_label") or "Discount", "", b.get("discount_amount")),
-            (b.get("cleaning_fee_label", "Cleaning"), "", b.get("cleaning_fee")),
-            ("City tax", b.get("city_tax_note", ""), b.get("city_tax")),
-            ("Total", b.get("currency", ""), b.get("total")),
+            ("Accommodation", "", amount(b.get("accommodation"))),
+            (b.get("discount_label") or "Discount", "", amount(b.get("discount_amount"))),
+            (b.get("cleaning_fee_label", "Cleaning"), "", amount(b.get("cleaning_fee"))),
+            ("City tax", b.get("city_tax_note", ""), amount(b.get("city_tax"))),
+            ("Total", "", amount(b.get("total"))),
         ]
         return format_html("<table>{}</table>", format_html_join("", "<tr><td>{}</td><td>{}</td><td style='text-align:right'>{}</td></tr>", rows))
+
+    def get_search_results(self, request, queryset, search_term):
+        """Also by date: a term that reads as a date finds the stays over that night and those leaving that day."""
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        night = parse_search_date(search_term)
+        if night is not None:
+            results |= queryset.filter(Q(check_in__lte=night, check_out__gt=night) | Q(check_out=night))
+        return results, may_have_duplicates
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
@@ -288,16 +594,49 @@ class ReservationAdmin(admin.ModelAdmin):
                 from_status=obj.status, to_status=obj.status, note="changed: " + ", ".join(form.changed_data),
             )
 
+    # --- Acting: cancel and refund, each behind its permission and a confirmation page ----------
+
+    def changelist_view(self, request, extra_context=None):
+        # Django drops an action the user may not run from the menu but answers a forged POST of it
+        # with "no action selected"; refuse it outright instead.
+        action = request.POST.get("action") if request.method == "POST" else None
+        if action in RESERVATION_ACTION_PERMISSIONS and action not in self.get_actions(request):
+            raise PermissionDenied
+        return super().changelist_view(request, extra_context)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        reservation = self.get_object(request, unquote(object_id))
+        extra_context = dict(extra_context or {})
+        if reservation is not None:
+            extra_context["can_cancel"] = self.has_change_permission(request, reservation) and reservation.status in (Reservation.Status.HELD, Reservation.Status.CONFIRMED)
+            extra_context["can_refund"] = self.has_refund_permission(request) and refundable_now(reservation) > 0 and bool(reservation.payment_intent_id)
+        return super().change_view(request, object_id, form_url, extra_context)
+
     @admin.action(description="Cancel the selected reservations (with the refund the policy gives, or another)", permissions=["change"])
     def cancel_selected(self, request, queryset):
-        """A confirmation page first: each stay with the refund its policy gives today; staff may
-        choose a full refund, none, or (for one stay) an amount. Then the guest's own cancel path."""
         reservations = list(queryset.select_related("property"))
-        form = CancelForm(request.POST if "apply" in request.POST else None, single=len(reservations) == 1)
+        return self.cancel_confirmation(request, reservations, from_list=True)
+
+    def cancel_view(self, request, object_id):
+        reservation = self.get_object(request, unquote(object_id))
+        if reservation is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.has_change_permission(request, reservation):
+            raise PermissionDenied
+        return self.cancel_confirmation(request, [reservation], from_list=False)
+
+    def cancel_confirmation(self, request, reservations: list[Reservation], *, from_list: bool):
+        """A confirmation page first: each stay with the refund its policy gives today; staff may
+        choose a full refund, none, or (for one stay) an amount up to what is left. Then the guest's
+        own cancel path (services.cancellation.cancel_stay): emails, refund through the provider."""
+        form = CancelForm(request.POST if "apply" in request.POST else None, reservations=reservations)
         if form.is_bound and form.is_valid():
             actor = f"staff {request.user.get_username()}"
             done = 0
             for reservation in reservations:
+                if reservation.status == Reservation.Status.CANCELLED:
+                    self.message_user(request, f"{reservation.pk} was already cancelled: nothing was done.", messages.INFO)
+                    continue
                 try:
                     cancelled = cancellation_services.cancel_stay(
                         reservation.pk, actor=actor, refund=form.refund_for(reservation), reason=form.cleaned_data["reason"] or "cancelled in the back office",
@@ -307,68 +646,106 @@ class ReservationAdmin(admin.ModelAdmin):
                     continue
                 done += 1
                 if cancelled.refund_pending > 0:
-                    self.message_user(request, f"{reservation.pk}: the refund of {cancelled.refund_pending} {cancelled.currency} is pending (the provider did not answer); it is retried automatically.", messages.WARNING)
+                    self.message_user(request, f"{reservation.pk}: the refund of {with_currency(cancelled.refund_pending, cancelled.currency)} is pending (the provider did not answer); it is retried automatically.", messages.WARNING)
             if done:
                 self.message_user(request, f"Cancelled {done} reservation(s); the guests are emailed.", messages.SUCCESS)
-            return None
+            if from_list:
+                return None
+            return HttpResponseRedirect(reverse("admin:booking_reservation_change", args=[quote(reservations[0].pk)]))
         rows = [
-            {"reservation": r, "paid": r.amount_paid, "refundable": max(r.amount_paid - r.amount_refunded, Decimal("0")),
-             "suggested": cancellation_services.refund_if_cancelled(r).amount}
+            {"reservation": r, "paid": with_currency(r.amount_paid, r.currency), "refundable": with_currency(refundable_now(r), r.currency),
+             "suggested": with_currency(cancellation_services.refund_if_cancelled(r).amount, r.currency) if r.status == Reservation.Status.CONFIRMED else "–"}
             for r in reservations
         ]
         context = {
             **self.admin_site.each_context(request),
-            "title": "Cancel reservations",
+            "title": "Cancel reservations" if from_list else f"Cancel reservation {reservations[0].pk}",
             "opts": self.model._meta,
             "rows": rows,
             "form": form,
-            "action": "cancel_selected",
+            "action": "cancel_selected" if from_list else "",
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/booking/cancel_confirmation.html", context)
 
-    @admin.action(description="Refund the payment of the selected reservation (full or partial)", permissions=["change"])
+    @admin.action(description="Refund the payment of the selected reservation (full or partial)", permissions=["refund"])
     def refund_selected(self, request, queryset):
-        """An intermediate form (amount, reason, cancel too?); the refund itself is a payment service."""
         if queryset.count() != 1:
             self.message_user(request, "Choose exactly one reservation to refund.", messages.WARNING)
             return None
-        reservation = queryset.get()
-        form = RefundForm(request.POST if "apply" in request.POST else None)
+        return HttpResponseRedirect(reverse("admin:booking_reservation_refund", args=[quote(queryset.get().pk)]))
+
+    def refund_view(self, request, object_id):
+        """The refund confirmation page: what was paid and refunded, how much is left; refunds
+        through the provider (payments.services.refund_payment), never more than is left."""
+        if not self.has_refund_permission(request):
+            raise PermissionDenied
+        reservation = self.get_object(request, unquote(object_id))
+        if reservation is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        change_url = reverse("admin:booking_reservation_change", args=[quote(reservation.pk)])
+        refundable = refundable_now(reservation)
+        if refundable <= 0 or not reservation.payment_intent_id:
+            self.message_user(request, f"{reservation.pk}: nothing is left to refund (no payment was taken, or it was refunded in full).", messages.WARNING)
+            return HttpResponseRedirect(change_url)
+        initial = {"amount": refundable, "refunded_before": reservation.amount_refunded}
+        form = RefundForm(request.POST if request.method == "POST" else None, initial=initial, refundable=refundable)
         if form.is_bound and form.is_valid():
             actor = f"staff {request.user.get_username()}"
+            data = form.cleaned_data
             try:
-                if form.cleaned_data["cancel_reservation"] and reservation.status == Reservation.Status.CONFIRMED:
-                    # Cancelling is the guest-facing path (emails, refund through the provider).
-                    amount = form.cleaned_data["amount"]
-                    reservation = cancellation_services.cancel_stay(
-                        reservation.pk, actor=actor, refund=amount if amount is not None else reservation.amount_paid - reservation.amount_refunded,
-                        reason=form.cleaned_data["reason"],
-                    )
+                if data["cancel_reservation"] and reservation.status == Reservation.Status.CONFIRMED:
+                    if data["refunded_before"] != reservation.amount_refunded:
+                        raise payment_services.RefundNotPossible("Nothing was done: the reservation was refunded meanwhile. Check it before acting again.")
+                    # The guest-facing cancel path: the stay's nights freed, the guest emailed, this refund through the provider.
+                    reservation = cancellation_services.cancel_stay(reservation.pk, actor=actor, refund=data["amount"], reason=data["reason"] or "cancelled with a refund")
                 else:
                     reservation = payment_services.refund_payment(
-                        reservation.pk, actor=actor, amount=form.cleaned_data["amount"], reason=form.cleaned_data["reason"],
-                        cancel=form.cleaned_data["cancel_reservation"],
+                        reservation.pk, actor=actor, amount=data["amount"], reason=data["reason"], refunded_before=data["refunded_before"],
                     )
             except BookingError as error:
                 self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
+                return HttpResponseRedirect(change_url)
+            if reservation.refund_pending > 0:
+                self.message_user(request, f"{reservation.pk}: cancelled; the refund of {with_currency(reservation.refund_pending, reservation.currency)} is pending (the provider did not answer) and is retried automatically.", messages.WARNING)
             else:
-                self.message_user(request, f"{reservation.pk}: refunded so far {reservation.amount_refunded} {reservation.currency}.", messages.SUCCESS)
-                return None
+                self.message_user(request, f"{reservation.pk}: refunded so far {with_currency(reservation.amount_refunded, reservation.currency)}.", messages.SUCCESS)
+            return HttpResponseRedirect(change_url)
         context = {
             **self.admin_site.each_context(request),
-            "title": "Refund a payment",
+            "title": f"Refund reservation {reservation.pk}",
             "opts": self.model._meta,
             "reservation": reservation,
-            "refundable": reservation.amount_paid - reservation.amount_refunded,
+            "paid": with_currency(reservation.amount_paid, reservation.currency),
+            "refunded": with_currency(reservation.amount_refunded, reservation.currency),
+            "refundable": with_currency(refundable, reservation.currency),
+            "suggested": with_currency(cancellation_services.refund_if_cancelled(reservation).amount, reservation.currency) if reservation.status == Reservation.Status.CONFIRMED else None,
             "form": form,
-            "action": "refund_selected",
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "payments/admin_refund.html", context)
 
+    @admin.action(description="Export the selected reservations as CSV (for the accountant)", permissions=["view"])
+    def export_csv(self, request, queryset):
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="reservations-{timezone.localdate():%Y-%m-%d}.csv"'
+        response.write("\ufeff")  # a BOM, so spreadsheet programs read the accents right
+        writer = csv.writer(response)
+        writer.writerow(RESERVATION_CSV_COLUMNS)
+        for r in queryset.order_by("check_in"):
+            writer.writerow([
+                r.pk, r.status, r.check_in, r.check_out, (r.check_out - r.check_in).days, r.guests, r.guest_name, r.guest_email, r.get_source_display(),
+                r.total, r.amount_paid, r.amount_refunded, r.currency, (r.price_breakdown or {}).get("city_tax", ""),
+                local_time(r.created_at), local_time(r.confirmed_at), local_time(r.cancelled_at),
+            ])
+        return response
+
     def get_urls(self):
-        return [path("calendar/", self.admin_site.admin_view(self.calendar_view), name="booking_reservation_calendar"), *super().get_urls()]
+        return [
+            path("calendar/", self.admin_site.admin_view(self.calendar_view), name="booking_reservation_calendar"),
+            path("<path:object_id>/cancel/", self.admin_site.admin_view(self.cancel_view), name="booking_reservation_cancel"),
+            path("<path:object_id>/refund/", self.admin_site.admin_view(self.refund_view), name="booking_reservation_refund"),
+            *super().get_urls(),
+        ]
 
     def calendar_view(self, request):
         """Month by month: holds, confirmed stays and blocks, so staff see the calendar at a glance."""

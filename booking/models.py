@@ -209,6 +209,24 @@ class Season(models.Model):
             raise ValidationError({"end_date": "A yearly season cannot be longer than a year."})
 
 
+class NightRate(models.Model):
+    """A price or a minimum stay the owner set for one night in the rate calendar. It wins over the
+    seasons and the base rates for that night; an empty field leaves that rule to them."""
+
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="night_rates")
+    night = models.DateField()
+    nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)])
+    min_nights = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(1)], help_text="Shortest stay for arrivals on this night.")
+
+    class Meta:
+        ordering = ["night"]
+        constraints = [models.UniqueConstraint(fields=["property", "night"], name="one_rate_calendar_entry_per_night")]
+        verbose_name = "rate calendar night"
+
+    def __str__(self):
+        return f"{self.night}: {self.nightly_rate if self.nightly_rate is not None else '-'} / min {self.min_nights or '-'}"
+
+
 class ArrivalDayMinimum(models.Model):
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="arrival_day_minimums")
     weekday = models.PositiveSmallIntegerField(choices=WEEKDAYS)
@@ -322,6 +340,8 @@ class Reservation(models.Model):
         constraints = [
             models.CheckConstraint(condition=models.Q(check_out__gt=models.F("check_in")), name="reservation_check_out_after_check_in"),
         ]
+        # Refunding moves money: a permission of its own, apart from editing a reservation.
+        permissions = [("refund_reservation", "Can refund a reservation's payment")]
 
     def __str__(self):
         return f"{self.id} {self.check_in}→{self.check_out} ({self.status})"

@@ -78,6 +78,15 @@ class Season:
 
 
 @dataclass(frozen=True)
+class NightRule:
+    """What the owner set for one night in the rate calendar: a price, a minimum stay, or both.
+    It wins over seasons and base rates; None leaves that rule to them."""
+
+    rate: Decimal | None = None
+    min_nights: int | None = None
+
+
+@dataclass(frozen=True)
 class LengthOfStayDiscount:
     label: str
     min_nights: int
@@ -107,6 +116,7 @@ class PricingRules:
     discounts: tuple[LengthOfStayDiscount, ...] = ()
     display_currencies: Mapping[str, Decimal] = field(default_factory=dict)
     cancellation_tiers: tuple[RefundTier, ...] = ()
+    night_rules: Mapping[date, NightRule] = field(default_factory=dict)
 
     def season_for(self, night: date) -> Season | None:
         """The season pricing a night: the highest priority wins; ties go to the later-starting one."""
@@ -125,9 +135,13 @@ class PricingRules:
         rule can only raise it (e.g. Saturday arrivals stay three nights). `season` may be passed
         when the caller already looked it up.
         """
-        if season is False:
-            season = self.season_for(check_in)
-        minimum = season.min_nights if season and season.min_nights else self.min_nights
+        set_for_night = self.night_rules.get(check_in)
+        if set_for_night is not None and set_for_night.min_nights:
+            minimum = set_for_night.min_nights
+        else:
+            if season is False:
+                season = self.season_for(check_in)
+            minimum = season.min_nights if season and season.min_nights else self.min_nights
         return max(minimum, self.arrival_day_min_nights.get(check_in.weekday(), 0))
 
     def last_arrival_date(self, today: date) -> date:
@@ -140,7 +154,7 @@ class NightPrice:
     rate: Decimal
     extra_guest_fee: Decimal
     amount: Decimal
-    source: str  # "base_rate", "weekend_rate" or "season:<name>"
+    source: str  # "rate_calendar", "season:<name>", "weekend_rate" or "base_rate": the first that sets the night wins
 
 
 @dataclass(frozen=True)
@@ -169,7 +183,10 @@ def price_night(night: date, guests: int, rules: PricingRules, season: "Season |
     if season is False:
         season = rules.season_for(night)
     weekend = night.weekday() in WEEKEND_NIGHTS
-    if season is not None:
+    set_for_night = rules.night_rules.get(night)
+    if set_for_night is not None and set_for_night.rate is not None:
+        rate, source = set_for_night.rate, "rate_calendar"
+    elif season is not None:
         rate = season.weekend_nightly_rate if weekend and season.weekend_nightly_rate is not None else season.nightly_rate
         source = f"season:{season.name}"
     elif weekend and rules.weekend_nightly_rate is not None:
@@ -369,7 +386,10 @@ def calendar(first_day: date, last_day: date, rules: PricingRules, taken_nights:
     last_arrival = rules.last_arrival_date(today)
     span = (last_day - first_day).days + 1
     # Sellable nights over the span plus the longest look-ahead the minimum-stay check needs.
-    lookahead = max([rules.max_nights, rules.min_nights, *rules.arrival_day_min_nights.values(), *(s.min_nights or 0 for s in rules.seasons)])
+    lookahead = max([
+        rules.max_nights, rules.min_nights, *rules.arrival_day_min_nights.values(),
+        *(s.min_nights or 0 for s in rules.seasons), *(r.min_nights or 0 for r in rules.night_rules.values()),
+    ])
     free = [
         (first_day + timedelta(days=i)) >= today and (first_day + timedelta(days=i)) not in taken_nights
         for i in range(span + lookahead + 1)

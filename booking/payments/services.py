@@ -262,10 +262,23 @@ def _ensure_releasable(reservation: Reservation) -> None:
 # --- Refunds ------------------------------------------------------------------------------------
 
 
-def refund_payment(reservation_id: str, *, actor: str, amount: Decimal | None = None, reason: str = "", cancel: bool = False) -> Reservation:
+def refund_payment(
+    reservation_id: str, *, actor: str, amount: Decimal | None = None, reason: str = "", cancel: bool = False,
+    refunded_before: Decimal | None = None,
+) -> Reservation:
     """Refund all (amount=None) or part of what the guest paid, through the provider that took it;
-    optionally cancel the reservation too. Audited. RefundNotPossible or PaymentProviderError."""
+    optionally cancel the reservation too. Audited. RefundNotPossible or PaymentProviderError.
+
+    `refunded_before` is what the person refunding saw as refunded already (the confirmation page
+    carries it): if the total moved since, the form was sent twice or someone else refunded in
+    between, and nothing is refunded. With the provider's idempotency key built from it, one
+    confirmation page is one refund, however often it is sent."""
     reservation = get_reservation(reservation_id)
+    if refunded_before is not None and money(refunded_before) != reservation.amount_refunded:
+        raise RefundNotPossible(
+            f"Nothing was refunded now: {reservation.amount_refunded} {reservation.currency} had been refunded meanwhile "
+            f"(the page showed {money(refunded_before)}). Check the reservation before refunding more."
+        )
     refundable = reservation.amount_paid - reservation.amount_refunded
     if refundable <= 0 or not reservation.payment_intent_id:
         raise RefundNotPossible("Nothing is left to refund: no payment was taken, or it was refunded in full.")

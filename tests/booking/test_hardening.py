@@ -82,9 +82,9 @@ class TestBackOffice:
         call_command("setup_roles", stdout=open(os.devnull, "w"))
         owner = set(Group.objects.get(name="Owner").permissions.values_list("codename", flat=True))
         staff = set(Group.objects.get(name="Staff").permissions.values_list("codename", flat=True))
-        assert {"change_property", "change_season", "add_season", "view_reservation"} <= owner
-        assert "change_reservation" not in owner
-        assert {"view_reservation", "change_reservation", "add_dateblock", "delete_dateblock"} <= staff
+        assert {"change_property", "change_season", "add_season", "view_reservation", "change_reservation", "refund_reservation", "add_user"} <= owner
+        assert not {"delete_reservation", "change_reservationevent"} & owner
+        assert {"view_reservation", "change_reservation", "refund_reservation", "add_dateblock", "delete_dateblock"} <= staff
         assert not {"change_property", "change_season", "delete_reservation"} & staff
         call_command("setup_roles", stdout=open(os.devnull, "w"))  # idempotent
         assert Group.objects.filter(name__in=["Owner", "Staff"]).count() == 2

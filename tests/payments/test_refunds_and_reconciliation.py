@@ -5,6 +5,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.urls import reverse
 from django.utils import timezone
 
@@ -88,39 +89,62 @@ class TestRefundService:
         assert refunded.sandbox_checkouts.get().amount_refunded_cents == 2000
 
 
-class TestAdminRefundAction:
+class TestAdminRefund:
+    """The refund confirmation page (the list's action leads there too): the amount suggested is what
+    is left, editable down, never up; one page sent twice is one refund."""
+
     def changelist(self):
         return reverse("admin:booking_reservation_changelist")
 
-    def test_the_action_asks_for_an_amount_then_refunds_through_the_service(self, admin_client, paid, fake_stripe):
+    def refund_page(self, reservation):
+        return reverse("admin:booking_reservation_refund", args=[quote(reservation.pk)])
+
+    def test_the_action_leads_to_the_confirmation_page_then_refunds_through_the_service(self, admin_client, paid, fake_stripe):
         reservation, _ = paid
-        form = admin_client.post(self.changelist(), {"action": "refund_selected", "_selected_action": [reservation.pk]})
-        assert form.status_code == 200 and b'name="amount"' in form.content and b"Left to refund" in form.content
+        action = admin_client.post(self.changelist(), {"action": "refund_selected", "_selected_action": [reservation.pk]})
+        assert action.status_code == 302 and action["Location"] == self.refund_page(reservation)
+        page = admin_client.get(self.refund_page(reservation))
+        assert page.status_code == 200 and b'name="amount"' in page.content and b"Left to refund" in page.content
+        assert page.context["form"].initial["amount"] == reservation.total  # everything left, to lower if need be
+        assert not fake_stripe.refunds  # nothing happens before the confirmation
         done = admin_client.post(
-            self.changelist(),
-            {"action": "refund_selected", "_selected_action": [reservation.pk], "apply": "1", "amount": "75.00", "reason": "broken heater"},
-            follow=True,
+            self.refund_page(reservation), {"amount": "75.00", "reason": "broken heater", "refunded_before": "0.00"}, follow=True,
         )
-        assert done.status_code == 200 and b"refunded so far 75.00" in done.content
+        assert done.status_code == 200 and b"refunded so far 75.00 EUR" in done.content
         refunded = Reservation.objects.get(pk=reservation.pk)
         assert refunded.amount_refunded == Decimal("75.00") and refunded.status == "confirmed"
         assert refunded.events.get(action="refund").actor == "staff admin"
         assert [r["amount"] for r in fake_stripe.refunds] == [7500]
 
+    def test_the_same_page_sent_twice_refunds_once(self, admin_client, paid, fake_stripe):
+        reservation, _ = paid
+        form = {"amount": "75.00", "reason": "double click", "refunded_before": "0.00"}
+        admin_client.post(self.refund_page(reservation), form, follow=True)
+        again = admin_client.post(self.refund_page(reservation), form, follow=True)
+        said = [str(m) for m in again.context["messages"]]
+        assert len(said) == 1 and "refunded meanwhile" in said[0]
+        assert Reservation.objects.get(pk=reservation.pk).amount_refunded == Decimal("75.00")
+        assert len(fake_stripe.refunds) == 1
+
     def test_too_large_an_amount_is_refused_with_a_message(self, admin_client, paid, fake_stripe):
         reservation, _ = paid
-        response = admin_client.post(
-            self.changelist(),
-            {"action": "refund_selected", "_selected_action": [reservation.pk], "apply": "1", "amount": str(reservation.total + 1)},
-        )
-        assert response.status_code == 200 and b"Refund between 0.01 and" in response.content
+        response = admin_client.post(self.refund_page(reservation), {"amount": str(reservation.total + 1), "refunded_before": "0.00"})
+        assert response.status_code == 200 and b"At most" in response.content
         assert not fake_stripe.refunds
 
-    def test_refund_and_cancel_in_one_go(self, admin_client, paid):
+    def test_refund_and_cancel_in_one_go(self, admin_client, paid, fake_stripe):
         reservation, _ = paid
-        admin_client.post(self.changelist(), {"action": "refund_selected", "_selected_action": [reservation.pk], "apply": "1", "cancel_reservation": "on"})
+        admin_client.post(self.refund_page(reservation), {"amount": str(reservation.total), "refunded_before": "0.00", "cancel_reservation": "on"})
         cancelled = Reservation.objects.get(pk=reservation.pk)
         assert cancelled.status == "cancelled" and cancelled.amount_refunded == cancelled.total
+        assert len(fake_stripe.refunds) == 1
+
+    def test_nothing_left_to_refund_sends_back_with_a_warning(self, admin_client, paid, fake_stripe):
+        reservation, _ = paid
+        admin_client.post(self.refund_page(reservation), {"amount": str(reservation.total), "refunded_before": "0.00"})
+        again = admin_client.get(self.refund_page(reservation), follow=True)
+        assert b"nothing is left to refund" in again.content
+        assert len(fake_stripe.refunds) == 1
 
     def test_one_reservation_at_a_time(self, admin_client, api, paid):
         reservation, _ = paid

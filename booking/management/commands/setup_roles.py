@@ -1,8 +1,9 @@
 """`manage.py setup_roles` (run by `make run`): the two back-office roles, kept up to date.
 
-- Owner: edits the property, rates, content, blog and partner feeds; reads reservations.
-- Staff: reviews, cancels and refunds reservations, blocks and unblocks dates, reads feeds and
-  inquiries; cannot change rates or content.
+- Owner: everything a host working alone needs from one account: the property, rates, content,
+  blog and partner feeds; reservations (cancel, refund), blocks; the back-office accounts.
+- Staff: runs reservations (review, cancel, refund), blocks and unblocks dates, reads the property,
+  feeds and inquiries; cannot change rates or content.
 Give a user a role in the admin (Users → Groups). Idempotent: permissions are reset to these sets.
 """
 
@@ -11,18 +12,24 @@ from django.core.management.base import BaseCommand
 from django.db.models import Q
 
 OWNER_APPS = ["booking", "pages", "partner_sync"]
-OWNER_EXCLUDED = Q(content_type__app_label="booking", content_type__model__in=["reservation", "reservationevent", "idempotencyrecord"]) & ~Q(codename__startswith="view_")
+# What nobody does by hand, even the owner: edit the audit trail or the idempotency keys, add a
+# reservation past the booking services, or delete one (reservations are cancelled, never deleted).
+SYSTEM_RECORDS = (
+    Q(content_type__app_label="booking", content_type__model__in=["reservationevent", "idempotencyrecord"]) & ~Q(codename__startswith="view_")
+    | Q(content_type__app_label="booking", codename__in=["add_reservation", "delete_reservation"])
+)
+OWNER_ACCOUNTS = Q(content_type__app_label="auth", content_type__model__in=["user", "group"], codename__regex=r"^(view|add|change)_")
 STAFF = (
-    Q(content_type__app_label="booking", content_type__model="reservation", codename__in=["view_reservation", "change_reservation"])
+    Q(content_type__app_label="booking", content_type__model="reservation", codename__in=["view_reservation", "change_reservation", "refund_reservation"])
     | Q(content_type__app_label="booking", content_type__model="reservationevent", codename__startswith="view_")
     | Q(content_type__app_label="booking", content_type__model="dateblock")
-    | Q(content_type__app_label="booking", content_type__model="property", codename__startswith="view_")
+    | Q(content_type__app_label="booking", content_type__model__in=["property", "nightrate", "outboundemail"], codename__startswith="view_")
     | Q(content_type__app_label__in=["partner_sync", "pages"], codename__startswith="view_")
 )
 
 
 def role_permissions():
-    owner = Permission.objects.filter(content_type__app_label__in=OWNER_APPS).exclude(OWNER_EXCLUDED)
+    owner = Permission.objects.filter(Q(content_type__app_label__in=OWNER_APPS) | OWNER_ACCOUNTS).exclude(SYSTEM_RECORDS)
     staff = Permission.objects.filter(STAFF)
     return {"Owner": owner, "Staff": staff}
 

@@ -1,0 +1,102 @@
+"""The rate calendar of the back office, read side: for each night of a month, its price for the
+base occupancy, where the price comes from, the minimum stay for an arrival that night, and what
+takes the night (a stay, a hold, a staff block or a partner's booking).
+
+Prices and minimum stays come from the pricing engine itself (pricing.price_night and
+min_nights_for_arrival over the cached rules), so the grid shows exactly what the site quotes.
+Three queries whatever the month: the property, its reservations and its blocks over the month.
+"""
+
+import calendar
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.db.models import Q
+from django.utils import timezone
+
+from booking import pricing
+from booking.models import DateBlock, Property, Reservation
+from booking.rules import rules_for
+
+Status = Reservation.Status
+
+
+@dataclass(frozen=True)
+class Taker:
+    kind: str  # "stay", "hold", "block" (staff) or "partner"
+    label: str
+    reservation_id: str | None = None
+    block_id: int | None = None
+
+
+@dataclass(frozen=True)
+class RateNight:
+    night: date
+    in_month: bool
+    rate: Decimal
+    source: str
+    min_nights: int
+    set_in_calendar: bool  # the owner set this night's price or minimum here
+    taken_by: Taker | None
+
+    @property
+    def source_label(self) -> str:
+        if self.source == "rate_calendar":
+            return "set here"
+        if self.source.startswith("season:"):
+            return self.source.removeprefix("season:")
+        return {"weekend_rate": "weekend rate", "base_rate": "base rate"}.get(self.source, self.source)
+
+
+@dataclass(frozen=True)
+class RateMonth:
+    first: date
+    weeks: list[list[RateNight]]
+    currency: str
+    base_occupancy: int
+
+    @property
+    def previous(self) -> date:
+        return (self.first - timedelta(days=1)).replace(day=1)
+
+    @property
+    def following(self) -> date:
+        return (self.first + timedelta(days=32)).replace(day=1)
+
+
+def rate_month(prop: Property, first: date, now=None) -> RateMonth:
+    now = now or timezone.now()
+    rules = rules_for(prop)
+    weeks_of_dates = calendar.Calendar().monthdatescalendar(first.year, first.month)
+    start, end = weeks_of_dates[0][0], weeks_of_dates[-1][-1] + timedelta(days=1)
+    takers: dict[date, Taker] = {}
+    reservations = Reservation.objects.filter(property=prop, check_in__lt=end, check_out__gt=start).filter(
+        Q(status=Status.CONFIRMED) | Q(status=Status.HELD, hold_expires_at__gt=now)
+    ).only("id", "status", "check_in", "check_out", "guest_first_name", "guest_last_name", "guests")
+    for r in reservations:
+        kind = "stay" if r.status == Status.CONFIRMED else "hold"
+        label = f"{r.guest_name or r.pk[:10]} · {r.guests} guests" if kind == "stay" else f"hold {r.pk[:10]}"
+        for night in _nights(max(r.check_in, start), min(r.check_out, end)):
+            takers[night] = Taker(kind, label, reservation_id=r.pk)
+    for b in DateBlock.objects.filter(property=prop, start__lt=end, end__gt=start):
+        kind = "block" if b.source == DateBlock.Source.STAFF else "partner"
+        label = (b.reason or "blocked") if kind == "block" else f"{b.feed_key or 'partner'}: {b.reason or 'booked'}"
+        for night in _nights(max(b.start, start), min(b.end, end)):
+            takers.setdefault(night, Taker(kind, label, block_id=b.pk))
+    weeks = []
+    for week in weeks_of_dates:
+        row = []
+        for night in week:
+            price = pricing.price_night(night, rules.base_occupancy, rules)
+            row.append(RateNight(
+                night=night, in_month=night.month == first.month, rate=price.rate, source=price.source,
+                min_nights=rules.min_nights_for_arrival(night), set_in_calendar=night in rules.night_rules,
+                taken_by=takers.get(night),
+            ))
+        weeks.append(row)
+    return RateMonth(first=first, weeks=weeks, currency=rules.currency, base_occupancy=rules.base_occupancy)
+
+
+def _nights(start: date, end: date):
+    return (start + timedelta(days=i) for i in range((end - start).days))
