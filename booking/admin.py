@@ -19,7 +19,6 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from booking.admin_display import local_time, with_currency
-
 from booking.errors import BookingError
 from booking.models import (
     WEEKDAYS,
@@ -44,6 +43,7 @@ from booking.selectors import blocking_reservations, get_property
 from booking.services import blocks as block_services
 from booking.services import cancellation as cancellation_services
 from booking.services import rates as rate_services
+from config.admin import GuardedModelAdmin
 
 
 class WeekdaysField(forms.TypedMultipleChoiceField):
@@ -462,19 +462,21 @@ def refundable_now(reservation: Reservation) -> Decimal:
     return max(reservation.amount_paid - reservation.amount_refunded, Decimal("0"))
 
 
-RESERVATION_ACTION_PERMISSIONS = {"cancel_selected": "change", "refund_selected": "refund", "export_csv": "view"}
-
-
 @admin.register(Reservation)
-class ReservationAdmin(admin.ModelAdmin):
-    list_display = ["short_id", "status", "stay", "guests", "guest_name", "total_with_currency", "payment_state", "source", "attention", "created"]
-    list_display_links = ["short_id"]
+class ReservationAdmin(GuardedModelAdmin):
+    # Fits a 1366 px screen beside the admin's menu: the guest (or the id of a hold without one)
+    # links to the reservation; the full id, the creation time and the agent are on its page.
+    list_display = ["guest_or_id", "state", "stay", "guests", "total_with_currency", "payment_state", "source"]
+    list_display_links = ["guest_or_id"]
     list_filter = ["status", StayDatesFilter, "source", "agent_name", ("needs_attention", admin.EmptyFieldListFilter)]
     search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id"]
     search_help_text = "Name, email, phone, reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day."
     date_hierarchy = "check_in"
     inlines = [ReservationEventInline, OutboundEmailInline]
     actions = ["cancel_selected", "refund_selected", "export_csv"]
+
+    class Media:
+        css = {"all": ["admin_booking/reservations.css"]}
     readonly_fields = [
         "id", "property", "status", "source", "check_in", "check_out", "guests", "hold_expires_until", "breakdown_table", "total_with_currency",
         "client_ip", "payment_provider", "checkout_session_id", "checkout_url", "checkout_open_until", "paid", "refunded",
@@ -499,14 +501,20 @@ class ReservationAdmin(admin.ModelAdmin):
 
     # --- How a reservation reads: money with its currency, times on the property's clock --------
 
-    @admin.display(description="id", ordering="id")
-    def short_id(self, obj):
-        return obj.pk[:14] + "…" if len(obj.pk) > 15 else obj.pk
+    @admin.display(description="guest", ordering="guest_last_name")
+    def guest_or_id(self, obj):
+        return obj.guest_name or (obj.pk[:10] + "…" if len(obj.pk) > 11 else obj.pk)
+
+    @admin.display(description="status", ordering="status")
+    def state(self, obj):
+        if obj.needs_attention:
+            return format_html('{} <strong class="needs-attention" title="{}">· needs attention</strong>', obj.get_status_display(), obj.needs_attention)
+        return obj.get_status_display()
 
     @admin.display(description="stay", ordering="check_in")
     def stay(self, obj):
         nights = (obj.check_out - obj.check_in).days
-        return f"{obj.check_in:%d %b %Y} → {obj.check_out:%d %b} ({nights} n.)"
+        return format_html('<span class="stay-dates">{} → {}</span> {} night{}', f"{obj.check_in:%d %b}", f"{obj.check_out:%d %b %Y}", nights, "s" if nights != 1 else "")
 
     @admin.display(description="total", ordering="total")
     def total_with_currency(self, obj):
@@ -595,14 +603,6 @@ class ReservationAdmin(admin.ModelAdmin):
             )
 
     # --- Acting: cancel and refund, each behind its permission and a confirmation page ----------
-
-    def changelist_view(self, request, extra_context=None):
-        # Django drops an action the user may not run from the menu but answers a forged POST of it
-        # with "no action selected"; refuse it outright instead.
-        action = request.POST.get("action") if request.method == "POST" else None
-        if action in RESERVATION_ACTION_PERMISSIONS and action not in self.get_actions(request):
-            raise PermissionDenied
-        return super().changelist_view(request, extra_context)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         reservation = self.get_object(request, unquote(object_id))
@@ -749,6 +749,8 @@ class ReservationAdmin(admin.ModelAdmin):
 
     def calendar_view(self, request):
         """Month by month: holds, confirmed stays and blocks, so staff see the calendar at a glance."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
         today = timezone.localdate()
         try:
             year, month = int(request.GET.get("year", today.year)), int(request.GET.get("month", today.month))
@@ -804,7 +806,7 @@ class DateBlockForm(forms.ModelForm):
 
 
 @admin.register(DateBlock)
-class DateBlockAdmin(admin.ModelAdmin):
+class DateBlockAdmin(GuardedModelAdmin):
     """Staff block nights here (with a reason); partner blocks arrive from the iCal sync."""
 
     list_display = ["start", "end", "source", "reason", "feed_key", "created_by"]

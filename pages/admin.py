@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.html import format_html
 
+from config.admin import GuardedModelAdmin
 from pages.models import BlogPost, ContactInquiry, FaqEntry, PageText
 
 
@@ -27,7 +28,7 @@ class FaqEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(BlogPost)
-class BlogPostAdmin(admin.ModelAdmin):
+class BlogPostAdmin(GuardedModelAdmin):
     list_display = ["title", "status", "published_at", "visible", "updated_at"]
     list_filter = ["status"]
     search_fields = ["title", "summary", "body"]
@@ -44,12 +45,12 @@ class BlogPostAdmin(admin.ModelAdmin):
     def visible(self, post):
         return post.is_public
 
-    @admin.action(description="Publish the selected articles now")
+    @admin.action(description="Publish the selected articles now", permissions=["change"])
     def publish_now(self, request, queryset):
         updated = queryset.exclude(status=BlogPost.Status.PUBLISHED).update(status=BlogPost.Status.PUBLISHED, published_at=timezone.now(), updated_at=timezone.now())
         self.message_user(request, f"{updated} article(s) published.")
 
-    @admin.action(description="Turn the selected articles back into drafts")
+    @admin.action(description="Turn the selected articles back into drafts", permissions=["change"])
     def back_to_draft(self, request, queryset):
         updated = queryset.update(status=BlogPost.Status.DRAFT, updated_at=timezone.now())
         self.message_user(request, f"{updated} article(s) are drafts again.")

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from config.admin import GuardedModelAdmin
 from partner_sync import selectors, services
 from partner_sync.models import Conflict, Feed, ListingProbe
 
@@ -29,7 +30,7 @@ def state_badge(state: str):
 
 
 @admin.register(Feed)
-class FeedAdmin(admin.ModelAdmin):
+class FeedAdmin(GuardedModelAdmin):
     formfield_overrides = URL_FIELDS
     list_display = [
         "name", "shown_url", "enabled", "source", "state", "last_attempt_at", "last_success_at", "last_status_code",
@@ -107,7 +108,7 @@ class FeedAdmin(admin.ModelAdmin):
             if self.has_delete_permission(request, feed):
                 services.delete_feed(feed)
 
-    @admin.action(description="Sync the selected calendars now")
+    @admin.action(description="Sync the selected calendars now", permissions=["change"])
     def sync_now(self, request, queryset):
         reports = services.sync_feeds_now(list(queryset.values_list("pk", flat=True)))
         for report in reports:
@@ -148,7 +149,7 @@ class ConflictAdmin(admin.ModelAdmin):
 
 
 @admin.register(ListingProbe)
-class ListingProbeAdmin(admin.ModelAdmin):
+class ListingProbeAdmin(GuardedModelAdmin):
     formfield_overrides = URL_FIELDS
     list_display = ["shown_url", "enabled", "last_attempt_at", "last_success_at", "last_status_code", "latency_ms", "last_error", "stale"]
     fields = ["url", "enabled", "last_attempt_at", "last_success_at", "last_status_code", "latency_ms", "last_error"]
@@ -174,7 +175,7 @@ class ListingProbeAdmin(admin.ModelAdmin):
         obj.pk = ListingProbe.SINGLETON_PK  # a single row: the status endpoint reads this one
         super().save_model(request, obj, form, change)
 
-    @admin.action(description="Probe the listing now")
+    @admin.action(description="Probe the listing now", permissions=["change"])
     def probe_now(self, request, queryset):
         probe = services.probe_listing()
         if probe is None or not probe.url or not probe.enabled:

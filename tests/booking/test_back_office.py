@@ -125,6 +125,15 @@ class TestPermissionToAct:
         blocked = staff.post(RATES, {"first_night": night, "last_night": night, "what": "block", "reason": "painting"})
         assert blocked.status_code == 302 and DateBlock.objects.filter(start=night, reason="painting").exists()
 
+    @pytest.mark.parametrize(("changelist", "action"), [
+        ("/admin/partner_sync/feed/", "sync_now"), ("/admin/pages/blogpost/", "publish_now"), ("/admin/booking/dateblock/", "delete_selected"),
+    ])
+    def test_every_action_is_refused_to_a_user_without_its_permission(self, people, demo_property, changelist, action):
+        viewer = people["viewer"]
+        for codename in ("view_feed", "view_blogpost", "view_dateblock"):
+            User.objects.get(username="vera").user_permissions.add(Permission.objects.get(codename=codename))
+        assert viewer.post(changelist, {"action": action, "_selected_action": ["1"]}).status_code == 403
+
     def test_staff_cannot_edit_the_property(self, people, demo_property):
         page = people["staff"].get(reverse("admin:booking_property_change", args=[demo_property.pk]))
         assert page.status_code == 200 and b'name="base_nightly_rate"' not in page.content  # read-only
