@@ -341,7 +341,11 @@ class ReservationEventInline(admin.TabularInline):
     model = ReservationEvent
     extra = 0
     can_delete = False
-    readonly_fields = ["at", "action", "from_status", "to_status", "actor", "note"]
+    fields = readonly_fields = ["when", "action", "from_status", "to_status", "actor", "note"]
+
+    @admin.display(description="when")
+    def when(self, obj):
+        return local_time(obj.at)
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -353,8 +357,16 @@ class OutboundEmailInline(admin.TabularInline):
     model = OutboundEmail
     extra = 0
     can_delete = False
-    fields = readonly_fields = ["kind", "recipient", "status", "attempts", "next_attempt_at", "sent_at", "last_error"]
+    fields = readonly_fields = ["kind", "recipient", "status", "attempts", "next_attempt", "sent", "last_error"]
     verbose_name_plural = "emails"
+
+    @admin.display(description="next attempt")
+    def next_attempt(self, obj):
+        return local_time(obj.next_attempt_at) if obj.status != "sent" else "–"
+
+    @admin.display(description="sent")
+    def sent(self, obj):
+        return local_time(obj.sent_at)
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -282,3 +282,17 @@ class TestReadingReservations:
     def test_times_are_shown_in_the_property_time_zone_with_its_name(self, people, paid):
         page = people["staff"].get(change_page(paid))
         assert b" CET" in page.content or b" CEST" in page.content
+
+
+def test_the_rate_month_costs_the_same_queries_however_busy_the_month(paid, django_assert_max_num_queries):
+    """Prices come from the cached rules; reservations and blocks are read once each."""
+    from booking.rate_calendar import rate_month
+    from booking.selectors import get_property
+
+    prop = get_property()
+    rate_month(prop, paid.check_in.replace(day=1))  # warms the rules cache, as any earlier request would
+    with django_assert_max_num_queries(2):
+        month = rate_month(prop, paid.check_in.replace(day=1))
+    shown = [n.night for week in month.weeks for n in week]
+    stay_nights_shown = [night for night in shown if paid.check_in <= night < paid.check_out]
+    assert [n.night for week in month.weeks for n in week if n.taken_by] == stay_nights_shown != []
