@@ -15,10 +15,13 @@ from urllib.parse import urlsplit
 import mcp_types as types
 from django.conf import settings
 from mcp.server import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 
 from booking.errors import BookingError
+from discovery import mcp_extras
 from discovery.json_schema import input_schema, output_schema
 from discovery.summaries import summary
 from discovery.operations import ARGUMENT_NOTES, IDEMPOTENCY_KEY_NOTE, OPERATIONS, Caller, Operation, error_payload, run_operation_async
@@ -34,7 +37,9 @@ INSTRUCTIONS = (
     "create_checkout_link and give its checkout_url to the guest; follow the booking with "
     "get_reservation. Do not collect guest details before payment: the payment page collects them. "
     "Pass idempotency_key to the create tools and reuse it when retrying; release_hold lets go of a "
-    "hold you will not pay. "
+    "hold you will not pay. find_stays finds the cheapest stays of N nights in a window. "
+    "Resources: property://overview, property://policies, property://location, property://faq and "
+    "reservation://{reservation_id}; prompts: plan_a_stay, book_these_dates. "
     "Dates are YYYY-MM-DD; check_out is the departure day."
 )
 
@@ -95,6 +100,47 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
     return types.CallToolResult(content=[types.TextContent(type="text", text=summary(params.name, body))], structured_content=body)
 
 
+async def list_resources(ctx, params) -> types.ListResourcesResult:
+    return types.ListResourcesResult(resources=mcp_extras.resources())
+
+
+async def list_resource_templates(ctx, params) -> types.ListResourceTemplatesResult:
+    return types.ListResourceTemplatesResult(resource_templates=mcp_extras.resource_templates())
+
+
+async def read_resource(ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+    """A resource's markdown; an unknown URI or reservation is a JSON-RPC error (-32602) carrying
+    the REST error body, as a resource read has no is_error result to carry it."""
+    contents = await as_protocol_errors(mcp_extras.read(str(params.uri), caller_of(ctx)))
+    return types.ReadResourceResult(contents=contents)
+
+
+async def list_prompts(ctx, params) -> types.ListPromptsResult:
+    return types.ListPromptsResult(prompts=mcp_extras.PROMPTS)
+
+
+async def get_prompt(ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+    async def build():
+        return mcp_extras.prompt_messages(params.name, params.arguments or {})
+
+    return await as_protocol_errors(build())
+
+
+async def complete(ctx, params: types.CompleteRequestParams) -> types.CompleteResult:
+    completion = await as_protocol_errors(mcp_extras.complete(params.ref, params.argument.name, params.argument.value or "", caller_of(ctx)))
+    return types.CompleteResult(completion=completion)
+
+
+async def as_protocol_errors(awaitable):
+    try:
+        return await awaitable
+    except BookingError as error:
+        raise MCPError(INVALID_PARAMS, error.detail, error_payload(error)) from error
+    except Exception as error:
+        logger.exception("MCP request failed")
+        raise MCPError(INTERNAL_ERROR, "An unexpected error occurred; it has been logged.") from error
+
+
 def tool_error(message: str, payload: dict) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=message), types.TextContent(type="text", text=as_json(payload))],
@@ -117,13 +163,20 @@ def caller_of(ctx) -> Caller:
 def server() -> Server:
     return Server(
         SERVER_NAME,
-        version="1.0.0",
+        version=mcp_extras.SERVER_VERSION,
         title="Direct booking",
         description="Availability, prices, holds and payment links for a direct-booking rental.",
         instructions=INSTRUCTIONS,
         website_url=settings.BASE_URL + MCP_PATH,
+        icons=mcp_extras.icons(),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_resource_templates,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+        on_completion=complete,
     )
 
 

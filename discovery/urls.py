@@ -9,6 +9,9 @@ urlpatterns = [
     path(".well-known/llms.txt", views.llms_txt, name="llms-txt-well-known"),
     path(".well-known/ai-plugin.json", views.ai_plugin, name="ai-plugin"),
     path(".well-known/agent-card.json", views.agent_card, name="agent-card"),
+    path(".well-known/mcp/server-card.json", views.mcp_server_card, name="mcp-server-card"),
+    path("mcp/server-card", views.mcp_server_card, name="mcp-server-card-reserved"),
+    path(".well-known/mcp/catalog.json", views.mcp_catalog, name="mcp-catalog"),
     path("api", views.api_page, name="api"),
     # GET from a browser; MCP clients' POSTs never reach Django (config/asgi.py routes them).
     path("mcp", views.mcp_page, name="mcp"),

@@ -6,7 +6,7 @@ and answer 304 to a matching If-None-Match, so agents can poll them cheaply.
 
 import hashlib
 import json
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
@@ -132,6 +132,43 @@ def agent_card(request):
     from discovery import a2a_agent
 
     return cacheable_json(request, agent_card_to_dict(a2a_agent.agent_card(property_or_none())))
+
+
+SERVER_CARD_TYPE = "application/mcp-server-card+json"
+
+
+def discovery_json(request, body: dict, content_type: str = "application/json") -> HttpResponse:
+    """Public, read-only discovery metadata: cacheable, and readable by browser-based clients (CORS)."""
+    response = cacheable(request, json.dumps(body, ensure_ascii=False, indent=2).encode(), content_type)
+    response["Access-Control-Allow-Origin"] = "*"
+    response["Access-Control-Allow-Methods"] = "GET"
+    response["Access-Control-Allow-Headers"] = "Content-Type"
+    return response
+
+
+@require_safe
+def mcp_server_card(request):
+    """The MCP Server Card (SEP-2127, draft) at /.well-known/mcp/server-card.json and at the location
+    the draft reserves, <MCP URL>/server-card. Answered as application/mcp-server-card+json to a
+    client that asks for it, else as application/json."""
+    from discovery.mcp_extras import server_card
+
+    wants_card_type = SERVER_CARD_TYPE in request.headers.get("Accept", "")
+    return discovery_json(request, server_card(), SERVER_CARD_TYPE if wants_card_type else "application/json")
+
+
+@require_safe
+def mcp_catalog(request):
+    """The MCP Catalog of the discovery draft: this site's one server and where its card is."""
+    return discovery_json(request, {
+        "specVersion": "draft",
+        "entries": [{
+            "identifier": f"urn:air:{urlsplit(settings.BASE_URL).hostname}:direct-booking",
+            "displayName": "Direct booking",
+            "type": SERVER_CARD_TYPE,
+            "url": f"{settings.BASE_URL}{MCP_PATH}/server-card",
+        }],
+    })
 
 
 def page(request, template: str, title: str, description: str, **extra):
