@@ -12,13 +12,13 @@ import json
 import logging
 from datetime import date
 
-from a2a.helpers import get_text_parts, new_data_part, new_message, new_text_part
+from a2a.helpers import get_text_parts, new_data_artifact, new_data_part, new_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
 from a2a.server.events.event_queue_v2 import EventQueue
 from a2a.server.request_handlers import DefaultRequestHandler
 from a2a.server.routes import DefaultServerCallContextBuilder, create_jsonrpc_routes
 from a2a.server.tasks import InMemoryTaskStore
-from a2a.types.a2a_pb2 import AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill
+from a2a.types.a2a_pb2 import AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill, Task, TaskState, TaskStatus
 from a2a.utils.constants import PROTOCOL_VERSION_CURRENT, TransportProtocol
 from a2a.utils.errors import UnsupportedOperationError
 from django.conf import settings
@@ -124,6 +124,8 @@ def skill_request(message) -> tuple[str, dict]:
             arguments = json.loads(text) if text else {}
         except (ValueError, RecursionError):  # RecursionError: nesting deep enough to exhaust the stack
             arguments = None
+        if arguments is None and text and text[0] not in "{[":
+            raise FreeText  # words, not a request: the answer shows what to send
         if not isinstance(arguments, dict):
             raise InvalidInput.single(["body"], 'Send a data part (a JSON object) with "skill" and the skill\'s fields.', "model_attributes_type")
     metadata = MessageToDict(message.metadata) if message.HasField("metadata") else {}
@@ -134,7 +136,53 @@ def skill_request(message) -> tuple[str, dict]:
     return skill, arguments
 
 
+class FreeText(Exception):
+    """A message with words but no skill request: answered with a Task asking for the data part."""
+
+
+def how_to_ask(today: date) -> dict:
+    """The data part to send, with a working example: what an input-required Task shows."""
+    example = {"skill": "check_availability", **example_arguments(OPERATIONS["check_availability"], today)}
+    return {
+        "expected": 'a data part (a JSON object) with "skill" and the skill\'s fields, as on the agent card',
+        "skills": list(OPERATIONS),
+        "example": example,
+    }
+
+
+class RecentTaskStore(InMemoryTaskStore):
+    """The SDK's in-memory task store, keeping this process's most recent LIMIT tasks.
+
+    Tasks here are refusals and requests for input, read back within moments if ever; unbounded,
+    every refusal would stay in memory for the life of the process. A task sent to another web
+    process (or after a restart) is not found: the client sends a new message instead, which works
+    the same (the input-required Task says what to send)."""
+
+    LIMIT = 500
+
+    async def save(self, task, context) -> None:
+        await super().save(task, context)
+        tasks = self._impl.tasks  # owner → {task id → task}, in the order first saved
+        with self._impl.lock:
+            excess = sum(len(owned) for owned in tasks.values()) - self.LIMIT
+            for owner in list(tasks):
+                while excess > 0 and tasks[owner]:
+                    del tasks[owner][next(iter(tasks[owner]))]
+                    excess -= 1
+                if not tasks[owner]:
+                    del tasks[owner]
+
+    def __len__(self) -> int:
+        return sum(len(owned) for owned in self._impl.tasks.values())
+
+
 class BookingAgentExecutor(AgentExecutor):
+    """A skill's answer is a Message with the REST body in a data part. What is not an answer is a
+    Task a client can act on: words without a skill request → input-required, showing the data part
+    to send (send it in the same task, or as a new message); a refusal (4xx) → rejected; our or
+    the payment provider's failure (5xx) → failed. Their status message carries the REST message
+    and the REST error body, as a data part {"error": …}."""
+
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         state = context.call_context.state if context.call_context else {}
         caller = state.get("caller") or Caller("a2a")
@@ -145,14 +193,37 @@ class BookingAgentExecutor(AgentExecutor):
                 # answer gets the first answer again, not a second hold.
                 arguments["idempotency_key"] = context.message.message_id
             body = await run_operation_async(skill, arguments, caller)
-            parts = [new_data_part(body, media_type=JSON)]
+        except FreeText:
+            text = "I book stays through skills: send a data part with \"skill\" and its fields (see the example)."
+            parts = [new_text_part(text, media_type=TEXT), new_data_part(how_to_ask(property_today()), media_type=JSON)]
+            await self.finish(context, event_queue, TaskState.TASK_STATE_INPUT_REQUIRED, parts)
+            return
         except BookingError as error:
             parts = [new_text_part(error.detail, media_type=TEXT), new_data_part({"error": error_payload(error)}, media_type=JSON)]
+            await self.finish(context, event_queue, TaskState.TASK_STATE_REJECTED if error.status < 500 else TaskState.TASK_STATE_FAILED, parts)
+            return
         except Exception:
             logger.exception("A2A skill failed")
             failure = {"status": 500, "code": "internal_error", "message": "An unexpected error occurred; it has been logged."}
             parts = [new_text_part(failure["message"], media_type=TEXT), new_data_part({"error": failure}, media_type=JSON)]
+            await self.finish(context, event_queue, TaskState.TASK_STATE_FAILED, parts)
+            return
+        parts = [new_data_part(body, media_type=JSON)]
+        if context.current_task is not None:
+            # The answer to a task that asked for input completes that task.
+            await self.finish(context, event_queue, TaskState.TASK_STATE_COMPLETED, parts, artifacts=[new_data_artifact("result", body)])
+            return
         await event_queue.enqueue_event(new_message(parts, context_id=context.context_id))
+
+    @staticmethod
+    async def finish(context: RequestContext, event_queue: EventQueue, state, parts, artifacts=()) -> None:
+        # No history: the client has what it sent, and a message with a number JSON cannot write
+        # (1e309 arrives as infinity) must not make the answer unwritable too.
+        task = Task(
+            id=context.task_id, context_id=context.context_id, artifacts=list(artifacts),
+            status=TaskStatus(state=state, message=new_message(parts, context_id=context.context_id, task_id=context.task_id)),
+        )
+        await event_queue.enqueue_event(task)
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         raise UnsupportedOperationError(message="Skills answer at once; there is no task to cancel.")
@@ -214,8 +285,9 @@ class A2AEndpoint:
     def __init__(self, security: TransportSecurityMiddleware):
         self.request_handler = DefaultRequestHandler(
             agent_executor=BookingAgentExecutor(),
-            # Stays empty: every answer is a direct message, never a task to keep.
-            task_store=InMemoryTaskStore(),
+            # Holds only the tasks that are not answers (input-required, rejected, failed), the
+            # last few hundred of this process's.
+            task_store=RecentTaskStore(),
             agent_card=agent_card(),
         )
         # Clients of A2A 0.3 (no A2A-Version header, "message/send") are answered too.

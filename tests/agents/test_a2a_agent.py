@@ -8,7 +8,7 @@ import httpx
 import pytest
 from a2a.client import A2ACardResolver, ClientConfig, create_client
 from a2a.helpers import get_data_parts, get_text_parts, new_data_part, new_message, new_text_part
-from a2a.types.a2a_pb2 import Role, SendMessageRequest
+from a2a.types.a2a_pb2 import Role, SendMessageRequest, TaskState
 from a2a.utils.proto_utils import validate_proto_required_fields
 
 from tests.agents.conftest import TIMEOUT, TOOL_NAMES, first_free_stay, rest, rest_message, run, stay
@@ -21,15 +21,22 @@ async def fetch_card(live_url: str):
         return await A2ACardResolver(http, live_url).get_agent_card()
 
 
-async def send(live_url: str, *parts):
-    """Send one user message through the interface the card advertises; return the reply's parts."""
+async def reply_to(live_url: str, *parts, task_id: str | None = None, context_id: str | None = None):
+    """Send one user message through the interface the card advertises; return the one reply (a
+    Message for an answer, a Task for what is not one)."""
     async with httpx.AsyncClient(timeout=TIMEOUT) as http:
         card = await A2ACardResolver(http, live_url).get_agent_card()
         client = await create_client(card, ClientConfig(httpx_client=http, streaming=False))
-        request = SendMessageRequest(message=new_message(list(parts), role=Role.ROLE_USER))
+        request = SendMessageRequest(message=new_message(list(parts), role=Role.ROLE_USER, task_id=task_id, context_id=context_id))
         replies = [reply async for reply in client.send_message(request)]
-    assert len(replies) == 1 and replies[0].HasField("message"), replies
-    return replies[0].message.parts
+    assert len(replies) == 1, replies
+    return replies[0]
+
+
+async def send(live_url: str, *parts):
+    """The parts of the reply: the answer's, or those of the Task's status message."""
+    reply = await reply_to(live_url, *parts)
+    return reply.message.parts if reply.HasField("message") else reply.task.status.message.parts
 
 
 def ask(live_url: str, skill: str, **fields):
@@ -104,6 +111,25 @@ class TestSkills:
         [text] = get_text_parts(parts)
         assert text.startswith('body.skill: Name the skill in "skill"') and all(name in text for name in TOOL_NAMES)
 
+    def test_a_refusal_is_a_rejected_task_carrying_the_rest_error(self, live_url):
+        unavailable = first_free_stay(live_url)
+        rest(live_url, "POST", "/api/v1/payments/checkout-link", unavailable)
+        reply = run(reply_to, live_url, new_data_part({"skill": "create_checkout_link", **unavailable}))
+        assert reply.HasField("task") and reply.task.status.state == TaskState.TASK_STATE_REJECTED
+        [error] = get_data_parts(reply.task.status.message.parts)
+        assert (error["error"]["status"], error["error"]["code"]) == (409, "dates_unavailable")
+
+    def test_free_text_is_a_task_asking_for_the_data_part_and_the_same_task_can_answer(self, live_url):
+        reply = run(reply_to, live_url, new_text_part("Hi! Is the flat free next month for four people?"))
+        assert reply.HasField("task") and reply.task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
+        [guide] = get_data_parts(reply.task.status.message.parts)
+        assert guide["skills"] == TOOL_NAMES and guide["example"]["skill"] == "check_availability"
+        example = {key: value for key, value in guide["example"].items()}
+        answered = run(lambda: reply_to(live_url, new_data_part(example), task_id=reply.task.id, context_id=reply.task.context_id))
+        assert answered.HasField("task") and answered.task.status.state == TaskState.TASK_STATE_COMPLETED
+        [body] = get_data_parts(answered.task.artifacts[0].parts)
+        assert body["check_in"] == example["check_in"] and "available" in body
+
     def test_a_text_part_holding_a_json_object_is_read_like_a_data_part(self, live_url):
         parts = run(send, live_url, new_text_part(json.dumps({"skill": "get_calendar", "months": 1})))
         [calendar] = get_data_parts(parts)
@@ -138,7 +164,10 @@ class TestInputAgentsGetWrong:
     @staticmethod
     def error_of(response: httpx.Response) -> dict:
         assert response.status_code == 200, response.text
-        data = next(part["data"] for part in response.json()["result"]["message"]["parts"] if "data" in part)
+        assert "result" in response.json(), response.json()
+        task = response.json()["result"]["task"]
+        assert task["status"]["state"] == "TASK_STATE_REJECTED", task
+        data = next(part["data"] for part in task["status"]["message"]["parts"] if "data" in part)
         return data["error"]
 
     NOT_AN_INTEGER = [{"loc": ["body", "guests"], "msg": "A valid integer is required.", "type": "value_error"}]
@@ -182,3 +211,20 @@ class TestInputAgentsGetWrong:
         response = self.raw_post(live_url, body)
         assert response.status_code == 200
         assert response.json()["error"]["code"] == -32700 and response.json()["id"] is None
+
+
+def test_the_task_store_keeps_only_the_most_recent_tasks():
+    from a2a.server.context import ServerCallContext
+    from a2a.types.a2a_pb2 import Task, TaskStatus
+
+    from discovery.a2a_agent import RecentTaskStore
+
+    async def fill():
+        store = RecentTaskStore()
+        context = ServerCallContext()
+        for number in range(RecentTaskStore.LIMIT + 50):
+            await store.save(Task(id=f"t{number}", context_id="c", status=TaskStatus(state=TaskState.TASK_STATE_REJECTED)), context)
+        return len(store), await store.get("t0", context), await store.get(f"t{RecentTaskStore.LIMIT + 49}", context)
+
+    size, oldest, newest = run(fill)
+    assert size == RecentTaskStore.LIMIT and oldest is None and newest is not None
