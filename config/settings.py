@@ -267,7 +267,10 @@ SPECTACULAR_SETTINGS = {
     "SERVERS": [{"url": BASE_URL, "description": "This service"}],
     "COMPONENT_SPLIT_REQUEST": False,
     "ENFORCE_NON_BLANK_FIELDS": True,
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "booking.api.openapi.add_links"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums", "booking.api.openapi.add_links",
+        "booking.api.openapi.add_common_responses", "booking.api.openapi.live_examples",
+    ],
     "ENUM_NAME_OVERRIDES": {},
 }
 

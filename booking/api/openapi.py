@@ -1,5 +1,9 @@
 """Additions to the generated OpenAPI document that drf-spectacular has no annotation for."""
 
+import math
+import re
+from datetime import date, timedelta
+
 # How a client goes from one answer to the next call (OpenAPI links): the booking flow an agent
 # follows, and what schemathesis' stateful phase walks.
 LINKS = {
@@ -38,4 +42,92 @@ def add_links(result, generator, request, public):
         response = result.get("paths", {}).get(path, {}).get(method, {}).get("responses", {}).get(status)
         if response is not None:
             response["links"] = links
+    return result
+
+
+# --- Answers every operation can give -------------------------------------------------------------
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+COMMON_RESPONSES = {
+    "503": "service_unavailable: the database or the calendar lock is busy; retry in a moment.",
+}
+BODY_RESPONSES = {
+    "413": "payload_too_large: the body is over 1 MiB.",
+}
+
+
+def add_common_responses(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the answers the middleware gives on any operation (503
+    when the database is unreachable or busy) and on any operation with a body (413 over 1 MiB)."""
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            extra = dict(COMMON_RESPONSES)
+            if "requestBody" in operation:
+                extra |= BODY_RESPONSES
+            for status, description in extra.items():
+                operation["responses"].setdefault(status, {"description": description, "content": {"application/json": {"schema": ERROR_REF}}})
+    return result
+
+
+# --- Examples that work today, on this site -------------------------------------------------------
+
+# The examples in booking/api/schemas.py and the views are written for a fixed week in May 2027 on
+# https://example.com. Served, they are moved by whole weeks (so weekdays, and with them weekend
+# rates, stay the same) to the first such week at least EXAMPLE_LEAD_DAYS ahead, and onto BASE_URL:
+# an agent can send an example as it is and get a real answer.
+EXAMPLE_ANCHOR = date(2027, 5, 10)
+EXAMPLE_HOST = "https://example.com"
+EXAMPLE_LEAD_DAYS = 45
+_DATE = re.compile(r"\b(20\d\d)-(\d\d)-(\d\d)\b")
+
+
+def example_shift(today: date) -> timedelta:
+    weeks = math.ceil((today + timedelta(days=EXAMPLE_LEAD_DAYS) - EXAMPLE_ANCHOR).days / 7)
+    return timedelta(weeks=weeks)
+
+
+def shift_dates(text: str, shift: timedelta) -> str:
+    def moved(match: re.Match) -> str:
+        try:
+            return (date(int(match[1]), int(match[2]), int(match[3])) + shift).isoformat()
+        except ValueError:
+            return match[0]  # not a real date (an invalid-input example): left as written
+
+    return _DATE.sub(moved, text)
+
+
+def live_example(value, shift: timedelta, base_url: str):
+    if isinstance(value, str):
+        return shift_dates(value.replace(EXAMPLE_HOST, base_url), shift)
+    if isinstance(value, list):
+        return [live_example(item, shift, base_url) for item in value]
+    if isinstance(value, dict):
+        return {key: live_example(item, shift, base_url) for key, item in value.items()}
+    return value
+
+
+def live_examples(result, generator, request, public):
+    """drf-spectacular postprocessing hook: every `example`/`examples` value moved to today's dates
+    and this site's address (see EXAMPLE_ANCHOR)."""
+    from django.conf import settings
+
+    from booking.selectors import today
+
+    shift, base_url = example_shift(today()), settings.BASE_URL.rstrip("/")
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, item in node.items():
+                if key in ("example", "examples"):
+                    node[key] = live_example(item, shift, base_url)
+                else:
+                    walk(item)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(result.get("paths", {}))
+    walk(result.get("components", {}))
     return result

@@ -2,6 +2,7 @@
 booking/presenters.py; these serializers only describe them (drf-spectacular)."""
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers as s
 
 # What booking.validation.ReturnUrlField accepts: an absolute https URL, or http on loopback, with no
@@ -53,8 +54,13 @@ class NullableGuestInfoSchema(NullableGuestOutSchema):
     target_class = "booking.validation.GuestInfo"
 
 
+@extend_schema_field({"anyOf": [{"type": "string"}, {"type": "integer"}]})
+class LocPart(s.JSONField):
+    """A step of an error's location: a field name, or the index of a list item."""
+
+
 class ValidationErrorItem(s.Serializer):
-    loc = s.ListField(child=s.JSONField(), help_text="Where the error is: 'query', 'body' or 'path', then field names or list indexes.")
+    loc = s.ListField(child=LocPart(), help_text="Where the error is: 'query', 'body' or 'path', then field names or list indexes.")
     msg = s.CharField(help_text="What is wrong, for a human.")
     type = s.CharField(help_text="What is wrong, for a machine, e.g. missing, less_than_equal, date_in_past.")
 
@@ -64,6 +70,7 @@ class ValidationErrorItem(s.Serializer):
 
 class HTTPValidationError(s.Serializer):
     detail = ValidationErrorItem(many=True)
+    request_id = s.CharField(required=False, help_text="This request's id (also the X-Request-ID header), to quote when reporting a problem.")
 
     class Meta:
         ref_name = "HTTPValidationError"
@@ -75,6 +82,7 @@ class ErrorBody(s.Serializer):
     unavailable_reason = s.CharField(required=False, allow_null=True, help_text="With dates_unavailable: booked, on_hold, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window.")
     held_until = s.DateTimeField(required=False, help_text="With on_hold: when the unpaid hold in the way lapses unless paid.")
     retry_after = s.IntegerField(required=False, help_text="With rate_limited: seconds to wait before trying again (also the Retry-After header).")
+    request_id = s.CharField(required=False, help_text="This request's id (also the X-Request-ID header), to quote when reporting a problem.")
 
     class Meta:
         ref_name = "Error"

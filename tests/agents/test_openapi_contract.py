@@ -2,10 +2,13 @@
 with its 422 body, every error in one of the two error shapes, examples that match their schemas,
 and an API that keeps to it under schemathesis (every phase, every check)."""
 
+import json
 import os
+import re
 import subprocess
 import sys
 import time
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -122,3 +125,41 @@ class TestTheApiKeepsToIt:
         assert finished.returncode == 0, finished.stdout[-8000:] + finished.stderr[-2000:]
         assert "Test cases:" in finished.stdout and " passed" in finished.stdout
         assert requests.get(live_url + "/api/v1/health", timeout=TIMEOUT).json()["status"] == "ok"
+
+
+class TestTheDocumentAsAgentsRead:
+    """What generated clients and agents rely on beyond the shapes: every error an operation can
+    give is declared, `loc` items are typed, and the examples can be sent as they are today."""
+
+    @pytest.fixture
+    def document(self, client, settings, demo_property):
+        settings.BASE_URL = "https://stay.example.org"
+        return client.get("/api/openapi.json").json()
+
+    def test_payment_endpoints_declare_413_and_503(self, document):
+        for path in ("/api/v1/payments/checkout-link", "/api/v1/payments/checkout-session"):
+            responses = document["paths"][path]["post"]["responses"]
+            assert {"413", "503"} <= set(responses), path
+            assert responses["413"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+        assert "413" not in document["paths"]["/api/v1/property"]["get"]["responses"]  # no body, no 413
+
+    def test_loc_items_are_strings_or_integers_and_errors_carry_the_request_id(self, document):
+        schemas = document["components"]["schemas"]
+        assert schemas["ValidationError"]["properties"]["loc"]["items"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+        assert "request_id" in schemas["Error"]["properties"] and "request_id" in schemas["HTTPValidationError"]["properties"]
+
+    def test_examples_are_on_this_site_and_in_the_future_on_the_same_weekdays(self, document):
+        text = json.dumps(document["paths"])
+        assert "https://example.com" not in text and "https://stay.example.org/api/v1/" in text
+        from booking.selectors import today
+
+        stay_dates = {date.fromisoformat(d) for d in re.findall(r'"(?:check_in|check_out|start|end)": "(20\d\d-\d\d-\d\d)"', text)}
+        request_example = document["paths"]["/api/v1/payments/checkout-link"]["post"]["requestBody"]["content"]["application/json"]["examples"]
+        [example] = request_example.values()
+        check_in = date.fromisoformat(example["value"]["check_in"])
+        assert check_in >= today() + timedelta(days=45) and check_in.weekday() == date(2027, 5, 10).weekday()
+        assert stay_dates and min(stay_dates) > today()  # (a review's date stays in the past)
+
+    def test_the_request_example_books_as_it_is(self, document, api):
+        [example] = document["paths"]["/api/v1/payments/checkout-link"]["post"]["requestBody"]["content"]["application/json"]["examples"].values()
+        assert api.post("/api/v1/quote", {k: v for k, v in example["value"].items() if k != "agent_name"}).status_code == 200
