@@ -8,7 +8,7 @@ Stripe answers); what it returns is then written under the property lock.
 import logging
 from datetime import datetime, timedelta
 from decimal import Decimal, InvalidOperation
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from django.conf import settings
 from django.db import transaction
@@ -214,7 +214,10 @@ def return_url(url: str | None, default_path: str, reservation_id: str, *, with_
     parts = urlsplit(url or settings.BASE_URL + default_path)
     query = [(key, value) for key, value in parse_qsl(parts.query, keep_blank_values=True) if key != "reservation_id"]
     query.append(("reservation_id", reservation_id))
-    encoded = urlencode(query) + (f"&session_id={SESSION_ID_PLACEHOLDER}" if with_session else "")
+    # Stripe substitutes the literal placeholder only: an agent's "?session={CHECKOUT_SESSION_ID}"
+    # must reach it unencoded (urlencode would write %7B…%7D, which Stripe leaves alone).
+    encoded = urlencode(query).replace(quote(SESSION_ID_PLACEHOLDER, safe=""), SESSION_ID_PLACEHOLDER)
+    encoded += f"&session_id={SESSION_ID_PLACEHOLDER}" if with_session else ""
     return urlunsplit(parts._replace(query=encoded))
 
 

@@ -67,6 +67,12 @@ class TestTheCheckoutSessionSentToStripe:
         form = fake_stripe.calls_to("POST", "/v1/checkout/sessions")[0].form
         assert form["success_url"].startswith("https://agent.example/done?")
         assert query_of(form["success_url"]) == {"trip": "42", "reservation_id": body["reservation_id"]}
+
+    def test_an_agents_checkout_session_id_placeholder_reaches_stripe_literally(self, api, demo_property, fake_stripe):
+        # Stripe replaces the literal {CHECKOUT_SESSION_ID} in success_url; percent-encoded, it never does.
+        body = api.post(LINK, stay(success_url="https://agent.example/done?session={CHECKOUT_SESSION_ID}")).json()
+        form = fake_stripe.calls_to("POST", "/v1/checkout/sessions")[-1].form
+        assert form["success_url"] == f"https://agent.example/done?session={{CHECKOUT_SESSION_ID}}&reservation_id={body['reservation_id']}"
         assert query_of(form["cancel_url"]) == {"reservation_id": body["reservation_id"]}
 
     @pytest.mark.parametrize("url", ["http://agent.example/done", "ftp://localhost/x", "/thank-you", "https://a.example/x y"])
