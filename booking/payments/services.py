@@ -67,7 +67,6 @@ def create_checkout_link(
     """The one-step flow: hold the nights, then open a checkout for them. No guest details needed:
     the provider collects them and the payment event backfills them. If the provider fails, the
     hold is released and PaymentProviderError propagates: nothing is left behind."""
-    refresh_partner_calendars()
     reservation = hold_stay(
         check_in=check_in, check_out=check_out, guests=guests, guest=GuestDetails(),
         special_requests=special_requests, agent_name=agent_name, source=source, client_ip=client_ip, actor=actor,
@@ -82,19 +81,6 @@ def create_checkout_link(
         except Exception:  # the original failure is the one to report; the hold lapses on its own
             logger.exception("could not release hold %s after a failed checkout", reservation.pk)
         raise
-
-
-def refresh_partner_calendars() -> None:
-    """Bring stale partner (iCal) feeds up to date before holding, so a night sold on the listing
-    platform minutes ago is not sold again here. Best effort: it never blocks a booking."""
-    try:
-        from partner_sync.services import refresh_stale_feeds
-    except ImportError:
-        return
-    try:
-        refresh_stale_feeds()
-    except Exception:
-        logger.warning("partner calendar refresh failed before a checkout; booking on the last good data", exc_info=True)
 
 
 def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel_url: str | None = None, actor: str = "api") -> Reservation:

@@ -7,6 +7,8 @@ hold path marks such overlapping holds `expired` before it inserts, so the Postg
 constraint (active reservations may not overlap) never trips over a lapsed hold.
 """
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -23,6 +25,26 @@ from booking.selectors import blocks_between, get_property, taken_ranges_and_hol
 from booking.services.audit import record_event
 from booking.services.limits import check_hold_rate, check_unpaid_holds
 from booking.services.locking import calendar_transaction
+
+logger = logging.getLogger(__name__)
+
+# Run before every hold, outside the calendar lock: apps that bring outside calendars up to date
+# register here (partner_sync refreshes stale listing-platform feeds, so a night sold there minutes
+# ago is not sold again here). The booking core does not import them; they import it.
+_before_hold: list[Callable[[], None]] = []
+
+
+def before_every_hold(hook: Callable[[], None]) -> None:
+    if hook not in _before_hold:
+        _before_hold.append(hook)
+
+
+def _run_before_hold_hooks() -> None:
+    for hook in _before_hold:
+        try:
+            hook()
+        except Exception:  # best effort: a hook never blocks a booking
+            logger.warning("%s failed before a hold; holding on the data already stored", getattr(hook, "__qualname__", hook), exc_info=True)
 
 
 @dataclass(frozen=True)
@@ -51,8 +73,13 @@ def hold_stay(
     actor: str = "api",
     children_ages: list[int] | None = None,
 ) -> Reservation:
-    """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited)."""
+    """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited).
+
+    Every interface holds through here (REST reservations and checkout links, MCP, A2A, the site),
+    so each sees the same calendar: the before-hold hooks run first, then the check and the insert
+    under the lock."""
     check_hold_rate(client_ip)
+    _run_before_hold_hooks()
     guest = guest or GuestDetails()
     prop_id = get_property().pk
     try:

@@ -4,11 +4,14 @@ import pytest
 from django.contrib.admin.utils import quote
 from django.urls import reverse
 
-from booking.models import DateBlock, Reservation
-from booking.services.holds import hold_stay
+from booking.models import DateBlock
 from partner_sync import services
 from partner_sync.models import Feed, ListingProbe
-from tests.partner_sync.conftest import day, export
+from tests.partner_sync.conftest import (
+    day,
+    export,
+    stay_booked_before_the_platform_booked,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -39,8 +42,7 @@ def test_the_feed_list_shows_each_feeds_state_and_the_probe(staff_client, airbnb
 
 
 def test_conflicts_are_shown_to_staff_with_a_link_to_the_stay(staff_client, airbnb):
-    stay = hold_stay(check_in=day(31), check_out=day(34), guests=2)
-    Reservation.objects.filter(pk=stay.pk).update(status=Reservation.Status.CONFIRMED)
+    stay = stay_booked_before_the_platform_booked(day(31), day(34))
     services.sync_feeds_now([airbnb.pk])
     page = staff_client.get(reverse(CHANGELIST)).content.decode()
     assert "Conflicts: platform bookings overlapping confirmed direct stays" in page

@@ -6,11 +6,17 @@ import socket
 import pytest
 from django.utils import timezone
 
-from booking.models import DateBlock, Reservation
+from booking.models import DateBlock
 from booking.services.holds import hold_stay
 from partner_sync import fetching, services
 from partner_sync.models import Conflict, Feed
-from tests.partner_sync.conftest import all_day, calendar, day, export
+from tests.partner_sync.conftest import (
+    all_day,
+    calendar,
+    day,
+    export,
+    stay_booked_before_the_platform_booked,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -259,9 +265,7 @@ class TestConditionalGet:
 class TestConflictsWithDirectStays:
     @pytest.fixture
     def confirmed_stay(self, demo_property):
-        reservation = hold_stay(check_in=day(31), check_out=day(34), guests=2)
-        Reservation.objects.filter(pk=reservation.pk).update(status=Reservation.Status.CONFIRMED)
-        return reservation
+        return stay_booked_before_the_platform_booked(day(31), day(34))
 
     def test_an_overlap_is_stored_as_a_block_and_recorded_as_a_conflict(self, confirmed_stay, airbnb):
         [report] = sync(airbnb)
@@ -282,7 +286,10 @@ class TestConflictsWithDirectStays:
         sync(airbnb)
         assert Conflict.objects.get().resolved_at is not None
 
-    def test_a_hold_is_not_a_conflict(self, demo_property, airbnb):
+    def test_a_hold_is_not_a_conflict(self, demo_property, airbnb, monkeypatch):
+        from booking.services import holds
+
+        monkeypatch.setattr(holds, "_before_hold", [])  # held before the platform's booking appeared in its feed
         hold_stay(check_in=day(31), check_out=day(34), guests=2)
         [report] = sync(airbnb)
         assert report.conflicts == 0 and not Conflict.objects.exists()
@@ -359,6 +366,16 @@ class TestRefreshBeforeCheckout:
         Feed.objects.filter(pk=airbnb.pk).update(last_attempt_at=timezone.now() - timezone.timedelta(minutes=10))
         services.refresh_stale_feeds()
         assert api.get("/api/v1/availability", check_in=str(day(60)), check_out=str(day(63))).json()["unavailable_reason"] == "booked"
+
+    @pytest.mark.parametrize("path", ["/api/v1/reservations", "/api/v1/payments/checkout-link"])
+    def test_a_booking_made_on_the_platform_minutes_ago_is_refused_by_every_hold_path(self, airbnb, feed_server, api, path):
+        # The hold itself refreshes the stale feed first (booking.services.holds: before every hold):
+        # REST reservations, MCP and A2A used not to, and sold a night the checkout link refused.
+        sync(airbnb)
+        feed_server.serve(AIRBNB_PATH, calendar(all_day("fresh-booking@airbnb.com", 60, 63)))
+        Feed.objects.filter(pk=airbnb.pk).update(last_attempt_at=timezone.now() - timezone.timedelta(minutes=10))
+        refused = api.post(path, {"check_in": str(day(60)), "check_out": str(day(63)), "guests": 2})
+        assert refused.status_code == 409 and refused.json()["code"] == "dates_unavailable"
 
     def test_a_slow_platform_costs_at_most_the_short_timeout(self, airbnb, feed_server, monkeypatch):
         monkeypatch.setattr(services, "REFRESH_TIMEOUT_SECONDS", 0.5)

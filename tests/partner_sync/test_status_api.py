@@ -9,11 +9,15 @@ import time_machine
 from django.utils import timezone
 
 from booking.models import Reservation
-from booking.services.holds import hold_stay
 from partner_sync import services
 from partner_sync.models import Feed
 from partner_sync.selectors import mask_url
-from tests.partner_sync.conftest import calendar, day, export
+from tests.partner_sync.conftest import (
+    calendar,
+    day,
+    export,
+    stay_booked_before_the_platform_booked,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -107,8 +111,7 @@ class TestFeeds:
         assert "https://cal.example.com:8443/export.ics" in text
 
     def test_conflicts_are_counted_without_naming_the_reservation(self, api, configured):
-        stay = hold_stay(check_in=day(31), check_out=day(34), guests=2)
-        Reservation.objects.filter(pk=stay.pk).update(status=Reservation.Status.CONFIRMED)
+        stay = stay_booked_before_the_platform_booked(day(31), day(34))
         services.sync_all_feeds()
         response = api.get(URL)
         assert response.json()["ical"]["feeds"][0]["conflicts"] == 1

@@ -89,33 +89,39 @@ class TestConfirmationEmails:
 
 class TestAroundTheHold:
     @pytest.fixture
-    def partner_sync(self, monkeypatch):
-        """Stand in for partner_sync.services (another part of the project) and record its calls."""
-        module = types.ModuleType("partner_sync.services")
-        module.calls = []
+    def before_hold(self, monkeypatch):
+        """Record the before-hold hooks' calls (partner_sync's feed refresh is one), with how many
+        holds existed at that moment."""
+        from booking.services import holds
 
-        def refresh_stale_feeds():
-            module.calls.append(Reservation.objects.count())  # how many holds existed at that moment
+        calls = []
+        monkeypatch.setattr(holds, "_before_hold", [lambda: calls.append(Reservation.objects.count())])
+        return calls
 
-        module.refresh_stale_feeds = refresh_stale_feeds
-        monkeypatch.setitem(sys.modules, "partner_sync.services", module)
-        return module
+    def test_partner_sync_refreshes_stale_feeds_before_every_hold(self):
+        from booking.services import holds
+        from partner_sync.services import refresh_stale_feeds
 
-    def test_stale_partner_feeds_are_refreshed_before_the_hold(self, api, demo_property, sandbox, partner_sync):
-        assert api.post(LINK, stay()).status_code == 200
-        assert partner_sync.calls == [0]
+        assert refresh_stale_feeds in holds._before_hold
 
-    def test_a_failing_refresh_never_blocks_a_booking(self, api, demo_property, sandbox, partner_sync):
+    def test_every_interface_runs_the_hooks_before_it_holds(self, api, demo_property, sandbox, before_hold):
+        from discovery.operations import Caller, run_operation
+
+        assert api.post(LINK, stay(offset=40)).status_code == 200
+        assert api.post("/api/v1/reservations", stay(offset=50)).status_code == 201
+        run_operation("create_reservation", stay(offset=60), Caller("mcp"))
+        run_operation("create_checkout_link", stay(offset=70), Caller("a2a"))
+        assert before_hold == [0, 1, 2, 3]
+
+    def test_a_failing_hook_never_blocks_a_booking(self, api, demo_property, sandbox, monkeypatch):
+        from booking.services import holds
+
         def broken():
             raise ConnectionError("listing platform down")
 
-        partner_sync.refresh_stale_feeds = broken
+        monkeypatch.setattr(holds, "_before_hold", [broken])
         response = api.post(LINK, stay())
         assert response.status_code == 200 and response.json()["status"] == "held"
-
-    def test_without_partner_sync_services_booking_works(self, api, demo_property, sandbox, monkeypatch):
-        monkeypatch.setitem(sys.modules, "partner_sync.services", None)  # import raises ImportError
-        assert api.post(LINK, stay()).status_code == 200
 
     def test_the_sites_own_pages_are_recorded_as_web_and_agents_as_api(self, client, api, demo_property, sandbox):
         web = client.post(LINK, stay(offset=40), content_type="application/json", headers={"Sec-Fetch-Site": "same-origin"}).json()
