@@ -85,7 +85,7 @@ class Property(models.Model):
     cleaning_fee_label = models.CharField(max_length=100, default="Final cleaning")
     city_tax_per_person_night = models.DecimalField(**MONEY, default=Decimal("3.50"), validators=[MinValueValidator(0)], help_text="Tourist tax per guest per night.")
     city_tax_max_nights = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1)], help_text="The tax is charged for at most this many nights.")
-    city_tax_exempt_under_age = models.PositiveSmallIntegerField(default=12, help_text="Children under this age pay no tax (collected on arrival when they travel).")
+    city_tax_exempt_under_age = models.PositiveSmallIntegerField(default=12, help_text="Children under this age pay no city tax (when their ages are given at booking).")
     booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text="How many days ahead guests may arrive.")
     # Bumped whenever a pricing rule changes, so every process rebuilds its cached rules.
     rules_version = models.PositiveIntegerField(default=1, editable=False)

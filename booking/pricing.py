@@ -199,12 +199,14 @@ def price_night(night: date, guests: int, rules: PricingRules, season: "Season |
 
 
 def city_tax_note(rules: PricingRules) -> str:
+    """How the city tax is counted, in words: the one place every page, email and API body takes
+    it from. It is paid with the booking (in the total), never on arrival."""
     note = (
         f"{rules.city_tax_per_person_night} {rules.currency} per person per night, "
-        f"for at most {rules.city_tax_max_nights} nights"
+        f"for at most {rules.city_tax_max_nights} nights, included in the total"
     )
     if rules.city_tax_exempt_under_age:
-        note += f"; children under {rules.city_tax_exempt_under_age} are exempt (deducted on arrival)"
+        note += f"; children under {rules.city_tax_exempt_under_age} are exempt when their ages are given at booking"
     return note
 
 

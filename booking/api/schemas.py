@@ -386,7 +386,7 @@ class HealthResult(s.Serializer):
 _BREAKDOWN = {
     "nights": 3, "nightly_avg": 380.0, "accommodation": 1140.0, "discount_label": None, "discount_percent": 0.0,
     "discount_amount": 0.0, "cleaning_fee": 120.0, "cleaning_fee_label": "Final cleaning, linen and towels",
-    "city_tax": 21.0, "city_tax_note": "3.50 EUR per person per night, for at most 7 nights; children under 12 are exempt (deducted on arrival)",
+    "city_tax": 21.0, "city_tax_note": "3.50 EUR per person per night, for at most 7 nights, included in the total; children under 12 are exempt when their ages are given at booking",
     "total": 1281.0, "currency": "EUR", "price_source": "season:Spring and autumn high season",
     "nightly_rates": [
         {"date": day, "rate": 380.0, "extra_guest_fee": 0.0, "amount": 380.0, "source": "season:Spring and autumn high season"}

@@ -218,3 +218,12 @@ def test_calendar_and_check_stay_agree_on_arrivals(bookings, check_in_offset, ni
     if verdict.available:
         assert days[check_in_offset].check_in_allowed, "the calendar must not hide a bookable arrival"
         assert days[check_in_offset + nights].check_out_allowed, "nor its departure day"
+
+
+def test_the_city_tax_is_described_as_paid_with_the_booking_everywhere():
+    """Issue 15: the policies said "nothing to pay on arrival" and the note "deducted on arrival"."""
+    from booking.pricing import PricingRules, city_tax_note
+
+    note = city_tax_note(PricingRules(currency="EUR", base_nightly_rate=Decimal("100"), city_tax_per_person_night=Decimal("3.50"), city_tax_exempt_under_age=12))
+    assert "included in the total" in note and "on arrival" not in note
+    assert "children under 12 are exempt when their ages are given at booking" in note
