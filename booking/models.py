@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.files.storage import default_storage
 from django.db import models
 from django.utils import timezone
 
@@ -145,6 +146,11 @@ class Photo(models.Model):
     alt_text = models.CharField(max_length=200, help_text="What the photo shows, for screen readers and search engines.")
     caption = models.CharField(max_length=200, blank=True)
     position = models.PositiveSmallIntegerField(default=0)
+    # Filled from the upload (booking.images.process_photo): the upright size of the original and
+    # its sized copies, [{"key", "width", "height", "jpeg", "webp"}, …] smallest first.
+    width = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    height = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    renditions = models.JSONField(default=list, blank=True, editable=False)
 
     class Meta:
         ordering = ["position", "id"]
@@ -155,6 +161,38 @@ class Photo(models.Model):
     def clean(self):
         if not self.image and not self.static_path:
             raise ValidationError("Upload an image or give a static path.")
+        if self.image and not getattr(self.image, "_committed", True):
+            from booking.images import UnreadableImage, open_upright
+
+            try:
+                self.image.seek(0)
+                open_upright(self.image.read())
+                self.image.seek(0)
+            except UnreadableImage as error:
+                raise ValidationError({"image": str(error)}) from None
+
+    def save(self, *args, **kwargs):
+        # The sized copies follow the upload, whoever saves the photo (admin, demo loader, shell).
+        from booking.images import process_photo
+
+        super().save(*args, **kwargs)
+        if process_photo(self):
+            super().save(update_fields=["renditions", "width", "height"])
+
+    @builtins.property
+    def srcset_jpeg(self) -> str:
+        return ", ".join(f"{default_storage.url(r['jpeg'])} {r['width']}w" for r in self.renditions)
+
+    @builtins.property
+    def srcset_webp(self) -> str:
+        return ", ".join(f"{default_storage.url(r['webp'])} {r['width']}w" for r in self.renditions)
+
+    @builtins.property
+    def display_size(self) -> tuple[int, int]:
+        """width, height for the img tag (the page reserves the space before the photo loads)."""
+        if self.width and self.height:
+            return self.width, self.height
+        return 1200, 800  # the demo's illustrations
 
     @builtins.property
     def url(self) -> str:

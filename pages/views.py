@@ -16,6 +16,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
@@ -469,6 +470,10 @@ def remove_trailing_slash(request, page: str):
     return redirect("/" + page, permanent=True)
 
 
+MEDIA_IMMUTABLE_SECONDS = 365 * 24 * 3600
+MEDIA_MAX_AGE_SECONDS = 24 * 3600
+
+
 @require_safe
 def media(request, path: str):
     """Files the owner uploaded in the admin (photos, blog covers), from MEDIA_ROOT under DATA_DIR.
@@ -479,6 +484,14 @@ def media(request, path: str):
     if not Path(settings.MEDIA_ROOT).is_dir():
         raise Http404("No uploads yet.")
     try:
-        return serve(request, path, document_root=settings.MEDIA_ROOT)
+        response = serve(request, path, document_root=settings.MEDIA_ROOT)
     except SuspiciousFileOperation:
         raise Http404("Not an upload.") from None
+    # Sized photos and share images are named by their content (booking/images.py): they never
+    # change, so browsers keep them for a year. An original may be replaced under its name: a day.
+    immutable = path.startswith(("photos/sized/", "share/"))
+    if immutable:
+        patch_cache_control(response, public=True, max_age=MEDIA_IMMUTABLE_SECONDS, immutable=True)
+    else:
+        patch_cache_control(response, public=True, max_age=MEDIA_MAX_AGE_SECONDS)
+    return response
