@@ -22,7 +22,8 @@ from django.utils import timezone
 from booking.errors import DatesUnavailable, InvalidTransition
 from booking.models import Reservation
 from booking.notifications import notify_owner_of_refunded_payment
-from booking.payments.ledger import from_cents, lock_reservation, record_refund_total, record_unbookable_payment, to_cents
+from booking.payments.ledger import from_cents, record_refund_total, record_unbookable_payment, to_cents
+from booking.services.locking import lock_reservation, writer_transaction
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
 from booking.services.holds import expire_lapsed_holds_overlapping
@@ -66,7 +67,7 @@ def apply_payment_event(event: dict, *, source: str) -> Outcome:
     if PaymentEvent.objects.filter(event_id=event_id).exists():
         return Outcome(None, "duplicate: already applied")
     try:
-        with transaction.atomic():
+        with writer_transaction():
             if not _claim(event_id, event_type, source):
                 return Outcome(None, "duplicate: already applied")
             outcome = handler(payload, actor=source)
@@ -234,7 +235,7 @@ def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: s
         note = f"Payment of {from_cents(owed.amount_cents)} refunded ({refund.id}): {owed.reason}. Contact the guest."
     else:
         note = f"Payment received but not refunded automatically (no payment id): {owed.reason}. Refund it by hand."
-    with transaction.atomic():
+    with writer_transaction():
         if not _claim(event_id, event_type, source, owed.reservation_id, REFUNDED_PREFIX + owed.reason):
             return Outcome(owed.reservation_id, "duplicate: already applied")
         record_unbookable_payment(

@@ -9,14 +9,13 @@ admin refund never overwrite each other's figures. Refund totals only ever grow:
 from datetime import datetime
 from decimal import Decimal
 
-from django.db import transaction
 from django.utils import timezone
 
 from booking.models import Reservation
 from booking.pricing import CENT, money
 from booking.services.audit import record_event
-from booking.services.locking import lock_property
-from booking.services.reservations import flag_for_staff, get_reservation
+from booking.services.locking import reservation_transaction
+from booking.services.reservations import flag_for_staff
 
 Status = Reservation.Status
 
@@ -29,15 +28,8 @@ def from_cents(cents: int) -> Decimal:
     return money(Decimal(int(cents)) * CENT)
 
 
-def lock_reservation(reservation_id: str) -> Reservation:
-    """Lock the reservation's property, then re-read the reservation (inside transaction.atomic)."""
-    reservation = get_reservation(reservation_id)
-    lock_property(reservation.property_id)
-    return Reservation.objects.select_related("property").select_for_update().get(pk=reservation_id)
-
-
 def record_checkout(reservation_id: str, *, provider: str, session_id: str, url: str, expires_at: datetime, actor: str) -> None:
-    """Remember the open checkout session of a hold (call inside transaction.atomic)."""
+    """Remember the open checkout session of a hold (call inside a writer transaction)."""
     Reservation.objects.filter(pk=reservation_id).update(
         payment_provider=provider, checkout_session_id=session_id, checkout_url=url[:2000],
         checkout_expires_at=expires_at, updated_at=timezone.now(),
@@ -49,8 +41,7 @@ def record_checkout(reservation_id: str, *, provider: str, session_id: str, url:
 
 def record_refund_total(reservation_id: str, *, refunded_total: Decimal, actor: str, note: str) -> Reservation:
     """Raise amount_refunded to the provider's running total (never lower it, never above the payment)."""
-    with transaction.atomic():
-        reservation = lock_reservation(reservation_id)
+    with reservation_transaction(reservation_id) as reservation:
         ceiling = reservation.amount_paid if reservation.amount_paid > 0 else refunded_total
         new_total = min(max(reservation.amount_refunded, money(refunded_total)), ceiling)
         if new_total != reservation.amount_refunded:
@@ -67,8 +58,7 @@ def record_unbookable_payment(
     """A payment that could not become a stay (its nights were taken, or it was cancelled, or it was
     a second payment): keep the money trail on the reservation and leave its status as it is,
     except that a lapsed hold is marked expired (it no longer blocks anything)."""
-    with transaction.atomic():
-        reservation = lock_reservation(reservation_id)
+    with reservation_transaction(reservation_id) as reservation:
         previous = reservation.status
         if reservation.status == Status.HELD:
             reservation.status = Status.EXPIRED

@@ -11,14 +11,14 @@ from decimal import Decimal, InvalidOperation
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from booking.errors import BookingError, NotReleasable, PaymentProviderError, ReservationNotPayable
 from booking.models import Reservation
 from booking.payments.events import MalformedEvent, apply_payment_event
-from booking.payments.ledger import from_cents, lock_reservation, record_checkout, record_refund_total, to_cents
+from booking.payments.ledger import from_cents, record_checkout, record_refund_total, to_cents
+from booking.services.locking import lock_reservation, writer_transaction
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import CheckoutRequest, get_provider
 from booking.pricing import money
@@ -119,7 +119,7 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
     )
     replaced = ""
     try:
-        with transaction.atomic():
+        with writer_transaction():
             locked = lock_reservation(reservation.pk)
             _ensure_payable(locked, timezone.now())
             if _reusable_checkout(locked, provider.name):

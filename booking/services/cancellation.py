@@ -23,7 +23,8 @@ from booking.errors import BookingError, InvalidTransition, NotFound
 from booking.models import OutboundEmail, Reservation, new_manage_token
 from booking.pricing import money
 from booking.services.audit import record_event
-from booking.services.reservations import _locked, get_reservation
+from booking.services.locking import reservation_transaction
+from booking.services.reservations import get_reservation
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
@@ -84,7 +85,7 @@ def cancel_stay(reservation_id: str, *, actor: str, refund: Decimal | None = Non
     A held reservation is simply released (nothing was paid). Cancelling a cancelled stay returns it
     unchanged. The provider is called after the cancellation commits; see the module docstring.
     """
-    with _locked(reservation_id) as reservation:
+    with reservation_transaction(reservation_id) as reservation:
         if reservation.status == Status.CANCELLED:
             return reservation
         if reservation.status not in (Status.HELD, Status.CONFIRMED):

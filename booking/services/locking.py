@@ -16,8 +16,8 @@ from contextlib import contextmanager
 
 from django.db import OperationalError, connection, transaction
 
-from booking.errors import ServiceUnavailable
-from booking.models import Property
+from booking.errors import NotFound, ServiceUnavailable
+from booking.models import Property, Reservation
 
 
 def lock_property(property_id: int) -> Property:
@@ -54,3 +54,31 @@ def calendar_transaction(property_id: int):
     """A transaction holding the property's calendar lock; yields the freshly read property."""
     with sqlite_writer_queue(), transaction.atomic():
         yield lock_property(property_id)
+
+
+@contextmanager
+def writer_transaction():
+    """A transaction that writes: on SQLite it waits its turn in the writer queue first (see the
+    module docstring). Every write path that locks rows starts here or in calendar_transaction."""
+    with sqlite_writer_queue(), transaction.atomic():
+        yield
+
+
+def lock_reservation(reservation_id: str) -> Reservation:
+    """Inside a writer transaction: lock the reservation's property (the calendar lock every change
+    to a stay takes), then re-read the reservation for update."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("lock_reservation() must run inside a writer transaction")
+    property_id = Reservation.objects.filter(pk=reservation_id).values_list("property_id", flat=True).first()
+    if property_id is None:
+        raise NotFound(f"No reservation with id {reservation_id!r}.")
+    lock_property(property_id)
+    return Reservation.objects.select_related("property").select_for_update().get(pk=reservation_id)
+
+
+@contextmanager
+def reservation_transaction(reservation_id: str):
+    """A writer transaction holding the calendar lock of the reservation's property, yielding the
+    reservation re-read inside it: the one way services change a reservation."""
+    with writer_transaction():
+        yield lock_reservation(reservation_id)

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from contextlib import contextmanager
 
 from django.utils import timezone
 
@@ -20,7 +19,7 @@ from booking.errors import DatesUnavailable, InvalidTransition, NotFound, NotRel
 from booking.models import OutboundEmail, Reservation, new_manage_token
 from booking.services.audit import record_event
 from booking.services.holds import nights_free_for
-from booking.services.locking import calendar_transaction
+from booking.services.locking import reservation_transaction
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
@@ -31,14 +30,6 @@ def get_reservation(reservation_id: str) -> Reservation:
         return Reservation.objects.select_related("property").get(pk=reservation_id)
     except Reservation.DoesNotExist:
         raise NotFound(f"No reservation with id {reservation_id!r}.") from None
-
-
-@contextmanager
-def _locked(reservation_id: str):
-    """A calendar transaction for the reservation's property, with the reservation re-read inside it."""
-    property_id = get_reservation(reservation_id).property_id
-    with calendar_transaction(property_id):
-        yield Reservation.objects.select_related("property").select_for_update().get(pk=reservation_id)
 
 
 @dataclass(frozen=True)
@@ -62,7 +53,7 @@ def confirm_reservation(
     A payment for a hold that lapsed (or a checkout that expired) still confirms when the nights
     are free; when they were taken meanwhile it raises DatesUnavailable and the caller refunds.
     """
-    with _locked(reservation_id) as reservation:
+    with reservation_transaction(reservation_id) as reservation:
         if reservation.status == Status.CONFIRMED:
             _backfill_payer(reservation, payer)
             return reservation
@@ -109,7 +100,7 @@ def _backfill_payer(reservation: Reservation, payer: Payer | None, save: bool = 
 
 def expire_hold(reservation_id: str, *, actor: str, note: str = "hold time ran out") -> Reservation:
     """Release a hold (its time ran out, or its checkout session expired or failed)."""
-    with _locked(reservation_id) as reservation:
+    with reservation_transaction(reservation_id) as reservation:
         if reservation.status != Status.HELD:
             return reservation  # already decided: an `expired` after `completed` changes nothing
         reservation.status = Status.EXPIRED
@@ -124,7 +115,7 @@ def expire_lapsed_holds(*, now: datetime | None = None, actor: str = "expiry job
     ids = list(Reservation.objects.filter(status=Status.HELD, hold_expires_at__lte=now).values_list("pk", flat=True))
     expired = 0
     for reservation_id in ids:
-        with _locked(reservation_id) as reservation:
+        with reservation_transaction(reservation_id) as reservation:
             if reservation.status == Status.HELD and reservation.hold_expires_at <= now:
                 reservation.status = Status.EXPIRED
                 reservation.save(update_fields=["status", "updated_at"])
@@ -135,7 +126,7 @@ def expire_lapsed_holds(*, now: datetime | None = None, actor: str = "expiry job
 
 def cancel_reservation(reservation_id: str, *, actor: str, reason: str = "") -> Reservation:
     """Cancel a hold or a confirmed stay (staff, or a failed payment). Refunds are separate."""
-    with _locked(reservation_id) as reservation:
+    with reservation_transaction(reservation_id) as reservation:
         if reservation.status == Status.CANCELLED:
             return reservation
         if reservation.status not in (Status.HELD, Status.CONFIRMED):
@@ -151,7 +142,7 @@ def cancel_reservation(reservation_id: str, *, actor: str, reason: str = "") -> 
 def release_live_hold(reservation_id: str, *, actor: str, reason: str) -> Reservation:
     """Cancel a hold that is still live and unpaid, and nothing else (NotReleasable): a payment
     confirming it a moment earlier wins."""
-    with _locked(reservation_id) as reservation:
+    with reservation_transaction(reservation_id) as reservation:
         if reservation.status != Status.HELD or not reservation.is_blocking():
             status = reservation.status if reservation.status != Status.HELD else Status.EXPIRED
             raise NotReleasable(f"This reservation is {status}; only an unpaid hold can be released.")
@@ -164,7 +155,7 @@ def release_live_hold(reservation_id: str, *, actor: str, reason: str) -> Reserv
 
 def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservation:
     """Push a hold's expiry later (a payment session may outlive it: Stripe's 30-minute floor)."""
-    with _locked(reservation_id) as reservation:
+    with reservation_transaction(reservation_id) as reservation:
         if reservation.status == Status.HELD and reservation.hold_expires_at and until > reservation.hold_expires_at:
             reservation.hold_expires_at = until
             reservation.save(update_fields=["hold_expires_at", "updated_at"])
@@ -173,7 +164,7 @@ def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservat
 
 
 def flag_for_staff(reservation_id: str, *, actor: str, note: str) -> Reservation:
-    with _locked(reservation_id) as reservation:
+    with reservation_transaction(reservation_id) as reservation:
         reservation.needs_attention = note[:300]
         reservation.save(update_fields=["needs_attention", "updated_at"])
         record_event(reservation, action="flag", actor=actor, from_status=reservation.status, note=note)

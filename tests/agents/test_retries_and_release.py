@@ -12,7 +12,7 @@ import httpx
 import pytest
 from a2a.client import A2ACardResolver, ClientConfig, create_client
 from a2a.helpers import get_data_parts, new_data_part, new_message
-from a2a.types.a2a_pb2 import Role, SendMessageRequest
+from a2a.types.a2a_pb2 import Role, SendMessageRequest, TaskState
 from mcp import Client
 
 from tests.agents.conftest import TIMEOUT, first_free_stay, rest, run, tool_error
@@ -129,7 +129,9 @@ class TestStrictArguments:
                 client = await create_client(card, ClientConfig(httpx_client=http, streaming=False))
                 message = new_message([new_data_part({"skill": "get_quote", **stay, "adults": 6})], role=Role.ROLE_USER)
                 replies = [reply async for reply in client.send_message(SendMessageRequest(message=message))]
-                return get_data_parts(replies[0].message.parts)[0]
+                # A refusal is a rejected Task whose status message carries the REST error.
+                assert replies[0].task.status.state == TaskState.TASK_STATE_REJECTED
+                return get_data_parts(replies[0].task.status.message.parts)[0]
 
         error = run(send)["error"]
         assert error["status"] == 422 and error["detail"][0]["loc"] == ["body", "adults"]

@@ -254,7 +254,7 @@ class TestTemporaryTrouble:
         def busy(property_id):
             raise ServiceUnavailable("The calendar is busy; try again in a moment.")
 
-        monkeypatch.setattr("booking.payments.ledger.lock_property", busy)
+        monkeypatch.setattr("booking.services.locking.lock_property", busy)
         response = webhook(event)
         assert response.status_code == 503 and response.json()["code"] == "service_unavailable"
         assert not PaymentEvent.objects.exists()
