@@ -155,6 +155,8 @@ CELERY_BEAT_SCHEDULE_FILE = str(DATA_DIR / "celerybeat-schedule")
 
 # --- Booking ------------------------------------------------------------------------------------
 HOLD_MINUTES = env.int("HOLD_MINUTES", default=30)
+# Tests only: a pause between a hold's availability check and its insert (see booking.services.holds).
+TEST_RACE_WINDOW_SECONDS = 0.0
 # How often the job tidies lapsed holds (they stop blocking at expiry regardless).
 HOLD_SWEEP_SECONDS = max(1, env.int("HOLD_SWEEP_SECONDS", default=60))
 BOOKING_RATE_LIMIT = env.str("BOOKING_RATE_LIMIT", default="60/h")

@@ -8,6 +8,7 @@ constraint (active reservations may not overlap) never trips over a lapsed hold.
 """
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -94,6 +95,10 @@ def hold_stay(
             verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
             if not verdict.available:
                 raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
+            if settings.TEST_RACE_WINDOW_SECONDS:
+                # Tests only (pretix does the same): widen the gap between the check and the insert,
+                # so that the racing tests catch a missing lock on every run, not by luck.
+                time.sleep(settings.TEST_RACE_WINDOW_SECONDS)
             quote = pricing.quote(stay, guests, rules, children_ages or ())
             reservation = Reservation.objects.create(
                 property=prop,

@@ -78,12 +78,22 @@ def without_the_backstop(transactional_db):
             cursor.execute(backstop.DROP)
     yield
     if is_postgresql():
+        # A test that let overlaps in (a regressed lock) must fail on its own assertion, not here:
+        # the constraint cannot be re-created over overlapping rows, which would poison later tests.
+        Reservation.objects.filter(status__in=["held", "confirmed"]).update(status="cancelled")
         with connections["default"].cursor() as cursor:
             cursor.execute(backstop.CREATE)
 
 
+@pytest.fixture
+def wide_race_window(settings):
+    """Every racer pauses between its check and its insert, so without the lock they would all
+    pass the check: a missing lock is caught on every run."""
+    settings.TEST_RACE_WINDOW_SECONDS = 0.05
+
+
 @pytest.mark.django_db(transaction=True)
-def test_racing_threads_exactly_one_hold_wins(demo_property, without_the_backstop):
+def test_racing_threads_exactly_one_hold_wins(demo_property, without_the_backstop, wide_race_window):
     def guarded(i):
         check_in, check_out = overlapping_stay(i)
         hold_stay(check_in=check_in, check_out=check_out, guests=2)
@@ -94,6 +104,40 @@ def test_racing_threads_exactly_one_hold_wins(demo_property, without_the_backsto
     assert outcomes == Counter({"held": 1, "dates_unavailable": ATTEMPTS - 1})
     assert Reservation.objects.filter(status="held").count() == 1
     assert active_overlaps() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_race_test_catches_a_hold_path_without_the_lock(demo_property, without_the_backstop, wide_race_window, monkeypatch):
+    """The guarded race, with the property lock taken out of the hold path, must double-book, or
+    the guarded race proves nothing.
+
+    PostgreSQL only: on SQLite a transaction that read the calendar cannot write after another
+    writer committed (its snapshot is stale: SQLITE_BUSY_SNAPSHOT), so SQLite refuses the second
+    writer whatever we do; there the lock and the writer queue keep that refusal from surfacing
+    as an error, which the guarded race checks (1 held, 11 dates_unavailable, no errors)."""
+    if not is_postgresql():
+        pytest.skip("SQLite serialises writers by itself; see the docstring")
+    from contextlib import contextmanager
+
+    from django.db import transaction
+
+    from booking.services import holds
+
+    @contextmanager
+    def unlocked_transaction(property_id):
+        with transaction.atomic():
+            yield get_property()
+
+    monkeypatch.setattr(holds, "calendar_transaction", unlocked_transaction)
+
+    def unguarded(i):
+        check_in, check_out = overlapping_stay(i)
+        hold_stay(check_in=check_in, check_out=check_out, guests=2)
+        return "held"
+
+    outcomes = race(unguarded)
+    print(f"\n[{connections['default'].vendor}] hold path without the lock: {dict(outcomes)}")
+    assert outcomes["held"] > 1 and active_overlaps() > 0
 
 
 @pytest.mark.django_db(transaction=True)
