@@ -1,5 +1,5 @@
 """Domain errors. Each interface translates them once: REST in booking/api/errors.py, MCP and A2A
-as tool errors. The (status, code) pairs are DESIGN.md's error contract."""
+as tool errors. The (status, code) pairs are the error contract (docs/contract.md, "Errors")."""
 
 
 class BookingError(Exception):

@@ -1,6 +1,6 @@
 """The JSON shapes of the interface, built once and used by REST, MCP and A2A alike.
 
-Money goes out as JSON numbers (DESIGN.md): each Decimal is already rounded to cents, so the float
+Money goes out as JSON numbers (docs/contract.md, "Stays and money"): each Decimal is already rounded to cents, so the float
 it becomes prints exactly those cents.
 """
 
@@ -162,7 +162,7 @@ def effective_status(reservation: Reservation, now=None) -> str:
 
 
 def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
-    """DESIGN.md's reservation body. Masked for lookups: the id is the only credential."""
+    """The reservation body (docs/contract.md, "Reservations"). Masked for lookups: the id is the only credential."""
     status = effective_status(reservation)
     held = status == Reservation.Status.HELD
     base = settings.BASE_URL
@@ -208,7 +208,7 @@ def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
 
 
 def cancellation_json(reservation: Reservation, status: str) -> dict:
-    """What cancelling means for this stay (DESIGN.md "After the payment"): for a confirmed stay
+    """What cancelling means for this stay (docs/contract.md, "After the payment"): for a confirmed stay
     the refund the policy gives today; for a cancelled one what was refunded."""
     if status == Reservation.Status.CONFIRMED:
         from booking.services.cancellation import refund_if_cancelled

@@ -214,7 +214,7 @@ def quote(stay: Stay, guests: int, rules: PricingRules, children_ages: Collectio
     """Price a stay line by line. total = accommodation + discount_amount + cleaning_fee + city_tax.
 
     The city tax counts every guest unless `children_ages` says who is a child: children under the
-    exemption age are then not taxed (DESIGN.md "Party")."""
+    exemption age are then not taxed (docs/contract.md, "Stays and money")."""
     nights = tuple(price_night(night, guests, rules) for night in stay.each_night())
     accommodation = sum((n.amount for n in nights), Decimal("0"))
     discount = best_discount(stay.nights, rules.discounts)

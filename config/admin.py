@@ -1,4 +1,4 @@
-"""The back office's site: Django's admin, with the dashboard on its home page (DESIGN.md, "Back office").
+"""The back office's site: Django's admin, with the dashboard on its home page (docs/contract.md, "Back office").
 
 Installed in INSTALLED_APPS in place of "django.contrib.admin"; every ModelAdmin registered with
 `admin.site` / `@admin.register` lands on this site, since it is the default site.

@@ -205,7 +205,7 @@ SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 X_FRAME_OPTIONS = "DENY"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024  # 1 MiB: larger bodies get 413 payload_too_large
 ADMIN_PATH = env.str("ADMIN_PATH", default="admin/").strip("/") + "/"
-# Content-Security-Policy for the pages (django-csp): scripts and styles only from this origin (the
+# Content-Security-Policy for the pages (django-csp): scripts only from this origin (the
 # site's JavaScript lives in static/js; inline <script type="application/ld+json"> is data, not
 # code). Inline style attributes are allowed for small templates such as the sandbox checkout.
 # form-action includes https: because a payment page redirects the payer to the return URL an

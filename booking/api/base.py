@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from booking.api.schemas import ErrorBody, HTTPValidationError
 from booking.validation import validate
 
-VALIDATION_ERROR = OpenApiResponse(HTTPValidationError, description="Invalid input (spec 2.4).")
+VALIDATION_ERROR = OpenApiResponse(HTTPValidationError, description="Invalid input: the list of what is wrong, each with its location.")
 
 
 def error(description: str) -> OpenApiResponse:

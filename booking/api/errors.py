@@ -1,4 +1,4 @@
-"""One translation of errors to HTTP for the whole JSON interface (DESIGN.md "Errors").
+"""One translation of errors to HTTP for the whole JSON interface (docs/contract.md, "Errors").
 
 422 → {"detail": [{"loc", "msg", "type"}, ...]}; everything else → {"detail": "...", "code": "..."}.
 """

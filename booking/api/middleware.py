@@ -3,7 +3,7 @@
 The body is read here once (Django enforces DATA_UPLOAD_MAX_MEMORY_SIZE on that read), so an
 over-long body is a 413 however it was sent, chunked or not. Any error answer on an /api/ path
 that is not JSON already (a 405 from a plain Django view, a 400 for a bad Host header, …) is
-replaced by DESIGN.md's error shape, so an agent never has to parse HTML.
+replaced by the JSON error shape (docs/contract.md, "Errors"), so an agent never has to parse HTML.
 """
 
 import logging

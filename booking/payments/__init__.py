@@ -1,5 +1,5 @@
 """Payments: Stripe Checkout (STRIPE_SECRET_KEY set) or the built-in sandbox (TEST PAYMENT — no money
-moves). See DESIGN.md "Payments".
+moves). See docs/contract.md, "Payments".
 
 providers.py  the provider boundary (Stripe through the official SDK; sandbox.py for the sandbox)
 services.py   open a checkout for a hold, refund a payment, reconcile open checkouts

@@ -5,7 +5,7 @@ from booking.presenters import number
 
 
 def checkout_json(reservation: Reservation) -> dict:
-    """DESIGN.md: reservation_id, checkout_url, session_id, expires_at, amount, currency; plus the
+    """docs/contract.md, "Payments": reservation_id, checkout_url, session_id, expires_at, amount, currency; plus the
     provider, the reservation's status and the stay it pays for."""
     return {
         "reservation_id": reservation.pk,

@@ -151,7 +151,7 @@ class StripeProvider:
 
 
 def active_provider_name() -> str:
-    """DESIGN.md: Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise (read per call)."""
+    """docs/contract.md, "Payments": Stripe when STRIPE_SECRET_KEY is set, the sandbox otherwise (read per call)."""
     return "stripe" if settings.STRIPE_SECRET_KEY else "sandbox"
 
 
