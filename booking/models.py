@@ -326,7 +326,6 @@ class Reservation(models.Model):
         WEB = "web", "Website"
         MCP = "mcp", "MCP agent"
         A2A = "a2a", "A2A agent"
-        ADMIN = "admin", "Back office"
 
     id = models.CharField(primary_key=True, max_length=40, default=new_reservation_id, editable=False)
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="reservations")

@@ -32,11 +32,11 @@ from django.utils import timezone
 
 from booking import pricing
 from booking.models import OutboundEmail, Reservation
+from booking.payments import TEST_PAYMENT_NOTICE
 from booking.selectors import cancellation_tiers
 from booking.services.audit import record_event
 
 logger = logging.getLogger(__name__)
-TEST_PAYMENT_NOTICE = "TEST PAYMENT — no money moves"
 
 
 def header_safe(value: str) -> str:

@@ -174,9 +174,6 @@ class Quote:
     currency: str
     price_source: str
 
-    @property
-    def nightly_avg(self) -> Decimal:
-        return money(self.accommodation / len(self.nights))
 
 
 def price_night(night: date, guests: int, rules: PricingRules, season: "Season | None | bool" = False) -> NightPrice:

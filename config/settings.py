@@ -6,6 +6,7 @@ from urllib.parse import urlsplit
 
 import environ
 
+from config.version import VERSION
 from config.secret_key import load_or_create_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -170,7 +171,6 @@ IDEMPOTENCY_TTL_HOURS = 24
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
-PAYMENT_PROVIDER = "stripe" if STRIPE_SECRET_KEY else "sandbox"
 
 # --- Partner (listing platform) sync ------------------------------------------------------------
 PARTNER_ICAL_URLS = env.list("PARTNER_ICAL_URLS", default=[])
@@ -264,7 +264,7 @@ SPECTACULAR_SETTINGS = {
         "availability, then reservations or (recommended) payments/checkout-link. "
         "Do not collect guest details before payment."
     ),
-    "VERSION": "1.0.0",
+    "VERSION": VERSION,
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVERS": [{"url": BASE_URL, "description": "This service"}],
     "COMPONENT_SPLIT_REQUEST": False,

@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from booking.errors import BookingError, InvalidInput
+from config.version import VERSION
 from booking.selectors import today as property_today
 from discovery.endpoints import A2A_PATH, brand  # noqa: F401 (A2A_PATH: part of this module's interface)
 from discovery.operations import OPERATIONS, Caller, Operation, error_payload, example_arguments, run_operation_async
@@ -53,7 +54,7 @@ def agent_card(prop=None, *, today: date | None = None) -> AgentCard:
             "Recommended order: get_property, check_availability, create_checkout_link; give the guest "
             "the checkout_url and do not collect guest details before payment."
         ),
-        version="1.0.0",
+        version=VERSION,
         supported_interfaces=[
             AgentInterface(url=base + A2A_PATH, protocol_binding=TransportProtocol.JSONRPC.value, protocol_version=PROTOCOL_VERSION_CURRENT),
         ],

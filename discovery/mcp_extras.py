@@ -15,12 +15,13 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from booking.errors import InvalidInput, NotFound
+from config.version import VERSION
 from discovery.endpoints import MCP_PATH
 from discovery.operations import Caller, run_operation_async
 
 MARKDOWN = "text/markdown"
 RESERVATION_TEMPLATE = "reservation://{reservation_id}"
-SERVER_VERSION = "1.0.0"
+SERVER_VERSION = VERSION
 SERVER_CARD_SCHEMA = "https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json"
 
 

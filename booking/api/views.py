@@ -17,6 +17,7 @@ from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import run_idempotent
 from booking.payments.services import release_hold
 from booking.services.reservations import get_reservation
+from config.version import VERSION
 
 
 def answer(name: str, value: dict, status: int) -> OpenApiExample:
@@ -238,11 +239,11 @@ class HealthView(ApiView):
                 cursor.fetchone()
         except Exception:
             return Response(
-                {"status": "error", "database": "unreachable", "version": "1.0.0", "time": now,
+                {"status": "error", "database": "unreachable", "version": VERSION, "time": now,
                  "detail": "The database is unreachable.", "code": "service_unavailable"},
                 status=503,
             )
-        return Response({"status": "ok", "database": "ok", "version": "1.0.0", "time": now})
+        return Response({"status": "ok", "database": "ok", "version": VERSION, "time": now})
 
 
 class ApiIndexView(ApiView):
@@ -255,7 +256,7 @@ class ApiIndexView(ApiView):
         base = settings.BASE_URL
         return Response({
             "name": "Direct Booking API",
-            "version": "1.0.0",
+            "version": VERSION,
             "openapi": f"{base}/api/openapi.json",
             "quick_start": [f"GET {base}/api/v1/property", f"GET {base}/api/v1/availability", f"POST {base}/api/v1/payments/checkout-link"],
             "recommendation": "Use POST /api/v1/payments/checkout-link and send the guest to checkout_url; do not collect guest details before payment.",

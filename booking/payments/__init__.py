@@ -7,3 +7,6 @@ events.py     payment events → reservation changes (webhook, sandbox page and 
 ledger.py     money on a reservation, written under the property lock
 views.py      the endpoints under /api/v1/payments/ and the sandbox checkout page
 """
+
+# Said wherever a sandbox payment shows (its page, emails, the admin): nothing was charged.
+TEST_PAYMENT_NOTICE = "TEST PAYMENT — no money moves"

@@ -21,7 +21,6 @@ from booking.payments.ledger import from_cents
 from booking.payments.models import SandboxCheckout
 from booking.payments.providers import CheckoutRequest, CheckoutSession, Refund
 
-TEST_PAYMENT_NOTICE = "TEST PAYMENT — no money moves"
 SOURCE = "sandbox checkout"
 
 

@@ -24,7 +24,7 @@ from booking.api.errors import json_error
 from booking.api.views import IDEMPOTENCY_KEY
 from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.models import Reservation
-from booking.payments import sandbox, services
+from booking.payments import TEST_PAYMENT_NOTICE, sandbox, services
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.presenters import checkout_json
 from booking.payments.providers import active_provider_name
@@ -218,7 +218,7 @@ class SandboxCheckoutView(View):
     def _page(self, request, checkout, *, form=None, state=None, status=200):
         reservation = checkout.reservation if checkout else None
         context = {
-            "notice": sandbox.TEST_PAYMENT_NOTICE,
+            "notice": TEST_PAYMENT_NOTICE,
             "checkout": checkout,
             "reservation": reservation,
             "property": reservation.property if reservation else None,

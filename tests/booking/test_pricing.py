@@ -84,7 +84,9 @@ class TestTotals:
         assert q.cleaning_fee == D("80")
         assert q.city_tax == D("21.00")  # 3.50 × 2 guests × 3 nights
         assert q.total == D("401.00")
-        assert q.nightly_avg == D("100.00")
+        from booking.presenters import breakdown_json
+
+        assert breakdown_json(q)["nightly_avg"] == 100.0
 
     def test_weekly_discount_is_a_negative_amount_on_accommodation_only(self):
         q = quote(stay("2027-02-08", "2027-02-15"), 2, RULES)  # 5 × 100 + 2 × 130
