@@ -1,8 +1,6 @@
 """The confirmation emails (guest: HTML and text; owner: a note), and what checkout-link does around
 the hold: partner calendars refreshed first (best effort), the website told apart from agents."""
 
-import sys
-import types
 
 import pytest
 from django.core import mail
