@@ -13,7 +13,7 @@ define requirements
 $(BIN)/python -c 'import sys, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print("\n".join(p["dependencies"] + [r for extra in sys.argv[1:] for r in p["optional-dependencies"][extra]]))'
 endef
 
-.PHONY: run test test-sqlite test-postgres prepare install bench backup restore
+.PHONY: run test test-sqlite test-postgres lint prepare install bench backup restore
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,10 +39,18 @@ prepare: $(VENV)/.installed-run
 	$(BIN)/python manage.py setup_roles
 
 # The real service: web (uvicorn, ASGI: site + API + MCP), Celery worker and beat.
+# Lint (ruff: pyflakes, pycodestyle, import order, bugbear, pyupgrade), types (mypy, strict on the
+# pricing engine and the services) and no model change without its migration. Part of `make test`.
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
 run: prepare
 	exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.installed-test
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
 

@@ -10,7 +10,15 @@ from decimal import Decimal
 from django.db import transaction
 
 from booking.models import (
-    Amenity, ArrivalDayMinimum, CancellationTier, DisplayCurrency, LengthOfStayDiscount, Photo, Property, Review, Season,
+    Amenity,
+    ArrivalDayMinimum,
+    CancellationTier,
+    DisplayCurrency,
+    LengthOfStayDiscount,
+    Photo,
+    Property,
+    Review,
+    Season,
 )
 
 SLUG = "penthouse-florence"

@@ -211,8 +211,8 @@ def cancellation_json(reservation: Reservation, status: str) -> dict:
     """What cancelling means for this stay (docs/contract.md, "After the payment"): for a confirmed stay
     the refund the policy gives today; for a cancelled one what was refunded."""
     if status == Reservation.Status.CONFIRMED:
-        from booking.services.cancellation import refund_if_cancelled
         from booking.selectors import cancellation_tiers
+        from booking.services.cancellation import refund_if_cancelled
 
         return {"cancellation": {
             "refund_if_cancelled_now": number(refund_if_cancelled(reservation).amount),

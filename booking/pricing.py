@@ -13,6 +13,7 @@ Conventions
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -32,7 +33,7 @@ class Stay:
     check_in: date
     check_out: date
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.check_out <= self.check_in:
             raise ValueError("check_out must be after check_in")
 
@@ -75,6 +76,16 @@ class Season:
     @property
     def _end_key(self) -> tuple[int, int]:
         return (self.end.month, self.end.day)
+
+
+class _LookUp(enum.Enum):
+    """The default of the `season` arguments below: look the night's season up (a caller that
+    already did passes the season, or None for none)."""
+
+    SEASON = "look the season up"
+
+
+LOOK_UP = _LookUp.SEASON
 
 
 @dataclass(frozen=True)
@@ -128,7 +139,7 @@ class PricingRules:
                 best = season
         return best
 
-    def min_nights_for_arrival(self, check_in: date, season: "Season | None | bool" = False) -> int:
+    def min_nights_for_arrival(self, check_in: date, season: Season | None | _LookUp = LOOK_UP) -> int:
         """The shortest stay allowed for an arrival on this date.
 
         The season of the arrival night sets it (else the property's minimum); an arrival-weekday
@@ -139,7 +150,7 @@ class PricingRules:
         if set_for_night is not None and set_for_night.min_nights:
             minimum = set_for_night.min_nights
         else:
-            if season is False:
+            if season is LOOK_UP:
                 season = self.season_for(check_in)
             minimum = season.min_nights if season and season.min_nights else self.min_nights
         return max(minimum, self.arrival_day_min_nights.get(check_in.weekday(), 0))
@@ -176,8 +187,8 @@ class Quote:
 
 
 
-def price_night(night: date, guests: int, rules: PricingRules, season: "Season | None | bool" = False) -> NightPrice:
-    if season is False:
+def price_night(night: date, guests: int, rules: PricingRules, season: Season | None | _LookUp = LOOK_UP) -> NightPrice:
+    if season is LOOK_UP:
         season = rules.season_for(night)
     weekend = night.weekday() in WEEKEND_NIGHTS
     set_for_night = rules.night_rules.get(night)

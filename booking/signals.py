@@ -6,7 +6,16 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from booking.models import (
-    Amenity, ArrivalDayMinimum, CancellationTier, DisplayCurrency, LengthOfStayDiscount, NightRate, Photo, Property, Review, Season,
+    Amenity,
+    ArrivalDayMinimum,
+    CancellationTier,
+    DisplayCurrency,
+    LengthOfStayDiscount,
+    NightRate,
+    Photo,
+    Property,
+    Review,
+    Season,
 )
 
 RULE_MODELS = (Season, ArrivalDayMinimum, LengthOfStayDiscount, DisplayCurrency, Amenity, Photo, Review, CancellationTier, NightRate)

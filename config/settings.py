@@ -6,8 +6,8 @@ from urllib.parse import urlsplit
 
 import environ
 
-from config.version import VERSION
 from config.secret_key import load_or_create_secret_key
+from config.version import VERSION
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -29,8 +29,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from booking.errors import BookingError, InvalidInput
-from config.version import VERSION
 from booking.selectors import today as property_today
+from config.version import VERSION
 from discovery.endpoints import A2A_PATH, brand  # noqa: F401 (A2A_PATH: part of this module's interface)
 from discovery.operations import OPERATIONS, Caller, Operation, error_payload, example_arguments, run_operation_async
 

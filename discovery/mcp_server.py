@@ -15,20 +15,21 @@ from urllib.parse import urlsplit
 import mcp_types as types
 from django.conf import settings
 from mcp.server import Server
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
-from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 
 from booking.errors import BookingError
 from discovery import mcp_extras
 from discovery.json_schema import input_schema, output_schema
-from discovery.summaries import summary
 from discovery.operations import ARGUMENT_NOTES, IDEMPOTENCY_KEY_NOTE, OPERATIONS, Caller, Operation, error_payload, run_operation_async
+from discovery.summaries import summary
 
 logger = logging.getLogger("discovery.mcp")
 
 from discovery.endpoints import MCP_PATH  # noqa: E402,F401 (part of this module's interface)
+
 SERVER_NAME = "direct-booking"
 MCP_CALENDAR_MONTHS = 3
 INSTRUCTIONS = (

@@ -11,8 +11,8 @@ from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
 import requests
-from urllib3.exceptions import ReadTimeoutError
 from django.conf import settings
+from urllib3.exceptions import ReadTimeoutError
 
 FETCH_TIMEOUT_SECONDS = 10.0
 MAX_FEED_BYTES = 2 * 1024 * 1024  # real exports are a few kilobytes; 2 MiB is years of bookings

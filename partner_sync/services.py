@@ -157,7 +157,7 @@ def _sync(candidates, *, attempted_before: datetime | None, timeout: float) -> l
     try:
         responses = _fetch_all(claimed, timeout=timeout)
         reports = []
-        for feed, response in zip(claimed, responses):
+        for feed, response in zip(claimed, responses, strict=True):
             try:
                 with transaction.atomic():
                     reports.append(_apply(feed, response))

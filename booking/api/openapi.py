@@ -59,8 +59,8 @@ BODY_RESPONSES = {
 def add_common_responses(result, generator, request, public):
     """drf-spectacular postprocessing hook: the answers the middleware gives on any operation (503
     when the database is unreachable or busy) and on any operation with a body (413 over 1 MiB)."""
-    for path, operations in result.get("paths", {}).items():
-        for method, operation in operations.items():
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             extra = dict(COMMON_RESPONSES)

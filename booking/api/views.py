@@ -1,21 +1,21 @@
 """The JSON interface, /api/v1: one small view per operation over the booking services."""
 
 from django.db import connection
+from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
-from django.http import HttpResponse
 from rest_framework.response import Response
 
 from booking import presenters, validation
 from booking.api import schemas as examples
 from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, client_ip, error
-from booking.api.schemas import AvailabilityResult, CalendarResult, StaysResult, HealthResult, PropertyResult, QuoteResult, ReservationResult
+from booking.api.schemas import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult, StaysResult
 from booking.models import Reservation
+from booking.payments.services import release_hold
 from booking.services import stays
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import run_idempotent
-from booking.payments.services import release_hold
 from booking.services.reservations import get_reservation
 from config.version import VERSION
 

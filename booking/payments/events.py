@@ -15,6 +15,7 @@ while the provider is called and a retried event never refunds twice.
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -23,10 +24,10 @@ from booking.errors import DatesUnavailable, InvalidTransition
 from booking.models import Reservation
 from booking.notifications import notify_owner_of_refunded_payment
 from booking.payments.ledger import from_cents, record_refund_total, record_unbookable_payment, to_cents
-from booking.services.locking import lock_reservation, writer_transaction
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
 from booking.services.holds import expire_lapsed_holds_overlapping
+from booking.services.locking import lock_reservation, writer_transaction
 from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,15 @@ class Outcome:
     summary: str
 
 
+class OwedPayment(TypedDict):
+    """Who would be refunded, if the payment cannot become a stay (RefundOwed's fields but the reason)."""
+
+    reservation_id: str
+    payment_intent_id: str
+    amount_cents: int
+    session_id: str
+
+
 class RefundOwed(Exception):
     """Raised inside a handler's transaction to roll it back; the payment is then refunded."""
 
@@ -58,7 +68,9 @@ class RefundOwed(Exception):
 def apply_payment_event(event: dict, *, source: str) -> Outcome:
     """Apply a Stripe-shaped event once and say what it did. Unknown types are ignored."""
     event_id, event_type = event.get("id"), event.get("type")
-    handler = HANDLERS.get(event_type) if isinstance(event_type, str) else None
+    if not isinstance(event_type, str):
+        return Outcome(None, "ignored: not an event this service acts on")
+    handler = HANDLERS.get(event_type)
     if handler is None:
         return Outcome(None, "ignored: not an event this service acts on")
     payload = (event.get("data") or {}).get("object") if isinstance(event.get("data"), dict) else None
@@ -134,7 +146,7 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
     if currency is not None and not isinstance(currency, str):
         raise MalformedEvent("currency is not a string.")
     payment_intent_id = str(session.get("payment_intent") or "")
-    owed = dict(reservation_id=reservation.pk, payment_intent_id=payment_intent_id, amount_cents=amount_cents, session_id=str(session.get("id") or ""))
+    owed = OwedPayment(reservation_id=reservation.pk, payment_intent_id=payment_intent_id, amount_cents=amount_cents, session_id=str(session.get("id") or ""))
     locked = lock_reservation(reservation.pk)
     if was_refunded_as_unbookable(locked, payment_intent_id):
         # A webhook retry or the reconciliation job must never turn a refunded payment into a stay.

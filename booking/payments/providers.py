@@ -81,8 +81,9 @@ class StripeProvider:
 
     def client(self):
         import stripe
+        from stripe._base_address import BaseAddresses
 
-        base_addresses = {"api": settings.STRIPE_API_BASE.rstrip("/")} if settings.STRIPE_API_BASE else None
+        base_addresses: BaseAddresses | None = {"api": settings.STRIPE_API_BASE.rstrip("/")} if settings.STRIPE_API_BASE else None
         return stripe.StripeClient(
             settings.STRIPE_SECRET_KEY,
             stripe_version=STRIPE_API_VERSION,

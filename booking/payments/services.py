@@ -18,11 +18,11 @@ from booking.errors import BookingError, NotReleasable, PaymentProviderError, Re
 from booking.models import Reservation
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import from_cents, record_checkout, record_refund_total, to_cents
-from booking.services.locking import lock_reservation, writer_transaction
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import CheckoutRequest, get_provider
 from booking.pricing import money
 from booking.services.holds import GuestDetails, hold_stay
+from booking.services.locking import lock_reservation, writer_transaction
 from booking.services.reservations import cancel_reservation, extend_hold, get_reservation, release_live_hold
 
 logger = logging.getLogger(__name__)
@@ -92,10 +92,10 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
     provider = get_provider()
     reservation = get_reservation(reservation_id)
     now = timezone.now()
-    _ensure_payable(reservation, now)
+    hold_until = _ensure_payable(reservation, now)
     if _reusable_checkout(reservation, provider.name):
         return reservation
-    expires_at = checkout_expiry(reservation.hold_expires_at, now, ceiling=hold_ceiling(reservation))
+    expires_at = checkout_expiry(hold_until, now, ceiling=hold_ceiling(reservation))
     if expires_at is None:
         # A new session would have to outlive the hold's ceiling: the one still open is the last.
         if _reusable_checkout(reservation, provider.name, margin=timedelta(0)):
@@ -121,7 +121,7 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
     try:
         with writer_transaction():
             locked = lock_reservation(reservation.pk)
-            _ensure_payable(locked, timezone.now())
+            locked_until = _ensure_payable(locked, timezone.now())
             if _reusable_checkout(locked, provider.name):
                 winner = locked  # a concurrent call stored its session first: everyone uses that one
             else:
@@ -129,7 +129,7 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
                 if locked.payment_provider == provider.name:
                     replaced = locked.checkout_session_id
                 record_checkout(locked.pk, provider=provider.name, session_id=session.id, url=session.url, expires_at=session.expires_at, actor=actor)
-                if session.expires_at > locked.hold_expires_at:
+                if session.expires_at > locked_until:
                     # The session may outlive the hold (Stripe's 30-minute floor): the hold follows it.
                     extend_hold(locked.pk, until=session.expires_at, actor=actor)
     except BaseException:
@@ -142,11 +142,13 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
     return get_reservation(reservation.pk)
 
 
-def _ensure_payable(reservation: Reservation, now: datetime) -> None:
+def _ensure_payable(reservation: Reservation, now: datetime) -> datetime:
+    """The end of the hold, or ReservationNotPayable when there is no live hold to pay."""
     if reservation.status != Status.HELD:
         raise ReservationNotPayable(f"This reservation is {reservation.status}; only a held reservation can be paid.")
     if reservation.hold_expires_at is None or reservation.hold_expires_at <= now:
         raise ReservationNotPayable("The hold on these dates has expired; create a new reservation or checkout link.")
+    return reservation.hold_expires_at
 
 
 def _reusable_checkout(reservation: Reservation, provider_name: str, margin: timedelta = REUSE_MARGIN) -> bool:

@@ -4,6 +4,7 @@ the sandbox checkout page. Each is a thin adapter over booking/payments/services
 import json
 import logging
 from decimal import Decimal
+from typing import Any
 
 import stripe
 from django import forms
@@ -157,9 +158,10 @@ class SandboxPayerForm(forms.Form):
     name = forms.CharField(label="Full name", max_length=200)
     phone = forms.CharField(label="Phone", max_length=40)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         # No line breaks or control characters: these details end up in email headers and the admin.
-        return {key: " ".join(value.split()) if isinstance(value, str) else value for key, value in super().clean().items()}
+        cleaned = super().clean() or {}
+        return {key: " ".join(value.split()) if isinstance(value, str) else value for key, value in cleaned.items()}
 
 
 @method_decorator(never_cache, name="dispatch")

@@ -11,7 +11,8 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError
@@ -19,10 +20,10 @@ from django.utils import timezone
 
 from booking import pricing
 from booking.errors import DatesUnavailable
-from booking.models import Reservation
+from booking.models import Property, Reservation
 from booking.presenters import breakdown_json
 from booking.rules import rules_for
-from booking.selectors import blocks_between, get_property, taken_ranges_and_holds, today
+from booking.selectors import blocking_reservations, blocks_between, get_property, taken_ranges_and_holds, today
 from booking.services.audit import record_event
 from booking.services.limits import check_hold_rate, check_unpaid_holds
 from booking.services.locking import calendar_transaction
@@ -56,7 +57,7 @@ class GuestDetails:
     phone: str = ""
 
     @classmethod
-    def from_input(cls, data: dict | None) -> "GuestDetails":
+    def from_input(cls, data: dict[str, Any] | None) -> "GuestDetails":
         data = data or {}
         return cls(**{field: (data.get(field) or "").strip() for field in ("first_name", "last_name", "email", "phone")})
 
@@ -126,7 +127,7 @@ def hold_stay(
     return reservation
 
 
-def expire_lapsed_holds_overlapping(prop, start: date, end: date, now) -> int:
+def expire_lapsed_holds_overlapping(prop: Property, start: date, end: date, now: datetime) -> int:
     """Mark holds past their expiry that overlap [start, end) as expired (inside the lock)."""
     lapsed = list(
         Reservation.objects.filter(
@@ -140,14 +141,12 @@ def expire_lapsed_holds_overlapping(prop, start: date, end: date, now) -> int:
     return len(lapsed)
 
 
-def nights_free_for(reservation: Reservation, now=None) -> bool:
+def nights_free_for(reservation: Reservation, now: datetime | None = None) -> bool:
     """Whether the reservation's nights are free of every other stay and block (call under the lock)."""
     return not taken_ranges_excluding(reservation, now)
 
 
-def taken_ranges_excluding(reservation: Reservation, now=None):
-    from booking.selectors import blocking_reservations
-
+def taken_ranges_excluding(reservation: Reservation, now: datetime | None = None) -> list[tuple[date, date]]:
     now = now or timezone.now()
     stays = blocking_reservations(reservation.property, reservation.check_in, reservation.check_out, now).exclude(pk=reservation.pk)
     return list(stays.values_list("check_in", "check_out")) + list(

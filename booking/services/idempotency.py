@@ -36,6 +36,7 @@ also freed when it is reused.
 """
 
 import contextvars
+import enum
 import hashlib
 import json
 import secrets
@@ -43,7 +44,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
@@ -65,7 +67,7 @@ class IdempotencyKeyInProgress(BookingError):
     default_detail = "A request with this Idempotency-Key is still being processed; retry shortly."
 
 
-def request_fingerprint(payload) -> str:
+def request_fingerprint(payload: object) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()
 
 
@@ -84,20 +86,29 @@ class _Claim:
     created_reservation_id: str | None = None
 
 
+Body = dict[str, Any]
+Answer = tuple[int, Body]
+
+
 @dataclass(frozen=True)
 class _Answer:
     status: int
-    body: object
+    body: Body
 
 
-_IN_PROGRESS = object()
-_TRY_AGAIN = object()
+class _Wait(enum.Enum):
+    IN_PROGRESS = "another request owns the key and is alive"
+    TRY_AGAIN = "the key changed hands meanwhile: look again"
+
+
+_IN_PROGRESS = _Wait.IN_PROGRESS
+_TRY_AGAIN = _Wait.TRY_AGAIN
 
 # The claim the current request owns, read by the post_save receiver below.
 _current_claim: contextvars.ContextVar[tuple[int, str] | None] = contextvars.ContextVar("idempotency_claim", default=None)
 
 
-def run_idempotent(*, scope: str, key: str | None, payload, produce: Callable[[], tuple[int, dict]]) -> tuple[int, dict]:
+def run_idempotent(*, scope: str, key: str | None, payload: object, produce: Callable[[], Answer]) -> Answer:
     """Run `produce` once per (scope, key); return its (status, body), replayed on repeats."""
     if not key:
         return produce()
@@ -118,7 +129,7 @@ def run_idempotent(*, scope: str, key: str | None, payload, produce: Callable[[]
         time.sleep(POLL_SECONDS)
 
 
-def purge_expired_records(now=None) -> int:
+def purge_expired_records(now: datetime | None = None) -> int:
     """Delete the records past the replay window (the beat job); returns how many."""
     now = now or timezone.now()
     deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=now - replay_window()).delete()
@@ -128,7 +139,7 @@ def purge_expired_records(now=None) -> int:
 # --- claiming -----------------------------------------------------------------------------------
 
 
-def _claim_or_answer(scope: str, key: str, fingerprint: str):
+def _claim_or_answer(scope: str, key: str, fingerprint: str) -> "_Claim | _Answer | _Wait":
     now = timezone.now()
     IdempotencyRecord.objects.filter(scope=scope, key=key, created_at__lt=now - replay_window()).delete()
     token = secrets.token_hex(16)
@@ -141,13 +152,14 @@ def _claim_or_answer(scope: str, key: str, fingerprint: str):
         return _Claim(record.pk, token)
     except IntegrityError:
         pass
-    record = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
-    if record is None:  # released between our insert and our read
+    existing = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
+    if existing is None:  # released between our insert and our read
         return _TRY_AGAIN
+    record = existing
     if record.request_hash != fingerprint:
         raise IdempotencyKeyReused()
     if record.status_code is not None:
-        return _Answer(record.status_code, _restore_personal_data(record.response_body, record.created_reservation_id))
+        return _Answer(record.status_code, _restore_personal_data(record.response_body or {}, record.created_reservation_id))
     if record.lease_expires_at is not None and record.lease_expires_at > now:
         return _IN_PROGRESS
     # The owner stopped renewing its lease: it is dead. Take the claim over; one retry wins.
@@ -161,13 +173,13 @@ def _claim_or_answer(scope: str, key: str, fingerprint: str):
     return _Claim(record.pk, token, linked)
 
 
-def _run_owned(claim: _Claim, scope: str, payload, produce) -> tuple[int, dict]:
+def _run_owned(claim: _Claim, scope: str, payload: object, produce: Callable[[], Answer]) -> Answer:
     heartbeat = _Heartbeat(claim)
     heartbeat.start()
     context = _current_claim.set((claim.pk, claim.token))
     try:
         try:
-            answer = None
+            answer: Answer | None = None
             if claim.created_reservation_id:
                 answer = _recover(scope, claim.created_reservation_id, payload)
                 if answer is None:  # the hold it made is gone (released): the first call left nothing
@@ -201,7 +213,7 @@ def _release(claim: _Claim) -> None:
         IdempotencyRecord.objects.filter(pk=claim.pk, owner=claim.token).delete()
 
 
-def _recover(scope: str, reservation_id: str, payload) -> tuple[int, dict] | None:
+def _recover(scope: str, reservation_id: str, payload: object) -> Answer | None:
     """The answer for a hold that committed under this key but whose answer was never stored."""
     reservation = Reservation.objects.filter(pk=reservation_id).first()
     if reservation is None:
@@ -231,7 +243,7 @@ def _recover(scope: str, reservation_id: str, payload) -> tuple[int, dict] | Non
     return None
 
 
-def _link_reservation(sender, instance, created, raw=False, **kwargs):
+def _link_reservation(sender: type[Reservation], instance: Reservation, created: bool, raw: bool = False, **kwargs: Any) -> None:
     """Inside the transaction that inserts a reservation: tie it to the key being served, or roll
     it back if another request has taken the key over."""
     claim = _current_claim.get()
@@ -248,7 +260,7 @@ post_save.connect(_link_reservation, sender=Reservation, dispatch_uid="booking.i
 class _Heartbeat:
     """Renews the claim's lease while its request runs; dies with the process, so the lease lapses."""
 
-    def __init__(self, claim: _Claim):
+    def __init__(self, claim: _Claim) -> None:
         self.claim = claim
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._run, name=f"idempotency-lease-{claim.pk}", daemon=True)
@@ -286,7 +298,7 @@ def _release_connection() -> None:
 # --- personal data ------------------------------------------------------------------------------
 
 
-def _mask_personal_data(body):
+def _mask_personal_data(body: Body) -> Body:
     """The stored copy: the guest's email, phone and last name masked as GET shows them."""
     if not isinstance(body, dict) or not isinstance(body.get("guest"), dict):
         return body
@@ -300,7 +312,7 @@ def _mask_personal_data(body):
     return {**body, "guest": guest}
 
 
-def _restore_personal_data(body, reservation_id: str | None):
+def _restore_personal_data(body: Body, reservation_id: str | None) -> Body:
     """The replayed answer: the masked guest fields restored from the reservation row."""
     if not isinstance(body, dict) or not isinstance(body.get("guest"), dict):
         return body

@@ -10,6 +10,7 @@ import logging
 import os
 import re
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -85,7 +86,7 @@ def count_in_window(key: str, timeout: int) -> int:
 
 
 @contextmanager
-def _file_cache_lock():
+def _file_cache_lock() -> Iterator[None]:
     backend = caches["default"]
     directory = getattr(backend, "_dir", None)
     if not isinstance(backend, FileBasedCache) or directory is None:

@@ -12,6 +12,7 @@ constraint on active reservations is the backstop.
 
 import fcntl
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.db import OperationalError, connection, transaction
@@ -31,7 +32,7 @@ def lock_property(property_id: int) -> Property:
 
 
 @contextmanager
-def sqlite_writer_queue():
+def sqlite_writer_queue() -> Iterator[None]:
     """On SQLite, queue writers on a kernel file lock (see the module docstring); elsewhere nothing."""
     if connection.vendor != "sqlite" or connection.in_atomic_block:
         yield
@@ -50,14 +51,14 @@ def sqlite_writer_queue():
 
 
 @contextmanager
-def calendar_transaction(property_id: int):
+def calendar_transaction(property_id: int) -> Iterator[Property]:
     """A transaction holding the property's calendar lock; yields the freshly read property."""
     with sqlite_writer_queue(), transaction.atomic():
         yield lock_property(property_id)
 
 
 @contextmanager
-def writer_transaction():
+def writer_transaction() -> Iterator[None]:
     """A transaction that writes: on SQLite it waits its turn in the writer queue first (see the
     module docstring). Every write path that locks rows starts here or in calendar_transaction."""
     with sqlite_writer_queue(), transaction.atomic():
@@ -77,7 +78,7 @@ def lock_reservation(reservation_id: str) -> Reservation:
 
 
 @contextmanager
-def reservation_transaction(reservation_id: str):
+def reservation_transaction(reservation_id: str) -> Iterator[Reservation]:
     """A writer transaction holding the calendar lock of the reservation's property, yielding the
     reservation re-read inside it: the one way services change a reservation."""
     with writer_transaction():

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-
 from django.utils import timezone
 
 from booking.errors import DatesUnavailable, InvalidTransition, NotFound, NotReleasable
@@ -85,7 +84,7 @@ def _backfill_payer(reservation: Reservation, payer: Payer | None, save: bool = 
     """Fill in what the guest did not give at hold time; never overwrite what they gave."""
     if payer is None:
         return
-    changed = []
+    changed: list[str] = []
     if payer.email and not reservation.guest_email:
         reservation.guest_email, changed = payer.email[:254], changed + ["guest_email"]
     if payer.phone and not reservation.guest_phone:
@@ -116,7 +115,7 @@ def expire_lapsed_holds(*, now: datetime | None = None, actor: str = "expiry job
     expired = 0
     for reservation_id in ids:
         with reservation_transaction(reservation_id) as reservation:
-            if reservation.status == Status.HELD and reservation.hold_expires_at <= now:
+            if reservation.status == Status.HELD and reservation.hold_expires_at is not None and reservation.hold_expires_at <= now:
                 reservation.status = Status.EXPIRED
                 reservation.save(update_fields=["status", "updated_at"])
                 record_event(reservation, action="expire", actor=actor, from_status=Status.HELD, note="hold time ran out")

@@ -1,19 +1,20 @@
 """The read side of a stay: availability, quote and calendar, priced by the pure engine."""
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from booking import pricing
 from booking.errors import InvalidInput
 from booking.rules import rules_for_version
 from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today
 
+_property_documents: dict[int, tuple[int, dict[str, Any], bytes]] = {}
 
-_property_documents: dict[int, tuple[int, dict, bytes]] = {}
 
-
-def describe_property() -> dict:
+def describe_property() -> dict[str, Any]:
     """The property's public document (presenters.property_json), rebuilt only when its version
     changes: any edit of the property, its rates or its content bumps rules_version."""
     return _property_document()[0]
@@ -24,7 +25,7 @@ def describe_property_json() -> bytes:
     return _property_document()[1]
 
 
-def _property_document() -> tuple[dict, bytes]:
+def _property_document() -> tuple[dict[str, Any], bytes]:
     from rest_framework.renderers import JSONRenderer
 
     from booking.models import Property
@@ -54,7 +55,7 @@ def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: l
     return _check(property_id, rules_for_version(property_id, version), check_in, check_out, guests, children_ages or ())
 
 
-def _check(property_id: int, rules: pricing.PricingRules, check_in: date, check_out: date, guests: int, children_ages=()) -> StayCheck:
+def _check(property_id: int, rules: pricing.PricingRules, check_in: date, check_out: date, guests: int, children_ages: Collection[int] = ()) -> StayCheck:
     stay = pricing.Stay(check_in, check_out)
     ranges = taken_ranges_and_holds(property_id, check_in, check_out)
     taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)

@@ -1,7 +1,7 @@
 """The arrival email: N days before check-in (the owner's `pre_arrival_days`, demo 3) every
 confirmed stay gets the owner's check-in instructions once. Run hourly by beat."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -9,7 +9,7 @@ from django.utils import timezone
 from booking.models import OutboundEmail, Property, Reservation
 
 
-def queue_pre_arrival_emails(*, today=None) -> int:
+def queue_pre_arrival_emails(*, today: date | None = None) -> int:
     """Queue the arrival email of each confirmed stay whose day has come; return how many."""
     from booking.notifications import queue_emails
 

@@ -213,7 +213,7 @@ class TestBadInput:
         # Issue 12, item 8, over MCP: `1e309` parses to infinity, which no client library sends, so
         # the call is raw JSON-RPC (the server is stateless: no session to initialize first).
         arguments = json.dumps(stay(30))[:-1] + ', "guests": 1e309}'
-        call = '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_quote", "arguments": %s}}' % arguments
+        call = '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_quote", "arguments": ' + arguments + "}}"
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
         response = requests.post(mcp_url(live_url), data=call, headers=headers, timeout=TIMEOUT)
         assert response.status_code == 200, response.text

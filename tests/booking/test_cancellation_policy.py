@@ -66,7 +66,7 @@ def test_never_negative_never_above_what_is_left_and_in_cents(tiers, paid, tax_s
 
 @given(tiers=st.lists(st.builds(RefundTier, st.integers(0, 400), st.integers(0, 100).map(Decimal)), min_size=1, max_size=6, unique_by=lambda tier: tier.days_before_arrival).map(
     # A sensible policy never refunds less for cancelling earlier: percentages rising with the days.
-    lambda tiers: [RefundTier(t.days_before_arrival, p) for t, p in zip(sorted(tiers, key=lambda t: t.days_before_arrival), sorted(t.refund_percent for t in tiers))]
+    lambda tiers: [RefundTier(t.days_before_arrival, p) for t, p in zip(sorted(tiers, key=lambda t: t.days_before_arrival), sorted(t.refund_percent for t in tiers), strict=True)]
 ), paid=money_strategy, days=st.integers(-30, 800))
 def test_cancelling_earlier_never_gives_back_less(tiers, paid, days):
     assert refund(days + 1, tiers=tiers, paid=paid, tax=Decimal("0")) >= refund(days, tiers=tiers, paid=paid, tax=Decimal("0"))

@@ -1,4 +1,4 @@
-"""The back-office home is a dashboard (DESIGN.md, "Back office"): the next two weeks' arrivals and
+"""The back-office home is a dashboard (docs/contract.md, "Back office"): the next two weeks' arrivals and
 departures, open holds, occupancy and revenue per month with charts, the average nightly rate, nights
 by channel, and what needs attention. Dates are the property's (Europe/Rome), money is Decimal EUR.
 
@@ -132,7 +132,7 @@ def test_the_page_shows_the_month_figures_the_charts_and_the_definitions(staff_c
 
 def test_arrivals_and_departures_of_the_next_14_days_in_rome_dates(frozen, demo_property, staff_client):
     paid = book(date(2031, 3, 11), date(2031, 3, 14), first_name="Ada")  # tomorrow in Rome, the day after in UTC
-    unpaid = book(date(2031, 3, 20), date(2031, 3, 24), first_name="Bruno", pay=False, source="admin")
+    unpaid = book(date(2031, 3, 20), date(2031, 3, 24), first_name="Bruno", pay=False, source="mcp")
     stay(demo_property, date(2031, 3, 6), date(2031, 3, 9), first_name="Gone")  # left yesterday (in Rome): not listed
     stay(demo_property, date(2031, 3, 24), date(2031, 3, 28), first_name="Late")  # 14 days ahead: outside
     airbnb = Feed.objects.create(name="Airbnb", url="https://airbnb.example/ical/1.ics")
@@ -146,7 +146,7 @@ def test_arrivals_and_departures_of_the_next_14_days_in_rome_dates(frozen, demo_
         (date(2031, 3, 19), "departure", "Airbnb", ""),
         (date(2031, 3, 20), "arrival", "Bruno Rossi", "unpaid"),
     ]
-    assert movements[0].channel == "Website" and movements[0].guests == 3 and movements[4].channel == "Back office"
+    assert movements[0].channel == "Website" and movements[0].guests == 3 and movements[4].channel == "MCP agent"
 
     part = dashboard_part(staff_client.get(INDEX).content.decode())
     assert "today is Monday 10 March 2031" in part and "Europe/Rome" in part

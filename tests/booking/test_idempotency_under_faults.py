@@ -2,6 +2,7 @@
 waiting retries do not pin database connections, records are purged after the replay window and
 keep no guest email or phone in the clear."""
 
+import itertools
 import json
 import os
 import signal
@@ -184,7 +185,7 @@ def test_kill_9_mid_burst_then_every_key_resolves_on_another_instance(transactio
     try:
         started = time.monotonic()
         with ThreadPoolExecutor(40) as pool:
-            answers = dict(zip(bodies, pool.map(lambda key: send(base_b, key, 30), bodies)))
+            answers = dict(zip(bodies, pool.map(lambda key: send(base_b, key, 30), bodies), strict=True))
         assert time.monotonic() - started < 30
         for key, response in answers.items():
             assert response is not None and response.status_code == 201, (key, response is not None and response.text)
@@ -212,4 +213,4 @@ def test_kill_9_mid_burst_then_every_key_resolves_on_another_instance(transactio
     active = list(Reservation.objects.filter(status__in=["held", "confirmed"]).values_list("id", "check_in", "check_out"))
     assert sorted(r[0] for r in active) == sorted(ids.values())  # exactly one hold per key, no orphans
     ranges = sorted((r[1], r[2]) for r in active)
-    assert all(a[1] <= b[0] for a, b in zip(ranges, ranges[1:]))  # no overlapping rows
+    assert all(a[1] <= b[0] for a, b in itertools.pairwise(ranges))  # no overlapping rows

@@ -7,7 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from booking.pricing import (
-    LengthOfStayDiscount, PricingRules, Season, Stay, Unavailable, calendar, check_stay, money, quote, taken_nights_from_ranges,
+    LengthOfStayDiscount,
+    PricingRules,
+    Season,
+    Stay,
+    Unavailable,
+    calendar,
+    check_stay,
+    money,
+    quote,
+    taken_nights_from_ranges,
 )
 
 D = Decimal

@@ -170,7 +170,7 @@ class Command(BaseCommand):
         script = None
         if body is not None:
             script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-            script.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[%s]]\n' % json.dumps(body))
+            script.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[' + json.dumps(body) + ']]\n')
             script.close()
             command += ["-s", script.name]
         try:
