@@ -39,7 +39,7 @@ from booking.models import (
 )
 from booking.payments import services as payment_services
 from booking.rate_calendar import rate_month
-from booking.selectors import blocking_reservations, get_property
+from booking.selectors import blocking_reservations, get_property, refund_if_cancelled
 from booking.services import blocks as block_services
 from booking.services import cancellation as cancellation_services
 from booking.services import rates as rate_services
@@ -666,7 +666,7 @@ class ReservationAdmin(GuardedModelAdmin):
             return HttpResponseRedirect(reverse("admin:booking_reservation_change", args=[quote(reservations[0].pk)]))
         rows = [
             {"reservation": r, "paid": with_currency(r.amount_paid, r.currency), "refundable": with_currency(refundable_now(r), r.currency),
-             "suggested": with_currency(cancellation_services.refund_if_cancelled(r).amount, r.currency) if r.status == Reservation.Status.CONFIRMED else "–"}
+             "suggested": with_currency(refund_if_cancelled(r).amount, r.currency) if r.status == Reservation.Status.CONFIRMED else "–"}
             for r in reservations
         ]
         context = {
@@ -731,7 +731,7 @@ class ReservationAdmin(GuardedModelAdmin):
             "paid": with_currency(reservation.amount_paid, reservation.currency),
             "refunded": with_currency(reservation.amount_refunded, reservation.currency),
             "refundable": with_currency(refundable, reservation.currency),
-            "suggested": with_currency(cancellation_services.refund_if_cancelled(reservation).amount, reservation.currency) if reservation.status == Reservation.Status.CONFIRMED else None,
+            "suggested": with_currency(refund_if_cancelled(reservation).amount, reservation.currency) if reservation.status == Reservation.Status.CONFIRMED else None,
             "form": form,
         }
         return TemplateResponse(request, "payments/admin_refund.html", context)

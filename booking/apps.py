@@ -5,8 +5,7 @@ class BookingConfig(AppConfig):
     name = "booking"
     verbose_name = "Property, rates and reservations"
 
-    def connect_signals(self):
-        from booking import signals  # noqa: F401
-
     def ready(self):
-        self.connect_signals()
+        # Signals: any edit of the rates bumps the rules version. Tasks: registered in every
+        # process (web ones too), so the email outbox can queue its delivery by the task's name.
+        from booking import signals, tasks  # noqa: F401

@@ -15,6 +15,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.utils import timezone
 
+from booking.images import UnreadableImage, open_upright, process_photo
+
 WEEKDAYS = [(0, "Monday"), (1, "Tuesday"), (2, "Wednesday"), (3, "Thursday"), (4, "Friday"), (5, "Saturday"), (6, "Sunday")]
 MONEY = {"max_digits": 10, "decimal_places": 2}
 
@@ -162,8 +164,6 @@ class Photo(models.Model):
         if not self.image and not self.static_path:
             raise ValidationError("Upload an image or give a static path.")
         if self.image and not getattr(self.image, "_committed", True):
-            from booking.images import UnreadableImage, open_upright
-
             try:
                 self.image.seek(0)
                 open_upright(self.image.read())
@@ -173,8 +173,6 @@ class Photo(models.Model):
 
     def save(self, *args, **kwargs):
         # The sized copies follow the upload, whoever saves the photo (admin, demo loader, shell).
-        from booking.images import process_photo
-
         super().save(*args, **kwargs)
         if process_photo(self):
             super().save(update_fields=["renditions", "width", "height"])

@@ -19,6 +19,7 @@ import logging
 import re
 from datetime import timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.admin.utils import quote
 from django.core.exceptions import ValidationError
@@ -31,10 +32,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from booking import pricing
+from booking.calendar_file import stay_calendar
 from booking.models import OutboundEmail, Reservation
 from booking.payments import TEST_PAYMENT_NOTICE
 from booking.selectors import cancellation_tiers
-from booking.services.audit import record_event
+from booking.services.audit import flag_for_staff, record_event
 
 logger = logging.getLogger(__name__)
 
@@ -75,12 +77,15 @@ def queue_emails(reservation: Reservation, kind: str) -> list[OutboundEmail]:
     return rows
 
 
+# The Celery task that delivers the outbox (booking/tasks.py), looked up by name: the outbox is
+# the core and the task its adapter, so the core does not import the adapter.
+DELIVERY_TASK = "booking.tasks.deliver_due_emails"
+
+
 def deliver_soon() -> None:
     """Ask a worker to deliver what is due now; if the broker is down the beat job's sweep does."""
     try:
-        from booking.tasks import deliver_due_emails
-
-        deliver_due_emails.delay()
+        current_app.tasks[DELIVERY_TASK].delay()
     except Exception:
         logger.warning("could not queue email delivery; the periodic sweep will send it", exc_info=True)
 
@@ -208,8 +213,6 @@ def _deliver(row: OutboundEmail, now) -> int:
         if now - row.created_at > GIVE_UP_AFTER:
             row.status = OutboundEmail.Status.GAVE_UP
             row.save(update_fields=["status", "last_error"])
-            from booking.services.reservations import flag_for_staff
-
             flag_for_staff(reservation.pk, actor="notifications", note=f"The {row.get_kind_display().lower()} email to the {row.recipient} could not be sent for two days: {row.last_error}")
         else:
             row.next_attempt_at = now + retry_pause(row.attempts)
@@ -263,8 +266,6 @@ def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
         reply_to=[a for a in [email_address(prop.contact_email)] if a],
     )
     if row.kind == Kind.CONFIRMATION:
-        from booking.calendar_file import stay_calendar
-
         message.attach_alternative(render_to_string("emails/guest_confirmation.html", context), "text/html")
         message.attach("stay.ics", stay_calendar(reservation), "text/calendar; method=PUBLISH; charset=utf-8")
     return message

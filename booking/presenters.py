@@ -11,6 +11,7 @@ from django.conf import settings
 from booking import pricing
 from booking.models import Property, Reservation
 from booking.pricing import money
+from booking.selectors import cancellation_tiers, refund_if_cancelled
 
 CHECKOUT_SESSION_PATH = "/api/v1/payments/checkout-session"
 
@@ -211,9 +212,6 @@ def cancellation_json(reservation: Reservation, status: str) -> dict:
     """What cancelling means for this stay (docs/contract.md, "After the payment"): for a confirmed stay
     the refund the policy gives today; for a cancelled one what was refunded."""
     if status == Reservation.Status.CONFIRMED:
-        from booking.selectors import cancellation_tiers
-        from booking.services.cancellation import refund_if_cancelled
-
         return {"cancellation": {
             "refund_if_cancelled_now": number(refund_if_cancelled(reservation).amount),
             "currency": reservation.currency,

@@ -1,14 +1,18 @@
 """Reads of the calendar: which nights are taken, and the property being sold."""
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from booking import pricing
 from booking.errors import NotFound
 from booking.models import DateBlock, Property, Reservation
+from booking.rules import rules_for
 
 
 def get_property() -> Property:
@@ -27,10 +31,8 @@ def get_property_version() -> tuple[int, int]:
     return row
 
 
-def cancellation_tiers(prop: Property):
+def cancellation_tiers(prop: Property) -> tuple[pricing.RefundTier, ...]:
     """The property's cancellation tiers as the pricing engine reads them (cached with the rules)."""
-    from booking.rules import rules_for
-
     return rules_for(prop).cancellation_tiers
 
 
@@ -99,3 +101,31 @@ def _as_instant(value) -> datetime | None:
 
 def _as_date(value) -> date:
     return date.fromisoformat(value) if isinstance(value, str) else value
+
+
+@dataclass(frozen=True)
+class RefundQuote:
+    """What the guest would get back if the stay were cancelled on `on` (the property's local date)."""
+
+    amount: Decimal
+    currency: str
+    days_before_arrival: int
+    on: date
+
+
+def refund_if_cancelled(reservation: Reservation, *, on: date | None = None) -> RefundQuote:
+    """The policy's refund for cancelling on a local date (today by default): the city tax in full,
+    the rest by the tier, never more than what was paid and not yet refunded."""
+    on = on or timezone.localdate()
+    if reservation.status != Reservation.Status.CONFIRMED:
+        return RefundQuote(Decimal("0.00"), reservation.currency, (reservation.check_in - on).days, on)
+    city_tax = pricing.money(str((reservation.price_breakdown or {}).get("city_tax") or "0"))
+    amount = pricing.refund_for_cancellation(
+        tiers=cancellation_tiers(reservation.property),
+        check_in=reservation.check_in,
+        today=on,
+        paid=reservation.amount_paid,
+        city_tax=city_tax,
+        already_refunded=reservation.amount_refunded,
+    )
+    return RefundQuote(amount, reservation.currency, (reservation.check_in - on).days, on)

@@ -2,7 +2,9 @@
 
 from celery import shared_task
 
-from booking.services import reservations
+from booking import notifications
+from booking.payments import services as payment_services
+from booking.services import cancellation, idempotency, reservations, stays_mail
 
 
 @shared_task(name="booking.tasks.expire_lapsed_holds")
@@ -14,38 +16,28 @@ def expire_lapsed_holds() -> int:
 @shared_task(name="booking.tasks.reconcile_open_checkouts")
 def reconcile_open_checkouts() -> int:
     """Ask the payment provider about open checkouts and apply what it says (lost webhooks)."""
-    from booking.payments.services import reconcile_open_checkouts as reconcile
-
-    return reconcile()
+    return payment_services.reconcile_open_checkouts()
 
 
 @shared_task(name="booking.tasks.deliver_due_emails")
 def deliver_due_emails() -> int:
     """Send the queued emails that are due (queued on commit, and swept every minute by beat)."""
-    from booking.notifications import deliver_due_emails as deliver
-
-    return deliver()
+    return notifications.deliver_due_emails()
 
 
 @shared_task(name="booking.tasks.send_pre_arrival_emails")
 def send_pre_arrival_emails() -> int:
     """Queue the arrival email of every confirmed stay that is N days (owner's setting) away."""
-    from booking.services.stays_mail import queue_pre_arrival_emails
-
-    return queue_pre_arrival_emails()
+    return stays_mail.queue_pre_arrival_emails()
 
 
 @shared_task(name="booking.tasks.retry_pending_refunds")
 def retry_pending_refunds() -> int:
     """Ask the payment provider again for cancellation refunds it failed to make."""
-    from booking.services.cancellation import retry_pending_refunds as retry
-
-    return retry()
+    return cancellation.retry_pending_refunds()
 
 
 @shared_task(name="booking.tasks.purge_idempotency_records")
 def purge_idempotency_records() -> int:
     """Housekeeping: delete Idempotency-Key records past their 24 h replay window."""
-    from booking.services.idempotency import purge_expired_records
-
-    return purge_expired_records()
+    return idempotency.purge_expired_records()

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularJSONAPIView
 
 from booking.api.errors import json_error
 from booking.api.views import ApiIndexView
+from pages.views import not_found
 
 
 class OpenApiDocumentView(SpectacularJSONAPIView):
@@ -31,8 +32,6 @@ urlpatterns = [
 def handler404(request, exception=None):
     if request.path.startswith("/api/"):
         return json_error("Not found.", "not_found", 404)
-    from pages.views import not_found
-
     return not_found(request, exception)
 
 

@@ -18,6 +18,7 @@ from booking.errors import InvalidInput, NotFound
 from config.version import VERSION
 from discovery.endpoints import MCP_PATH
 from discovery.operations import Caller, run_operation_async
+from pages.models import FaqEntry
 
 MARKDOWN = "text/markdown"
 RESERVATION_TEMPLATE = "reservation://{reservation_id}"
@@ -77,8 +78,6 @@ async def read(uri: str, caller: Caller) -> list[types.TextResourceContents]:
 
 
 def faq_entries() -> list[tuple[str, str]]:
-    from pages.models import FaqEntry
-
     return list(FaqEntry.objects.filter(published=True).values_list("question", "answer"))
 
 

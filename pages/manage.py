@@ -23,8 +23,8 @@ from booking.api.base import client_ip
 from booking.calendar_file import stay_calendar
 from booking.errors import BookingError, NotFound
 from booking.models import Reservation
-from booking.selectors import cancellation_tiers
-from booking.services.cancellation import cancel_by_guest, refund_if_cancelled, reservation_for_manage_token
+from booking.selectors import cancellation_tiers, refund_if_cancelled
+from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
 from booking.services.limits import count_in_window
 from pages import seo
 from pages.views import not_found

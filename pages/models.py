@@ -12,6 +12,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from pages.templatetags.site import static_url
+
 
 class PageKey(models.TextChoices):
     """The pages whose words the owner can edit. The label is the default title."""
@@ -115,8 +117,6 @@ class BlogPost(models.Model):
             return self.cover_image.url
         if not self.cover_static_path:
             return ""
-        from pages.templatetags.site import static_url
-
         return static_url(self.cover_static_path)
 
 

@@ -4,6 +4,10 @@ import math
 import re
 from datetime import date, timedelta
 
+from django.conf import settings
+
+from booking.selectors import today
+
 # How a client goes from one answer to the next call (OpenAPI links): the booking flow an agent
 # follows, and what schemathesis' stateful phase walks.
 LINKS = {
@@ -111,10 +115,6 @@ def live_example(value, shift: timedelta, base_url: str):
 def live_examples(result, generator, request, public):
     """drf-spectacular postprocessing hook: every `example`/`examples` value moved to today's dates
     and this site's address (see EXAMPLE_ANCHOR)."""
-    from django.conf import settings
-
-    from booking.selectors import today
-
     shift, base_url = example_shift(today()), settings.BASE_URL.rstrip("/")
 
     def walk(node):

@@ -13,9 +13,8 @@ from django.utils import timezone
 
 from booking.models import Reservation
 from booking.pricing import CENT, money
-from booking.services.audit import record_event
+from booking.services.audit import flag_for_staff, record_event
 from booking.services.locking import reservation_transaction
-from booking.services.reservations import flag_for_staff
 
 Status = Reservation.Status
 

@@ -7,13 +7,14 @@ page and the reconciliation job alike. Every provider failure becomes PaymentPro
 """
 
 import logging
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Protocol
 
 from django.conf import settings
 
 from booking.errors import PaymentProviderError
+from booking.payments.checkout import CheckoutRequest, CheckoutSession, PaymentProvider, Refund
+from booking.payments.sandbox_provider import SandboxProvider
+
+__all__ = ["CheckoutRequest", "CheckoutSession", "PaymentProvider", "Refund", "SandboxProvider", "StripeProvider", "get_provider"]
 
 logger = logging.getLogger(__name__)
 
@@ -21,57 +22,6 @@ logger = logging.getLogger(__name__)
 STRIPE_API_VERSION = "2026-10-28.endive"
 STRIPE_TIMEOUT_SECONDS = 20
 STRIPE_MAX_NETWORK_RETRIES = 2  # the SDK adds an idempotency key, so a retried POST is safe
-
-
-@dataclass(frozen=True)
-class CheckoutRequest:
-    reservation_id: str
-    amount_cents: int
-    currency: str
-    description: str
-    success_url: str
-    cancel_url: str
-    expires_at: datetime
-
-
-@dataclass(frozen=True)
-class CheckoutSession:
-    id: str
-    url: str
-    expires_at: datetime
-    status: str  # open | complete | expired
-    payment_status: str  # paid | unpaid | no_payment_required
-    data: dict  # the session object, Stripe-shaped
-
-    @classmethod
-    def from_object(cls, data: dict) -> "CheckoutSession":
-        return cls(
-            id=data["id"],
-            url=data.get("url") or "",
-            expires_at=datetime.fromtimestamp(int(data["expires_at"]), tz=UTC),
-            status=data.get("status") or "open",
-            payment_status=data.get("payment_status") or "unpaid",
-            data=data,
-        )
-
-
-@dataclass(frozen=True)
-class Refund:
-    id: str
-    amount_cents: int
-    status: str
-
-
-class PaymentProvider(Protocol):
-    name: str
-
-    def create_checkout_session(self, checkout: CheckoutRequest) -> CheckoutSession: ...
-
-    def retrieve_checkout_session(self, session_id: str) -> CheckoutSession: ...
-
-    def expire_checkout_session(self, session_id: str) -> CheckoutSession: ...
-
-    def refund(self, *, payment_intent_id: str, amount_cents: int, idempotency_key: str) -> Refund: ...
 
 
 class StripeProvider:
@@ -164,7 +114,5 @@ def get_provider(name: str | None = None) -> PaymentProvider:
             raise PaymentProviderError("This payment was taken by Stripe, but STRIPE_SECRET_KEY is not set.")
         return StripeProvider()
     if name == "sandbox":
-        from booking.payments.sandbox import SandboxProvider
-
         return SandboxProvider()
     raise PaymentProviderError(f"Unknown payment provider {name!r}.")

@@ -1,25 +1,24 @@
-"""The sandbox provider: the embedded default when no STRIPE_SECRET_KEY is set.
+"""The sandbox checkout page's actions: paying or cancelling a test checkout.
 
-TEST PAYMENT — no money moves. Its checkout page is served by this service (views.py). Paying or
-cancelling there builds the very event Stripe would send (checkout.session.completed or
-checkout.session.expired, with the same session object) and hands it to the same handlers as the
-Stripe webhook (events.apply_payment_event). Nothing here confirms a reservation by itself.
+TEST PAYMENT — no money moves. The page is served by this service (views.py). Paying or cancelling
+builds the very event Stripe would send (checkout.session.completed or checkout.session.expired,
+with the same session object) and hands it to the same handlers as the Stripe webhook
+(events.apply_payment_event). Nothing here confirms a reservation by itself. The provider side
+(sessions, refunds) is sandbox_provider.py.
 """
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
 
-from django.conf import settings
 from django.db import transaction
-from django.urls import reverse
 from django.utils import timezone
 
-from booking.errors import BookingError, NotFound, PaymentProviderError
+from booking.errors import BookingError, NotFound
 from booking.payments.events import Outcome, apply_payment_event
-from booking.payments.ledger import from_cents
 from booking.payments.models import SandboxCheckout
-from booking.payments.providers import CheckoutRequest, CheckoutSession, Refund
+from booking.payments.sandbox_provider import get_checkout, session_object
+
+__all__ = ["SOURCE", "PayerInput", "SandboxCheckoutClosed", "cancel", "get_checkout", "pay"]
 
 SOURCE = "sandbox checkout"
 
@@ -28,96 +27,6 @@ class SandboxCheckoutClosed(BookingError):
     status = 409
     code = "checkout_closed"
     default_detail = "This test checkout is no longer open."
-
-
-def session_object(checkout: SandboxCheckout) -> dict:
-    """The checkout as a Stripe Checkout Session object: the handlers read nothing else."""
-    paid = checkout.status == SandboxCheckout.Status.COMPLETE
-    return {
-        "id": checkout.id,
-        "object": "checkout.session",
-        "livemode": False,
-        "mode": "payment",
-        "url": checkout_url(checkout.id) if checkout.status == SandboxCheckout.Status.OPEN else None,
-        "status": checkout.status,
-        "payment_status": "paid" if paid else "unpaid",
-        "amount_total": checkout.amount_cents,
-        "currency": checkout.currency.lower(),
-        "client_reference_id": checkout.reservation_id,
-        "metadata": {"reservation_id": checkout.reservation_id},
-        "expires_at": int(checkout.expires_at.timestamp()),
-        "success_url": checkout.success_url,
-        "cancel_url": checkout.cancel_url,
-        "payment_intent": checkout.payment_intent_id or None,
-        "customer_details": {"email": checkout.payer_email, "name": checkout.payer_name, "phone": checkout.payer_phone} if paid else None,
-    }
-
-
-def checkout_url(session_id: str) -> str:
-    return settings.BASE_URL + reverse("payments-sandbox-checkout", args=[session_id])
-
-
-def _session(checkout: SandboxCheckout) -> CheckoutSession:
-    return CheckoutSession.from_object(session_object(checkout))
-
-
-def _refresh_expiry(checkout: SandboxCheckout, now: datetime | None = None) -> SandboxCheckout:
-    """Like Stripe, an open session past its expires_at is expired."""
-    now = now or timezone.now()
-    if checkout.status == SandboxCheckout.Status.OPEN and checkout.expires_at <= now:
-        SandboxCheckout.objects.filter(pk=checkout.pk, status=SandboxCheckout.Status.OPEN).update(status=SandboxCheckout.Status.EXPIRED)
-        checkout.refresh_from_db()
-    return checkout
-
-
-def get_checkout(session_id: str) -> SandboxCheckout:
-    checkout = SandboxCheckout.objects.select_related("reservation__property").filter(pk=session_id[:100]).first()
-    if checkout is None:
-        raise NotFound("No test checkout with this id.")
-    return _refresh_expiry(checkout)
-
-
-class SandboxProvider:
-    name = "sandbox"
-
-    def create_checkout_session(self, checkout: CheckoutRequest) -> CheckoutSession:
-        session_id = "cs_sandbox_" + secrets.token_urlsafe(24)
-        session = SandboxCheckout.objects.create(
-            id=session_id,
-            reservation_id=checkout.reservation_id,
-            amount_cents=checkout.amount_cents,
-            currency=checkout.currency.upper(),
-            description=checkout.description[:300],
-            success_url=checkout.success_url.replace("{CHECKOUT_SESSION_ID}", session_id),  # as Stripe does
-            cancel_url=checkout.cancel_url,
-            expires_at=checkout.expires_at.replace(microsecond=0),
-        )
-        return _session(session)
-
-    def retrieve_checkout_session(self, session_id: str) -> CheckoutSession:
-        return _session(get_checkout(session_id))
-
-    def expire_checkout_session(self, session_id: str) -> CheckoutSession:
-        SandboxCheckout.objects.filter(pk=session_id, status=SandboxCheckout.Status.OPEN).update(status=SandboxCheckout.Status.EXPIRED)
-        return _session(get_checkout(session_id))
-
-    def refund(self, *, payment_intent_id: str, amount_cents: int, idempotency_key: str) -> Refund:
-        with transaction.atomic():
-            checkout = SandboxCheckout.objects.select_for_update().filter(payment_intent_id=payment_intent_id).first()
-            if checkout is None or not payment_intent_id:
-                raise PaymentProviderError("The sandbox has no test payment with this id to refund.")
-            # Like Stripe: the same idempotency key answers with the refund it already made.
-            made = next((r for r in checkout.refund_keys if r.get("key") == idempotency_key), None)
-            if made is not None:
-                return Refund(id=made["id"], amount_cents=made["amount_cents"], status="succeeded")
-            refundable = checkout.amount_cents - checkout.amount_refunded_cents
-            if amount_cents > refundable:
-                raise PaymentProviderError(f"Only {from_cents(refundable)} of this test payment is left to refund.")
-            refund = Refund(id="re_sandbox_" + secrets.token_urlsafe(12), amount_cents=amount_cents, status="succeeded")
-            checkout.amount_refunded_cents += amount_cents
-            checkout.refund_keys = [*checkout.refund_keys, {"key": idempotency_key, "id": refund.id, "amount_cents": amount_cents}]
-            checkout.save(update_fields=["amount_refunded_cents", "refund_keys"])
-        return refund
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,6 @@ A second cancel changes nothing and refunds nothing.
 """
 
 import logging
-from dataclasses import dataclass
-from datetime import date
 from decimal import Decimal
 
 from django.db import transaction
@@ -21,45 +19,18 @@ from django.utils import timezone
 
 from booking.errors import BookingError, InvalidTransition, NotFound
 from booking.models import OutboundEmail, Reservation, new_manage_token
+from booking.notifications import queue_emails
+from booking.payments.ledger import from_cents, record_refund_total, to_cents
+from booking.payments.providers import get_provider
 from booking.pricing import money
-from booking.services.audit import record_event
+from booking.selectors import refund_if_cancelled
+from booking.services.audit import flag_for_staff, record_event
 from booking.services.locking import reservation_transaction
 from booking.services.reservations import get_reservation
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
 ZERO = Decimal("0.00")
-
-
-@dataclass(frozen=True)
-class RefundQuote:
-    """What the guest would get back if the stay were cancelled on `on` (the property's local date)."""
-
-    amount: Decimal
-    currency: str
-    days_before_arrival: int
-    on: date
-
-
-def refund_if_cancelled(reservation: Reservation, *, on: date | None = None) -> RefundQuote:
-    """The policy's refund for cancelling on a local date (today by default): the city tax in full,
-    the rest by the tier, never more than what was paid and not yet refunded."""
-    on = on or timezone.localdate()
-    if reservation.status != Status.CONFIRMED:
-        return RefundQuote(ZERO, reservation.currency, (reservation.check_in - on).days, on)
-    from booking.pricing import refund_for_cancellation
-    from booking.selectors import cancellation_tiers
-
-    city_tax = money(str((reservation.price_breakdown or {}).get("city_tax") or "0"))
-    amount = refund_for_cancellation(
-        tiers=cancellation_tiers(reservation.property),
-        check_in=reservation.check_in,
-        today=on,
-        paid=reservation.amount_paid,
-        city_tax=city_tax,
-        already_refunded=reservation.amount_refunded,
-    )
-    return RefundQuote(amount, reservation.currency, (reservation.check_in - on).days, on)
 
 
 def ensure_manage_token(reservation: Reservation) -> str:
@@ -105,8 +76,6 @@ def cancel_stay(reservation_id: str, *, actor: str, refund: Decimal | None = Non
         note = f"cancelled by {who}; refund owed {owed} {reservation.currency}" + (f": {reason}" if reason else "")
         record_event(reservation, action="cancel", actor=actor, from_status=previous, note=note)
         if previous == Status.CONFIRMED:
-            from booking.notifications import queue_emails
-
             queue_emails(reservation, OutboundEmail.Kind.CANCELLATION)
     if owed > 0:
         try:
@@ -136,10 +105,6 @@ def refund_idempotency_key(reservation: Reservation) -> str:
 
 def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
     """Ask the provider for the pending refund; record it, or flag it for staff and raise."""
-    from booking.payments.ledger import from_cents, record_refund_total, to_cents
-    from booking.payments.providers import get_provider
-    from booking.services.reservations import flag_for_staff
-
     reservation = get_reservation(reservation_id)
     pending = reservation.refund_pending
     if pending <= 0:
@@ -170,8 +135,6 @@ def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
         locked.save(update_fields=["refund_pending", "needs_attention", "updated_at"])
         if was_flagged:
             # The guest was told the refund was on its way; now tell them it was made.
-            from booking.notifications import queue_emails
-
             queue_emails(locked, OutboundEmail.Kind.REFUND)
     return get_reservation(reservation_id)
 

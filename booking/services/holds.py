@@ -21,10 +21,11 @@ from django.utils import timezone
 from booking import pricing
 from booking.errors import DatesUnavailable
 from booking.models import Property, Reservation
-from booking.presenters import breakdown_json
+from booking.presenters import breakdown_json, reservation_json
 from booking.rules import rules_for
 from booking.selectors import blocking_reservations, blocks_between, get_property, taken_ranges_and_holds, today
 from booking.services.audit import record_event
+from booking.services.idempotency import recover_with
 from booking.services.limits import check_hold_rate, check_unpaid_holds
 from booking.services.locking import calendar_transaction
 
@@ -125,6 +126,12 @@ def hold_stay(
         # The PostgreSQL exclusion constraint: only reachable if the lock was bypassed.
         raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error
     return reservation
+
+
+@recover_with("reservations")
+def answer_of_a_committed_hold(reservation: Reservation, payload: object) -> tuple[int, dict[str, Any]]:
+    """What POST /api/v1/reservations answered (or would have) for a hold it made."""
+    return 201, reservation_json(reservation, mask=False)
 
 
 def expire_lapsed_holds_overlapping(prop: Property, start: date, end: date, now: datetime) -> int:

@@ -54,6 +54,7 @@ from django.utils import timezone
 
 from booking.errors import BookingError, IdempotencyKeyReused
 from booking.models import IdempotencyRecord, Reservation
+from booking.presenters import mask_email, mask_phone
 
 LEASE_SECONDS = 10.0  # a claim not renewed for this long belongs to a dead owner
 HEARTBEAT_SECONDS = 3.0  # how often a running request renews its lease
@@ -213,34 +214,29 @@ def _release(claim: _Claim) -> None:
         IdempotencyRecord.objects.filter(pk=claim.pk, owner=claim.token).delete()
 
 
+# How to answer a key whose first request committed a hold but died before storing its answer:
+# one function per scope, registered by the module that owns the scope's operation (holds.py for
+# "reservations", payments/services.py for "checkout-link"), so this generic service needs to know
+# none of them. A scope without one answers by running the request again.
+Recovery = Callable[[Reservation, object], "Answer | None"]
+_recoveries: dict[str, Recovery] = {}
+
+
+def recover_with(scope: str) -> Callable[[Recovery], Recovery]:
+    def register(recovery: Recovery) -> Recovery:
+        _recoveries[scope] = recovery
+        return recovery
+
+    return register
+
+
 def _recover(scope: str, reservation_id: str, payload: object) -> Answer | None:
     """The answer for a hold that committed under this key but whose answer was never stored."""
     reservation = Reservation.objects.filter(pk=reservation_id).first()
-    if reservation is None:
+    recovery = _recoveries.get(scope)
+    if reservation is None or recovery is None:
         return None
-    if scope == "reservations":
-        from booking.presenters import reservation_json
-
-        return 201, reservation_json(reservation, mask=False)
-    if scope == "checkout-link":
-        if reservation.status != Reservation.Status.HELD or (reservation.hold_expires_at and reservation.hold_expires_at <= timezone.now()):
-            return None
-        from booking.payments.presenters import checkout_json
-        from booking.payments.services import open_checkout
-        from booking.services.reservations import cancel_reservation
-
-        data = payload if isinstance(payload, dict) else {}
-        try:
-            reservation = open_checkout(reservation.pk, success_url=data.get("success_url"), cancel_url=data.get("cancel_url"), actor="idempotency recovery")
-        except BaseException as error:  # as create_checkout_link does: a failed checkout releases its hold
-            reason = error.detail if isinstance(error, BookingError) else "the checkout could not be opened"
-            try:
-                cancel_reservation(reservation.pk, actor="idempotency recovery", reason=f"hold released: {reason}")
-            except Exception:
-                pass
-            raise
-        return 200, checkout_json(reservation)
-    return None
+    return recovery(reservation, payload)
 
 
 def _link_reservation(sender: type[Reservation], instance: Reservation, created: bool, raw: bool = False, **kwargs: Any) -> None:
@@ -302,8 +298,6 @@ def _mask_personal_data(body: Body) -> Body:
     """The stored copy: the guest's email, phone and last name masked as GET shows them."""
     if not isinstance(body, dict) or not isinstance(body.get("guest"), dict):
         return body
-    from booking.presenters import mask_email, mask_phone
-
     guest = dict(body["guest"])
     guest["email"] = mask_email(guest.get("email") or "")
     guest["phone"] = mask_phone(guest.get("phone") or "")

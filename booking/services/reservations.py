@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from booking.errors import DatesUnavailable, InvalidTransition, NotFound, NotReleasable
 from booking.models import OutboundEmail, Reservation, new_manage_token
+from booking.notifications import queue_emails
 from booking.services.audit import record_event
 from booking.services.holds import nights_free_for
 from booking.services.locking import reservation_transaction
@@ -74,8 +75,6 @@ def confirm_reservation(
         late = previous != Status.HELD or (reservation.hold_expires_at and reservation.hold_expires_at <= reservation.confirmed_at)
         record_event(reservation, action="confirm", actor=actor, from_status=previous, note=note or ("late payment, nights still free" if late else "payment succeeded"))
         # Owed with the confirmation itself: delivered after commit, retried while SMTP is down.
-        from booking.notifications import queue_emails
-
         queue_emails(reservation, OutboundEmail.Kind.CONFIRMATION)
     return reservation
 
@@ -161,10 +160,3 @@ def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservat
             record_event(reservation, action="extend_hold", actor=actor, from_status=Status.HELD, note=f"held until {until:%Y-%m-%d %H:%M %Z}")
     return reservation
 
-
-def flag_for_staff(reservation_id: str, *, actor: str, note: str) -> Reservation:
-    with reservation_transaction(reservation_id) as reservation:
-        reservation.needs_attention = note[:300]
-        reservation.save(update_fields=["needs_attention", "updated_at"])
-        record_event(reservation, action="flag", actor=actor, from_status=reservation.status, note=note)
-    return reservation

@@ -6,8 +6,12 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from rest_framework.renderers import JSONRenderer
+
 from booking import pricing
 from booking.errors import InvalidInput
+from booking.models import Property
+from booking.presenters import property_json
 from booking.rules import rules_for_version
 from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today
 
@@ -26,11 +30,6 @@ def describe_property_json() -> bytes:
 
 
 def _property_document() -> tuple[dict[str, Any], bytes]:
-    from rest_framework.renderers import JSONRenderer
-
-    from booking.models import Property
-    from booking.presenters import property_json
-
     property_id, version = get_property_version()
     cached = _property_documents.get(property_id)
     if cached is None or cached[0] != version:

@@ -7,12 +7,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from booking.models import OutboundEmail, Property, Reservation
+from booking.notifications import queue_emails
 
 
 def queue_pre_arrival_emails(*, today: date | None = None) -> int:
     """Queue the arrival email of each confirmed stay whose day has come; return how many."""
-    from booking.notifications import queue_emails
-
     today = today or timezone.localdate()
     queued = 0
     for prop in Property.objects.all():

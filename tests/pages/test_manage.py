@@ -194,7 +194,7 @@ class TestCancelling:
         assert Reservation.objects.get(pk=stay_in_60_days.pk).status == "confirmed"
 
     def test_a_provider_failure_leaves_the_stay_cancelled_and_the_refund_pending_until_the_job(self, client, stay_in_60_days, monkeypatch):
-        from booking.payments.sandbox import SandboxProvider
+        from booking.payments.sandbox_provider import SandboxProvider
 
         real_refund = SandboxProvider.refund
 

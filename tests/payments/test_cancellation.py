@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from booking.models import OutboundEmail, Reservation
-from booking.services.cancellation import cancel_by_guest, cancel_stay, refund_if_cancelled, retry_pending_refunds
+from booking.selectors import refund_if_cancelled
+from booking.services.cancellation import cancel_by_guest, cancel_stay, retry_pending_refunds
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db

@@ -89,6 +89,7 @@ def test_checkout_link_then_sandbox_payment_confirms_and_emails_the_guest(transa
     assert (reservation.guest_first_name, reservation.guest_last_name, reservation.guest_email) == ("Giulia", "Neri", "giulia@example.com")
     assert reservation.amount_paid == reservation.total and reservation.payment_provider == "sandbox"
 
+    assert any(m["To"] == "giulia@example.com" for m in messages), [(m["To"], m["Subject"]) for m in messages]
     guest = next(m for m in messages if m["To"] == "giulia@example.com")
     owner = next(m for m in messages if m["To"] == "owner@example.com")
     subject = str(guest["Subject"]).strip()

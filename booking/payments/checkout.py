@@ -1,0 +1,57 @@
+"""What every payment provider speaks: Stripe's shapes for a checkout and a refund, and the
+provider protocol (providers.py: Stripe; sandbox_provider.py: the built-in sandbox)."""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class CheckoutRequest:
+    reservation_id: str
+    amount_cents: int
+    currency: str
+    description: str
+    success_url: str
+    cancel_url: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True)
+class CheckoutSession:
+    id: str
+    url: str
+    expires_at: datetime
+    status: str  # open | complete | expired
+    payment_status: str  # paid | unpaid | no_payment_required
+    data: dict[str, Any]  # the session object, Stripe-shaped
+
+    @classmethod
+    def from_object(cls, data: dict[str, Any]) -> "CheckoutSession":
+        return cls(
+            id=data["id"],
+            url=data.get("url") or "",
+            expires_at=datetime.fromtimestamp(int(data["expires_at"]), tz=UTC),
+            status=data.get("status") or "open",
+            payment_status=data.get("payment_status") or "unpaid",
+            data=data,
+        )
+
+
+@dataclass(frozen=True)
+class Refund:
+    id: str
+    amount_cents: int
+    status: str
+
+
+class PaymentProvider(Protocol):
+    name: str
+
+    def create_checkout_session(self, checkout: CheckoutRequest) -> CheckoutSession: ...
+
+    def retrieve_checkout_session(self, session_id: str) -> CheckoutSession: ...
+
+    def expire_checkout_session(self, session_id: str) -> CheckoutSession: ...
+
+    def refund(self, *, payment_intent_id: str, amount_cents: int, idempotency_key: str) -> Refund: ...
