@@ -98,6 +98,18 @@ class TestPagesForDevelopers:
         assert f"{settings.BASE_URL}/mcp" in html and "Streamable HTTP" in html
         assert [name for name in re.findall(r'id="tool-([a-z_]+)"', html)] == TOOL_NAMES
 
+    def test_the_mcp_page_has_a_snippet_for_each_client_in_its_own_format(self, client, demo_property, settings):
+        import html as entities
+
+        page = entities.unescape(client.get("/mcp").content.decode())
+        url = f"{settings.BASE_URL}/mcp"
+        assert "claude mcp add --transport http" in page and url in page
+        vscode = page[page.index('id="connect-vscode"'):page.index('id="connect-cursor"')]
+        assert '"servers"' in vscode and '"mcpServers"' not in vscode  # VS Code reads "servers"
+        cursor = page[page.index('id="connect-cursor"'):page.index('id="connect-inspector"')]
+        assert '"mcpServers"' in cursor
+        assert f"npx @modelcontextprotocol/inspector --cli {url} --transport http --method tools/list" in page
+
     def test_the_agents_page_lists_every_way_in(self, client, demo_property, settings):
         html = client.get("/agents").content.decode()
         for way in ('id="rest"', 'id="mcp"', 'id="a2a"', 'id="plugin"'):
