@@ -49,7 +49,13 @@ lint: $(VENV)/.installed-test
 run: prepare
 	exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test
+# axe-core for the accessibility tests, from the npm registry into the virtualenv (not committed).
+AXE_VERSION := 4.14.1
+$(VENV)/axe-core/axe.min.js: | $(BIN)/python
+	mkdir -p $(VENV)/axe-core
+	cd $(VENV)/axe-core && npm pack --silent axe-core@$(AXE_VERSION) >/dev/null && tar -xzf axe-core-$(AXE_VERSION).tgz --strip-components=1 package/axe.min.js && rm axe-core-$(AXE_VERSION).tgz
+
+test: $(VENV)/.installed-test $(VENV)/axe-core/axe.min.js
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
