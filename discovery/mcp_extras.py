@@ -14,10 +14,11 @@ import mcp_types as types
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from booking.callers import Caller
 from booking.errors import InvalidInput, NotFound
 from config.version import VERSION
 from discovery.endpoints import MCP_PATH
-from discovery.operations import Caller, run_operation_async
+from discovery.operations import run_operation_async
 from pages.models import FaqEntry
 
 MARKDOWN = "text/markdown"

@@ -20,10 +20,11 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from starlette.applications import Starlette
 
+from booking.callers import Caller
 from booking.errors import BookingError
 from discovery import mcp_extras
 from discovery.json_schema import input_schema, output_schema
-from discovery.operations import ARGUMENT_NOTES, IDEMPOTENCY_KEY_NOTE, OPERATIONS, Caller, Operation, error_payload, run_operation_async
+from discovery.operations import ARGUMENT_NOTES, IDEMPOTENCY_KEY_NOTE, OPERATIONS, Operation, error_payload, run_operation_async
 from discovery.summaries import summary
 
 logger = logging.getLogger("discovery.mcp")

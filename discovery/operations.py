@@ -10,7 +10,6 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from types import SimpleNamespace
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connections
@@ -18,7 +17,7 @@ from rest_framework import serializers
 
 from booking import presenters, validation
 from booking.api import schemas
-from booking.api.base import client_ip as request_client_ip
+from booking.callers import Caller
 from booking.errors import BookingError, InvalidInput, ServiceUnavailable
 from booking.payments import schemas as payment_schemas
 from booking.payments import services as payments
@@ -29,24 +28,6 @@ from booking.services.idempotency import run_idempotent
 from booking.services.reservations import get_reservation
 
 logger = logging.getLogger("discovery.agents")
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who is calling: the interface (recorded as the reservation's source) and the client address
-    (for the per-client hold limits, exactly as for REST)."""
-
-    source: str  # booking.models.Reservation.Source: "mcp" or "a2a"
-    client_ip: str | None = None
-
-    @classmethod
-    def from_http(cls, source: str, *, peer: str | None, forwarded_for: str | None) -> "Caller":
-        # The REST rule, reused: X-Forwarded-For is believed only from TRUSTED_PROXIES.
-        meta = {"REMOTE_ADDR": peer or "", "HTTP_X_FORWARDED_FOR": forwarded_for or ""}
-        return cls(source, request_client_ip(SimpleNamespace(META=meta)))
-
-    def actor(self, agent_name: str | None) -> str:
-        return f"{self.source} ({agent_name})" if agent_name else self.source
 
 
 @dataclass(frozen=True)
@@ -183,9 +164,7 @@ def _reservation(data: dict, caller: Caller) -> dict:
         guest=GuestDetails.from_input(data.get("guest")),
         special_requests=data.get("special_requests"),
         agent_name=data.get("agent_name"),
-        source=caller.source,
-        client_ip=caller.client_ip,
-        actor=caller.actor(data.get("agent_name")),
+        caller=caller,
         children_ages=data.get("children_ages"),
     )
     return presenters.reservation_json(reservation, mask=False)
@@ -200,9 +179,7 @@ def _checkout_link(data: dict, caller: Caller) -> dict:
         cancel_url=data.get("cancel_url"),
         special_requests=data.get("special_requests"),
         agent_name=data.get("agent_name"),
-        source=caller.source,
-        client_ip=caller.client_ip,
-        actor=caller.actor(data.get("agent_name")),
+        caller=caller,
         children_ages=data.get("children_ages"),
     )
     return checkout_json(reservation)

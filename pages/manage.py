@@ -19,8 +19,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from booking import pricing
-from booking.api.base import client_ip
 from booking.calendar_file import stay_calendar
+from booking.callers import client_ip
 from booking.errors import BookingError, NotFound
 from booking.models import Reservation
 from booking.selectors import cancellation_tiers, refund_if_cancelled

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
 from booking import presenters, pricing
-from booking.api.base import client_ip
+from booking.callers import client_ip
 from booking.errors import InvalidInput, NotFound
 from booking.models import Property
 from booking.rules import rules_for

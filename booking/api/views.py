@@ -9,8 +9,9 @@ from rest_framework.response import Response
 
 from booking import presenters, validation
 from booking.api import schemas as examples
-from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, client_ip, error
+from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, error
 from booking.api.schemas import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult, StaysResult
+from booking.callers import Caller
 from booking.models import Reservation
 from booking.payments.services import release_hold
 from booking.services import stays
@@ -173,9 +174,7 @@ class ReservationCreateView(ApiView):
                 guest=GuestDetails.from_input(data.get("guest")),
                 special_requests=data.get("special_requests"),
                 agent_name=data.get("agent_name"),
-                source=Reservation.Source.API,
-                client_ip=client_ip(request),
-                actor=api_actor(data.get("agent_name")),
+                caller=Caller.from_request(Reservation.Source.API, request),
                 children_ages=data.get("children_ages"),
             )
             return 201, presenters.reservation_json(reservation, mask=False)

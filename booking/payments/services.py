@@ -6,7 +6,7 @@ Stripe answers); what it returns is then written under the property lock.
 """
 
 import logging
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from booking.callers import Caller
 from booking.errors import BookingError, NotReleasable, PaymentProviderError, ReservationNotPayable
 from booking.models import Reservation
 from booking.payments.events import MalformedEvent, apply_payment_event
@@ -55,25 +56,24 @@ class RefundNotPossible(BookingError):
 
 def create_checkout_link(
     *,
-    check_in,
-    check_out,
+    check_in: date,
+    check_out: date,
     guests: int,
     success_url: str | None = None,
     cancel_url: str | None = None,
     special_requests: str | None = None,
     agent_name: str | None = None,
-    source: str = Reservation.Source.API,
-    client_ip: str | None = None,
-    actor: str = "api",
+    caller: Caller | None = None,
     children_ages: list[int] | None = None,
 ) -> Reservation:
     """The one-step flow: hold the nights, then open a checkout for them. No guest details needed:
     the provider collects them and the payment event backfills them. If the provider fails, the
     hold is released and PaymentProviderError propagates: nothing is left behind."""
+    caller = caller or Caller(Reservation.Source.API)
+    actor = caller.actor(agent_name)
     reservation = hold_stay(
         check_in=check_in, check_out=check_out, guests=guests, guest=GuestDetails(),
-        special_requests=special_requests, agent_name=agent_name, source=source, client_ip=client_ip, actor=actor,
-        children_ages=children_ages,
+        special_requests=special_requests, agent_name=agent_name, caller=caller, children_ages=children_ages,
     )
     try:
         return open_checkout(reservation.pk, success_url=success_url, cancel_url=cancel_url, actor=actor)

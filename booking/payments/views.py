@@ -20,9 +20,10 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 
 from booking import validation
-from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, client_ip, error
+from booking.api.base import VALIDATION_ERROR, ApiView, error
 from booking.api.errors import json_error
 from booking.api.views import IDEMPOTENCY_KEY
+from booking.callers import Caller
 from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.models import Reservation
 from booking.payments import TEST_PAYMENT_NOTICE, sandbox, services
@@ -76,9 +77,7 @@ class CheckoutLinkView(ApiView):
                 cancel_url=data.get("cancel_url"),
                 special_requests=data.get("special_requests"),
                 agent_name=data.get("agent_name"),
-                source=booking_source(request),
-                client_ip=client_ip(request),
-                actor=api_actor(data.get("agent_name")),
+                caller=Caller.from_request(booking_source(request), request, actor_prefix="api"),
                 children_ages=data.get("children_ages"),
             )
             return 200, checkout_json(reservation)

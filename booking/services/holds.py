@@ -19,6 +19,7 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from booking import pricing
+from booking.callers import Caller
 from booking.errors import DatesUnavailable
 from booking.models import Property, Reservation
 from booking.presenters import breakdown_json, reservation_json
@@ -71,9 +72,7 @@ def hold_stay(
     guest: GuestDetails | None = None,
     special_requests: str | None = None,
     agent_name: str | None = None,
-    source: str = Reservation.Source.API,
-    client_ip: str | None = None,
-    actor: str = "api",
+    caller: Caller | None = None,
     children_ages: list[int] | None = None,
 ) -> Reservation:
     """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited).
@@ -81,6 +80,8 @@ def hold_stay(
     Every interface holds through here (REST reservations and checkout links, MCP, A2A, the site),
     so each sees the same calendar: the before-hold hooks run first, then the check and the insert
     under the lock."""
+    caller = caller or Caller(Reservation.Source.API)
+    client_ip = caller.client_ip
     check_hold_rate(client_ip)
     _run_before_hold_hooks()
     guest = guest or GuestDetails()
@@ -105,7 +106,7 @@ def hold_stay(
             reservation = Reservation.objects.create(
                 property=prop,
                 status=Reservation.Status.HELD,
-                source=source,
+                source=caller.source,
                 check_in=check_in,
                 check_out=check_out,
                 guests=guests,
@@ -121,7 +122,7 @@ def hold_stay(
                 agent_name=agent_name or "",
                 client_ip=client_ip,
             )
-            record_event(reservation, action="hold", actor=actor, note=f"held until {reservation.hold_expires_at:%Y-%m-%d %H:%M %Z}")
+            record_event(reservation, action="hold", actor=caller.actor(agent_name), note=f"held until {reservation.hold_expires_at:%Y-%m-%d %H:%M %Z}")
     except IntegrityError as error:
         # The PostgreSQL exclusion constraint: only reachable if the lock was bypassed.
         raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error

@@ -19,6 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from booking import dashboard
+from booking.callers import Caller
 from booking.charts import bar_chart_svg
 from booking.models import DateBlock, Reservation
 from booking.services.holds import GuestDetails, hold_stay
@@ -57,7 +58,7 @@ def stay(prop, check_in, check_out, *, status="confirmed", source="web", total="
 
 def book(check_in, check_out, *, first_name, last_name="Rossi", pay=True, source="web") -> Reservation:
     """A stay held and confirmed through the services, paid in full or not at all."""
-    held = hold_stay(check_in=check_in, check_out=check_out, guests=3, guest=GuestDetails(first_name=first_name, last_name=last_name), source=source)
+    held = hold_stay(check_in=check_in, check_out=check_out, guests=3, guest=GuestDetails(first_name=first_name, last_name=last_name), caller=Caller(source))
     return confirm_reservation(held.pk, actor="test", amount_paid=held.total if pay else None)
 
 

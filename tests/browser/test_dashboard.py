@@ -15,13 +15,14 @@ pytestmark = [pytest.mark.live, pytest.mark.slow, requires_chromium, pytest.mark
 
 def a_busy_calendar(prop) -> None:
     """Stays past and future, a hold, a partner feed and an owner's block, and something to look at."""
+    from booking.callers import Caller
     from booking.models import DateBlock, Reservation
     from booking.services.holds import GuestDetails, hold_stay
     from booking.services.reservations import confirm_reservation
     from partner_sync.models import Feed, SyncOutcome
 
     for offset, name, pay in [(2, "Ada", True), (9, "Bruno", False), (40, "Chiara", True)]:
-        held = hold_stay(check_in=future(offset), check_out=future(offset + 3), guests=3, guest=GuestDetails(first_name=name, last_name="Rossi"), source="web")
+        held = hold_stay(check_in=future(offset), check_out=future(offset + 3), guests=3, guest=GuestDetails(first_name=name, last_name="Rossi"), caller=Caller("web"))
         confirm_reservation(held.pk, actor="test", amount_paid=held.total if pay else None)
     hold_stay(check_in=future(60), check_out=future(63), guests=2, agent_name="trip-bot")
     for months_ago in (1, 2, 4):

@@ -103,7 +103,8 @@ class TestAroundTheHold:
         assert refresh_stale_feeds in holds._before_hold
 
     def test_every_interface_runs_the_hooks_before_it_holds(self, api, demo_property, sandbox, before_hold):
-        from discovery.operations import Caller, run_operation
+        from booking.callers import Caller
+        from discovery.operations import run_operation
 
         assert api.post(LINK, stay(offset=40)).status_code == 200
         assert api.post("/api/v1/reservations", stay(offset=50)).status_code == 201
