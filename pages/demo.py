@@ -128,6 +128,12 @@ PAGES = {
         "intro": "Notes from Florence by your host: what to see, where to eat, and how to arrive without stress.",
         "body": "",
     },
+    PageKey.PRIVACY: {
+        "title": "Privacy",
+        "meta_description": "What the Santa Croce penthouse stores about guests, why, for how long, and your rights under the GDPR.",
+        "intro": "We keep only what a booking needs, for as long as the law asks, and never sell or share it for advertising.",
+        "body": "",
+    },
 }
 
 FAQ = [

@@ -27,6 +27,7 @@ class PageKey(models.TextChoices):
     CONTACT = "contact", "Contact"
     THANK_YOU = "thank_you", "Thank you"
     BLOG = "blog", "Journal"
+    PRIVACY = "privacy", "Privacy"
 
 
 class PageText(models.Model):

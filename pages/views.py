@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_http_methods, require_safe
+from django.utils.translation import gettext as _
 from django.views.static import serve
 
 from booking import presenters, pricing
@@ -28,7 +29,7 @@ from booking.rules import rules_for
 from booking.selectors import get_property, today
 from booking.services.reservations import get_reservation
 from booking.validation import BlogSlugPath, ReservationPath, validate
-from pages import seo
+from pages import i18n, seo
 from pages.forms import ContactForm
 from pages.inquiries import TooManyInquiries, count_inquiry, submit_inquiry
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
@@ -36,7 +37,6 @@ from pages.rendering import render_markdown
 
 logger = logging.getLogger(__name__)
 
-HOME_PATH = "/"
 BLOG_PAGE_SIZE = 10
 
 
@@ -95,7 +95,7 @@ def meta_for(page: PageText, path: str, *, fallback_description: str, title: str
 
 
 def crumbs(*trail: tuple[str, str]) -> dict:
-    return seo.breadcrumbs(("Home", HOME_PATH), *trail)
+    return seo.breadcrumbs((_("Home"), reverse("pages:home")), *trail)
 
 
 def booking_config(listing: dict, request) -> dict:
@@ -128,7 +128,7 @@ def booking_config(listing: dict, request) -> dict:
 def home(request, prop, listing):
     page = page_text(PageKey.HOME)
     meta = meta_for(
-        page, HOME_PATH,
+        page, reverse("pages:home"),
         title=f"{brand_name(prop)} — {page.title}" if page.pk else f"{prop.name}",
         fallback_description=listing["summary"],
         image=(local_photos(listing) or [{"url": ""}])[0]["url"],
@@ -386,6 +386,22 @@ def thank_you(request, prop, listing):
 
 @require_safe
 @site_page
+def privacy(request, prop, listing):
+    """What the site stores about guests, why, for how long, and their rights (GDPR)."""
+    page = page_text(PageKey.PRIVACY)
+    path = reverse("pages:privacy")
+    meta = meta_for(page, path, title=page.title if page.pk else _("Privacy"), fallback_description=_("What we store about you, why, for how long, and your rights."), json_ld=[crumbs((page.title, path))])
+    return render(request, "pages/privacy.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "hold_minutes": listing["policies"]["hold_minutes"],
+        "contact_email": prop.contact_email,
+    })
+
+
+@require_safe
+@site_page
 def blog_index(request, prop, listing):
     page = page_text(PageKey.BLOG)
     path = reverse("pages:blog")
@@ -438,7 +454,7 @@ WELCOMED_CRAWLERS = [
 def robots_txt(request):
     admin = "/" + settings.ADMIN_PATH
     # Each named group repeats the rules: a crawler obeys only the most specific group that names it.
-    group = ["Allow: /", f"Disallow: {admin}", "Disallow: /thank-you"]
+    group = ["Allow: /", f"Disallow: {admin}", "Disallow: /thank-you"] + [f"Disallow: /{code}/thank-you" for code in i18n.language_codes() if code != settings.LANGUAGE_CODE]
     body = [
         "# Search engines and AI agents are welcome here.",
         "# Agents can book through the JSON API (see /llms.txt and /.well-known/openapi.json) or MCP at /mcp.",
@@ -465,8 +481,8 @@ def not_found(request, exception=None):
 
 
 def remove_trailing_slash(request, page: str):
-    """/faq/ → /faq: the pages have no trailing slash, but people type one."""
-    return redirect("/" + page, permanent=True)
+    """/faq/ → /faq (and /it/faq/ → /it/faq): the pages have no trailing slash, but people type one."""
+    return redirect(request.path.rstrip("/"), permanent=True)
 
 
 @require_safe
