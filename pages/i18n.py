@@ -5,12 +5,12 @@ crawlers and shared links always get the page they asked for. A browser whose Ac
 prefers another of our languages is only offered a link to it, never redirected.
 """
 
-from urllib.parse import urlsplit
-
 from django.conf import settings
 from django.urls import translate_url
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from booking.formatting import site_path
 
 # Locale names for Babel and the browser's Intl (money and dates written the local way).
 LOCALES = {"en": "en_IE", "it": "it_IT", "de": "de_DE", "fr": "fr_FR"}
@@ -28,27 +28,13 @@ def current_language() -> str:
 
 def lang_path(path: str, language: str | None = None) -> str:
     """A site path in a language: ("/book", "it") → "/it/book"; English keeps the path as it is."""
-    language = language or current_language()
-    if language == settings.LANGUAGE_CODE or language not in language_codes():
-        return path
-    return f"/{language}{path}" if path != "/" else f"/{language}/"
+    return site_path(path, language or current_language())
 
 
 def language_of_path(path: str) -> str:
     """"/it/book" → "it"; an unprefixed path is English."""
     first = path.lstrip("/").split("/", 1)[0]
     return first if first in language_codes() and first != settings.LANGUAGE_CODE else settings.LANGUAGE_CODE
-
-
-def language_of_return_url(url: str | None) -> str:
-    """The language of the site page a payer returns to, when that page is on this site
-    (the booking widget on /it/book sends /it/thank-you); English for anything else."""
-    if not url:
-        return settings.LANGUAGE_CODE
-    parts, base = urlsplit(url), urlsplit(settings.BASE_URL)
-    if parts.netloc.lower() != base.netloc.lower():
-        return settings.LANGUAGE_CODE
-    return language_of_path(parts.path.removeprefix(base.path.rstrip("/")))
 
 
 def alternates(request) -> list[dict]:

@@ -30,6 +30,7 @@ from booking.selectors import get_property, today
 from booking.services.reservations import get_reservation
 from booking.validation import BlogSlugPath, ReservationPath, validate
 from pages import i18n, seo
+from pages.booking_text import booking_text
 from pages.forms import ContactForm
 from pages.inquiries import TooManyInquiries, count_inquiry, submit_inquiry
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
@@ -117,6 +118,14 @@ def booking_config(listing: dict, request) -> dict:
             "quote": "/api/v1/quote",
             "checkoutLink": "/api/v1/payments/checkout-link",
         },
+        # Money and dates in the page's language (Intl), and, off English, the way back to the
+        # thank-you page in that language: the stay (and its emails) then keep the language.
+        "locale": i18n.LOCALES[i18n.current_language()].replace("_", "-"),
+        "text": booking_text(),
+        "returnUrls": (
+            {"success_url": settings.BASE_URL + i18n.lang_path("/thank-you"), "cancel_url": settings.BASE_URL + i18n.lang_path("/book")}
+            if i18n.current_language() != settings.LANGUAGE_CODE else None
+        ),
     }
 
 

@@ -50,8 +50,10 @@ def hold_stay(
     client_ip: str | None = None,
     actor: str = "api",
     children_ages: list[int] | None = None,
+    language: str = "en",
 ) -> Reservation:
-    """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited)."""
+    """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited).
+    `language` is the site language the guest booked in: their emails are written in it."""
     check_hold_rate(client_ip)
     guest = guest or GuestDetails()
     prop_id = get_property().pk
@@ -86,6 +88,7 @@ def hold_stay(
                 special_requests=special_requests or "",
                 agent_name=agent_name or "",
                 client_ip=client_ip,
+                language=language,
             )
             record_event(reservation, action="hold", actor=actor, note=f"held until {reservation.hold_expires_at:%Y-%m-%d %H:%M %Z}")
     except IntegrityError as error:

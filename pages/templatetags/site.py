@@ -9,6 +9,7 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
+from booking.formatting import active_language, format_date, format_money, format_money_whole
 from pages.rendering import render_markdown
 
 register = template.Library()
@@ -48,23 +49,31 @@ def json_ld(data) -> SafeString:
 
 @register.filter
 def money(amount, currency: str = "EUR") -> str:
-    """12.5 → "€12.50"; -30 → "−€30.00"; 240 → "€240.00". Amounts come from the API as JSON numbers."""
-    try:
-        value = Decimal(str(amount)).quantize(Decimal("0.01"))
-    except (InvalidOperation, TypeError, ValueError):
-        return ""
-    symbol = {"EUR": "€", "USD": "$", "GBP": "£"}.get(currency, currency + " ")
-    sign = "−" if value < 0 else ""
-    whole, cents = f"{abs(value):.2f}".split(".")
-    grouped = f"{int(whole):,}"  # 1,240.00: as the booking script writes amounts (Intl, en-IE)
-    return f"{sign}{symbol}{grouped}.{cents}"
+    """12.5 → "€12.50" in English, "12,50 €" in Italian…; −30 → "−€30.00". Amounts come from the API as JSON numbers."""
+    return format_money(amount, currency)
 
 
 @register.filter
 def money_whole(amount, currency: str = "EUR") -> str:
-    """240 → "€240" for headline prices; amounts with cents keep them."""
-    text = money(amount, currency)
-    return text.removesuffix(".00")
+    """240 → "€240" (or "240 €") for headline prices; amounts with cents keep them."""
+    return format_money_whole(amount, currency)
+
+
+@register.filter
+def email_money(amount, currency: str = "EUR") -> str:
+    """Amounts in emails: "240.00 EUR" in English (as they always were), "240,00 €" in Italian…"""
+    if active_language() == "en":
+        try:
+            return f"{Decimal(str(amount)):.2f} {currency}"
+        except (InvalidOperation, TypeError, ValueError):
+            return ""
+    return format_money(amount, currency)
+
+
+@register.filter
+def ldate(value, django_format: str = "j M Y") -> str:
+    """|date with the month and day names and the order of the page's language: "12 gen 2027"."""
+    return format_date(value, django_format)
 
 
 @register.filter
