@@ -330,14 +330,14 @@ def contact(request, prop, listing):
         except TooManyInquiries as limited:
             response = render(request, "pages/contact.html", {
                 "meta": meta, "page": page, "listing": listing, "form": form,
-                "notice": "You have sent several messages in a short time. Please wait a while, or write to us by email.",
+                "notice": _("You have sent several messages in a short time. Please wait a while, or write to us by email."),
             }, status=429)
             response["Retry-After"] = str(limited.retry_after)
             return response
         if form.is_bot:
             # Rejected, but with words a person who somehow filled the hidden field can act on.
             status = 400
-            notice = "Your message could not be accepted. Please write to us by email instead."
+            notice = _("Your message could not be accepted. Please write to us by email instead.")
         elif form.is_valid():
             submit_inquiry(cleaned=form.cleaned_data, client_ip=ip, prop=prop)
             return HttpResponseRedirect(path + "?sent=1")
@@ -375,7 +375,7 @@ def thank_you(request, prop, listing):
             # only the payer's browser, sent back with the checkout session id, is shown it.
             session_id = request.GET.get("session_id", "")
             if stay.manage_token and session_id and constant_time_compare(session_id, stay.checkout_session_id):
-                manage_url = f"{settings.BASE_URL}/manage/{stay.manage_token}"
+                manage_url = settings.BASE_URL + i18n.lang_path(f"/manage/{stay.manage_token}")
         except InvalidInput:
             problem = "invalid"
         except NotFound:
