@@ -46,7 +46,7 @@ BLOG_PAGE_SIZE = 10
 
 def page_text(key: PageKey) -> PageText:
     """The owner's words for a page; an unsaved default (its title only) when none were written."""
-    return PageText.objects.filter(key=key).first() or PageText(key=key, title=PageKey(key).label)
+    return PageText.objects.filter(key=key).first() or PageText(key=key, title=str(PageKey(key).label))
 
 
 def brand_name(prop: Property) -> str:
@@ -214,7 +214,7 @@ def season_rows(rules: dict) -> list[dict]:
 def availability(request, prop, listing):
     page = page_text(PageKey.AVAILABILITY)
     path = reverse("pages:availability")
-    meta = meta_for(page, path, fallback_description=f"Live availability and nightly prices of {listing['name']}.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Live availability and nightly prices of %(name)s.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
     return render(request, "pages/availability.html", {
         "meta": meta,
         "page": page,
@@ -235,7 +235,7 @@ def reviews(request, prop, listing):
     items = listing["reviews"]["items"]
     distribution = [(stars, sum(1 for r in items if r["rating"] == stars)) for stars in range(5, 0, -1)]
     meta = meta_for(
-        page, path, fallback_description=f"What guests say about {listing['name']}.",
+        page, path, fallback_description=_("What guests say about %(name)s.") % {"name": listing["name"]},
         json_ld=[seo.vacation_rental(listing), crumbs((page.title, path))],
     )
     return render(request, "pages/reviews.html", {
@@ -254,7 +254,7 @@ def location(request, prop, listing):
     path = reverse("pages:location")
     coordinates = listing["coordinates"]
     latitude, longitude = seo.coordinate(coordinates["latitude"]), seo.coordinate(coordinates["longitude"])
-    meta = meta_for(page, path, fallback_description=f"Where {listing['name']} is and how to get there.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Where %(name)s is and how to get there.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
     return render(request, "pages/location.html", {
         "meta": meta,
         "page": page,
@@ -274,7 +274,7 @@ def faq(request, prop, listing):
     json_ld = [crumbs((page.title, path))]
     if entries:
         json_ld.insert(0, seo.faq_page(entries, render_markdown))
-    meta = meta_for(page, path, fallback_description=f"Answers to guests' questions about {listing['name']}.", json_ld=json_ld)
+    meta = meta_for(page, path, fallback_description=_("Answers to guests' questions about %(name)s.") % {"name": listing["name"]}, json_ld=json_ld)
     return render(request, "pages/faq.html", {"meta": meta, "page": page, "listing": listing, "entries": entries})
 
 
@@ -284,7 +284,7 @@ def booking_policies(request, prop, listing):
     page = page_text(PageKey.BOOKING_POLICIES)
     path = reverse("pages:booking-policies")
     policies = listing["policies"]
-    meta = meta_for(page, path, fallback_description="Cancellation, payment, check-in and house rules.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Cancellation, payment, check-in and house rules."), json_ld=[crumbs((page.title, path))])
     return render(request, "pages/booking_policies.html", {
         "meta": meta,
         "page": page,
@@ -301,7 +301,7 @@ def booking_policies(request, prop, listing):
 def book(request, prop, listing):
     page = page_text(PageKey.BOOK)
     path = reverse("pages:book")
-    meta = meta_for(page, path, fallback_description=f"Choose your dates and book {listing['name']} directly.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Choose your dates and book %(name)s directly.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
     return render(request, "pages/book.html", {
         "meta": meta,
         "page": page,
@@ -318,7 +318,7 @@ def book(request, prop, listing):
 def contact(request, prop, listing):
     page = page_text(PageKey.CONTACT)
     path = reverse("pages:contact")
-    meta = meta_for(page, path, fallback_description=f"Ask {listing['host']['name'] or 'the host'} a question.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Ask %(host)s a question.") % {"host": listing["host"]["name"] or _("the host")}, json_ld=[crumbs((page.title, path))])
     status = 200
     notice = ""
     form = ContactForm(max_guests=listing["capacity"]["max_guests"])
@@ -363,7 +363,7 @@ def thank_you(request, prop, listing):
     """
     page = page_text(PageKey.THANK_YOU)
     path = reverse("pages:thank-you")
-    meta = meta_for(page, path, fallback_description="Your booking.", noindex=True)
+    meta = meta_for(page, path, fallback_description=_("Your booking."), noindex=True)
     reservation_id = request.GET.get("reservation_id", "")
     reservation, problem, manage_url = None, "", ""
     if reservation_id:
@@ -415,7 +415,7 @@ def blog_index(request, prop, listing):
     page = page_text(PageKey.BLOG)
     path = reverse("pages:blog")
     posts = Paginator(BlogPost.objects.public(), BLOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    meta = meta_for(page, path, fallback_description=f"Stories and advice from {listing['host']['name'] or 'the host'} in Florence.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Stories and advice from %(host)s in Florence.") % {"host": listing["host"]["name"] or _("the host")}, json_ld=[crumbs((page.title, path))])
     return render(request, "pages/blog_index.html", {"meta": meta, "page": page, "listing": listing, "posts": posts})
 
 
@@ -485,7 +485,7 @@ def robots_txt(request):
 
 def not_found(request, exception=None):
     """The 404 page of the site (config.urls.handler404 sends every non-API 404 here)."""
-    meta = seo.PageMeta(title="Page not found", description="This page does not exist.", path=request.path, noindex=True)
+    meta = seo.PageMeta(title=_("Page not found"), description=_("This page does not exist."), path=request.path, noindex=True)
     return render(request, "404.html", {"meta": meta}, status=404)
 
 

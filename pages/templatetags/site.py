@@ -37,7 +37,7 @@ def markdown_filter(text: str) -> SafeString:
 def dump_json_ld(data) -> SafeString:
     """JSON for a <script type="application/ld+json"> element. <, > and & are escaped as \\u003c…
     (as Django's json_script does), so no text in the data can close the script element."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)  # str: lazy translations
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return mark_safe(text)  # noqa: S308 - escaped just above
 
