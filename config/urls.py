@@ -5,10 +5,8 @@ from django.urls import include, path
 from drf_spectacular.renderers import OpenApiJsonRenderer2
 from drf_spectacular.views import SpectacularJSONAPIView
 
-from booking.api.views import ApiIndexView
-
 from booking.api.errors import json_error
-
+from booking.api.views import ApiIndexView
 
 
 class OpenApiDocumentView(SpectacularJSONAPIView):

@@ -10,7 +10,6 @@ from django.utils.translation import gettext_lazy as _
 
 from booking.errors import NotFound
 from booking.selectors import get_property
-
 from pages import i18n
 
 MAIN_NAV = [

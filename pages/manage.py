@@ -25,7 +25,11 @@ from booking.calendar_file import stay_calendar
 from booking.errors import BookingError, NotFound
 from booking.models import Reservation
 from booking.selectors import cancellation_tiers
-from booking.services.cancellation import cancel_by_guest, refund_if_cancelled, reservation_for_manage_token
+from booking.services.cancellation import (
+    cancel_by_guest,
+    refund_if_cancelled,
+    reservation_for_manage_token,
+)
 from booking.services.limits import count_in_window
 from pages import seo
 from pages.i18n import lang_path

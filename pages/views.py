@@ -17,8 +17,8 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
-from django.views.decorators.http import require_http_methods, require_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
 from booking import presenters, pricing

@@ -15,16 +15,32 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from booking.errors import BookingError, NotReleasable, PaymentProviderError, ReservationNotPayable
+from booking.errors import (
+    BookingError,
+    NotReleasable,
+    PaymentProviderError,
+    ReservationNotPayable,
+)
 from booking.formatting import language_of_site_url, site_languages, site_path
 from booking.models import Reservation
 from booking.payments.events import MalformedEvent, apply_payment_event
-from booking.payments.ledger import from_cents, lock_reservation, record_checkout, record_refund_total, to_cents
+from booking.payments.ledger import (
+    from_cents,
+    lock_reservation,
+    record_checkout,
+    record_refund_total,
+    to_cents,
+)
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import CheckoutRequest, get_provider
 from booking.pricing import money
 from booking.services.holds import GuestDetails, hold_stay
-from booking.services.reservations import cancel_reservation, extend_hold, get_reservation, release_live_hold
+from booking.services.reservations import (
+    cancel_reservation,
+    extend_hold,
+    get_reservation,
+    release_live_hold,
+)
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status

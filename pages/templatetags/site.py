@@ -9,7 +9,12 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
-from booking.formatting import active_language, format_date, format_money, format_money_whole
+from booking.formatting import (
+    active_language,
+    format_date,
+    format_money,
+    format_money_whole,
+)
 from pages.rendering import render_markdown
 
 register = template.Library()
