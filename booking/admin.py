@@ -15,6 +15,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from modeltranslation.admin import TranslationAdmin
 
 from booking.errors import BookingError
 from booking.models import (
@@ -117,7 +118,7 @@ class CancellationTierInline(admin.TabularInline):
 
 
 @admin.register(Property)
-class PropertyAdmin(admin.ModelAdmin):
+class PropertyAdmin(TranslationAdmin):  # the owner's texts in every language (booking/translation.py)
     form = PropertyForm
     list_display = ["name", "city", "max_guests", "base_nightly_rate", "updated_at"]
     inlines = [SeasonInline, ArrivalDayMinimumInline, DiscountInline, CancellationTierInline, DisplayCurrencyInline, AmenityInline, PhotoInline, ReviewInline]

@@ -4,11 +4,17 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.utils import translation
+
 from booking import pricing
 from booking.errors import InvalidInput
 from booking.rules import rules_for_version
-from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today
-
+from booking.selectors import (
+    get_property_version,
+    taken_ranges,
+    taken_ranges_and_holds,
+    today,
+)
 
 _property_documents: dict[int, tuple[int, dict, bytes]] = {}
 
@@ -34,7 +40,8 @@ def _property_document() -> tuple[dict, bytes]:
     cached = _property_documents.get(property_id)
     if cached is None or cached[0] != version:
         prop = Property.objects.prefetch_related("amenities", "photos", "reviews").get(pk=property_id)
-        document = property_json(prop, rules_for_version(property_id, version))
+        with translation.override("en"):  # the agents' document is language-neutral (English)
+            document = property_json(prop, rules_for_version(property_id, version))
         cached = (version, document, JSONRenderer().render(document))
         _property_documents[property_id] = cached
     return cached[1], cached[2]
