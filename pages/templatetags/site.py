@@ -4,12 +4,14 @@ import json
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from babel.dates import get_day_names
 from django import template
 from django.conf import settings
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
 from booking.formatting import (
+    LOCALES,
     active_language,
     format_date,
     format_money,
@@ -73,6 +75,22 @@ def email_money(amount, currency: str = "EUR") -> str:
         except (InvalidOperation, TypeError, ValueError):
             return ""
     return format_money(amount, currency)
+
+
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
+@register.filter
+def weekday(name: str) -> str:
+    """"Saturday" (as the API names days) → "sabato", "Samstag", "samedi" in the page's language."""
+    if name not in WEEKDAYS or active_language() == "en":
+        return name
+    return get_day_names("wide", locale=LOCALES[active_language()])[WEEKDAYS.index(name)]
+
+
+@register.filter
+def weekdays(names) -> str:
+    return ", ".join(weekday(name) for name in names)
 
 
 @register.filter
