@@ -17,6 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from modeltranslation.admin import TranslationAdmin
 
 from booking.admin_display import local_time, with_currency
 from booking.errors import BookingError
@@ -216,7 +217,7 @@ class CancellationTierInline(admin.TabularInline):
 
 
 @admin.register(Property)
-class PropertyAdmin(admin.ModelAdmin):
+class PropertyAdmin(TranslationAdmin):  # the owner's texts in every language (booking/translation.py)
     form = PropertyForm
     list_display = ["name", "city", "max_guests", "base_nightly_rate", "updated_at"]
     inlines = [

@@ -29,16 +29,30 @@ from django.db import transaction
 from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from booking import pricing
 from booking.calendar_file import stay_calendar
+from booking.formatting import format_date, site_path
 from booking.models import OutboundEmail, Reservation
-from booking.payments import TEST_PAYMENT_NOTICE
 from booking.selectors import cancellation_tiers
 from booking.services.audit import flag_for_staff, record_event
 
 logger = logging.getLogger(__name__)
+
+
+def test_payment_notice() -> str:
+    """"TEST PAYMENT" stays in every language (it is what the sandbox shows); the rest is translated."""
+    return "TEST PAYMENT — " + _("no money moves")
+
+
+def stay_dates(reservation: Reservation) -> str:
+    if translation.get_language() in (None, "en"):
+        return f"{reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}"
+    return _("%(arrival)s to %(departure)s") % {
+        "arrival": format_date(reservation.check_in, "j M Y"), "departure": format_date(reservation.check_out, "j M Y"),
+    }
 
 
 def header_safe(value: str) -> str:
@@ -126,23 +140,24 @@ def confirmation_context(reservation: Reservation) -> dict:
         "reservation": reservation,
         "property": prop,
         "breakdown": breakdown,
-        "dates": f"{reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}",
+        "dates": stay_dates(reservation),
+        "language": translation.get_language() or "en",
         "guest_label": header_safe(reservation.guest_name) or reservation.guest_email or reservation.pk,
         "address_lines": address_lines,
         "check_in_from": prop.check_in_from.strftime("%H:%M"),
         "check_in_until": prop.check_in_until.strftime("%H:%M"),
         "check_out_until": prop.check_out_until.strftime("%H:%M"),
-        "reservation_url": f"{settings.BASE_URL}/thank-you?reservation_id={reservation.pk}",
+        "reservation_url": f"{settings.BASE_URL}{site_path('/thank-you')}?reservation_id={reservation.pk}",
         "confirmed_at": timezone.localtime(reservation.confirmed_at) if reservation.confirmed_at else None,
         "cancellation_policy": pricing.policy_text(cancellation_tiers(prop)),
         "cancellation_lines": pricing.policy_lines(cancellation_tiers(prop)),
-        "manage_url": f"{settings.BASE_URL}/manage/{reservation.manage_token}" if reservation.manage_token else "",
+        "manage_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token)}" if reservation.manage_token else "",
         "admin_url": admin_url(reservation),
         "refunded": reservation.amount_refunded,
         "refund_pending": reservation.refund_pending,
         "pre_arrival_paragraphs": [p.strip() for p in (prop.pre_arrival_message or "").split("\n\n") if p.strip()],
         "test_payment": test,
-        "test_notice": TEST_PAYMENT_NOTICE,
+        "test_notice": test_payment_notice(),
         "test_prefix": "[TEST] " if test else "",
     }
 
@@ -227,6 +242,15 @@ def _deliver(row: OutboundEmail, now) -> int:
 
 
 def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
+    """The owner's copies are in English; the guest's emails in the language they booked in."""
+    if row.recipient == OutboundEmail.Recipient.OWNER:
+        with translation.override("en"):
+            return _build_message(row)
+    with translation.override(row.reservation.language or "en"):
+        return _build_message(row)
+
+
+def _build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
     reservation = row.reservation
     prop = reservation.property
     context = confirmation_context(reservation)
@@ -252,11 +276,13 @@ def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
         )
     if not guest_address:
         return None
+    names = {"name": prop.name, "dates": context["dates"]}
+    arrival = f"{reservation.check_in:%d %b %Y}" if context["language"] == "en" else format_date(reservation.check_in, "j M Y")
     subjects = {
-        Kind.CONFIRMATION: f"Your stay at {prop.name} is confirmed: {context['dates']}",
-        Kind.CANCELLATION: f"Your stay at {prop.name} is cancelled: {context['dates']}",
-        Kind.REFUND: f"Your refund for {prop.name} has been issued",
-        Kind.PRE_ARRIVAL: f"See you soon at {prop.name}: arrival on {reservation.check_in:%d %b %Y}",
+        Kind.CONFIRMATION: _("Your stay at %(name)s is confirmed: %(dates)s") % names,
+        Kind.CANCELLATION: _("Your stay at %(name)s is cancelled: %(dates)s") % names,
+        Kind.REFUND: _("Your refund for %(name)s has been issued") % names,
+        Kind.PRE_ARRIVAL: _("See you soon at %(name)s: arrival on %(arrival)s") % {"name": prop.name, "arrival": arrival},
     }
     message = EmailMultiAlternatives(
         subject=header_safe(prefix + subjects[row.kind]),

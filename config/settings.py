@@ -32,6 +32,7 @@ ALLOWED_HOSTS = env.list(
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[f"{_base.scheme}://{_base.netloc}"])
 
 INSTALLED_APPS = [
+    "modeltranslation",  # before the admin: translated fields of the owner's texts (see pages/translation.py)
     "config.admin.BookingAdminConfig",  # django.contrib.admin with the dashboard on its home page
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -54,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the language comes from the path only (/it/, /de/, /fr/)
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -227,6 +229,12 @@ CONTENT_SECURITY_POLICY = {
 
 # --- Internationalisation -----------------------------------------------------------------------
 LANGUAGE_CODE = "en"
+# English at the unprefixed paths, the others under /it/, /de/, /fr/ (pages/urls.py). The JSON API,
+# MCP and A2A stay English.
+LANGUAGES = [("en", "English"), ("it", "Italiano"), ("de", "Deutsch"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
+MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)  # an empty translation shows the English text
 TIME_ZONE = "Europe/Rome"  # the property's time zone: dates of stays are plain dates here
 USE_I18N = True
 USE_TZ = True

@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.renderers import OpenApiJsonRenderer2
@@ -25,8 +26,10 @@ urlpatterns = [
     path(".well-known/openapi.json", OpenApiDocumentView.as_view(), name="openapi"),
     path("api/openapi.json", OpenApiDocumentView.as_view(), name="openapi-api"),
     path("", include("discovery.urls")),
-    path("", include("pages.urls")),
+    path("", include("pages.file_urls")),
 ]
+# The website in four languages: English unprefixed (the spec's paths), /it/, /de/, /fr/.
+urlpatterns += i18n_patterns(path("", include("pages.urls")), prefix_default_language=False)
 
 
 def handler404(request, exception=None):

@@ -1,15 +1,17 @@
-"""The owner's editing screens for the website's words, FAQ, journal and inbox."""
+"""The owner's editing screens for the website's words, FAQ, journal and inbox. Page texts, FAQ
+entries and articles have a field per language (pages/translation.py); an empty one shows English."""
 
 from django.contrib import admin
 from django.utils import timezone
 from django.utils.html import format_html
+from modeltranslation.admin import TranslationAdmin
 
 from config.admin import GuardedModelAdmin
 from pages.models import BlogPost, ContactInquiry, FaqEntry, PageText
 
 
 @admin.register(PageText)
-class PageTextAdmin(admin.ModelAdmin):
+class PageTextAdmin(TranslationAdmin):
     list_display = ["key", "title", "updated_at"]
     search_fields = ["title", "intro", "body"]
     fields = ["key", "title", "meta_description", "intro", "body"]
@@ -20,7 +22,7 @@ class PageTextAdmin(admin.ModelAdmin):
 
 
 @admin.register(FaqEntry)
-class FaqEntryAdmin(admin.ModelAdmin):
+class FaqEntryAdmin(TranslationAdmin):
     list_display = ["question", "position", "published"]
     list_editable = ["position", "published"]
     list_filter = ["published"]
@@ -28,7 +30,7 @@ class FaqEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(BlogPost)
-class BlogPostAdmin(GuardedModelAdmin):
+class BlogPostAdmin(GuardedModelAdmin, TranslationAdmin):
     list_display = ["title", "status", "published_at", "visible", "updated_at"]
     list_filter = ["status"]
     search_fields = ["title", "summary", "body"]

@@ -6,23 +6,25 @@ Lazy: the property is read only by templates that show it (the admin's pages nev
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext_lazy as _
 
 from booking.errors import NotFound
 from booking.selectors import get_property
+from pages import i18n
 
 MAIN_NAV = [
-    ("/penthouse-florence", "The penthouse"),
-    ("/availability", "Prices & dates"),
-    ("/location", "Location"),
-    ("/reviews", "Reviews"),
-    ("/blog", "Journal"),
-    ("/faq", "FAQ"),
-    ("/contact", "Contact"),
+    ("/penthouse-florence", _("The penthouse")),
+    ("/availability", _("Prices & dates")),
+    ("/location", _("Location")),
+    ("/reviews", _("Reviews")),
+    ("/blog", _("Journal")),
+    ("/faq", _("FAQ")),
+    ("/contact", _("Contact")),
 ]
-AGENT_NAV = [
-    ("/api", "Booking API"),
-    ("/mcp", "MCP tool server"),
-    ("/agents", "For AI agents"),
+AGENT_NAV = [  # these pages stay English (DESIGN.md "Languages")
+    ("/api", _("Booking API")),
+    ("/mcp", _("MCP tool server")),
+    ("/agents", _("For AI agents")),
     ("/llms.txt", "llms.txt"),
 ]
 
@@ -36,9 +38,16 @@ def _site() -> dict:
 
 
 def site(request):
+    language = i18n.current_language()
+    alternates = SimpleLazyObject(lambda: i18n.alternates(request))
     return {
         "BASE_URL": settings.BASE_URL,
         "SITE": SimpleLazyObject(_site),
-        "MAIN_NAV": MAIN_NAV,
+        "LANG": language,
+        "LANG_PREFIX": i18n.lang_path("/", language).rstrip("/"),
+        "OG_LOCALE": i18n.OG_LOCALES.get(language, "en_GB"),
+        "LANGUAGE_ALTERNATES": alternates,
+        "LANGUAGE_SUGGESTION": SimpleLazyObject(lambda: i18n.suggested_language(request, alternates)),
+        "MAIN_NAV": [(i18n.lang_path(href, language), label) for href, label in MAIN_NAV],
         "AGENT_NAV": AGENT_NAV,
     }

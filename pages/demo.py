@@ -14,8 +14,9 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from pages import demo_translations as translated
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
 
 ROME = ZoneInfo("Europe/Rome")
@@ -126,6 +127,12 @@ PAGES = {
         "title": "Journal",
         "meta_description": "Notes from Florence by the host of the Santa Croce penthouse: what to see, where to eat and how to arrive.",
         "intro": "Notes from Florence by your host: what to see, where to eat, and how to arrive without stress.",
+        "body": "",
+    },
+    PageKey.PRIVACY: {
+        "title": "Privacy",
+        "meta_description": "What the Santa Croce penthouse stores about guests, why, for how long, and your rights under the GDPR.",
+        "intro": "We keep only what a booking needs, for as long as the law asks, and never sell or share it for advertising.",
         "body": "",
     },
 }
@@ -395,15 +402,16 @@ def load() -> bool:
     """Create whatever demo content is missing. Returns whether anything was created."""
     created = False
     now = timezone.now()
-    with transaction.atomic():
+    # The English texts go into the English fields whatever language happens to be active.
+    with transaction.atomic(), translation.override("en"):
         existing_pages = set(PageText.objects.values_list("key", flat=True))
         for key, text in PAGES.items():
             if key not in existing_pages:
-                PageText.objects.create(key=key, **text)
+                PageText.objects.create(key=key, **english(text))
                 created = True
         if not FaqEntry.objects.exists():
             FaqEntry.objects.bulk_create(
-                FaqEntry(question=question, answer=answer, position=(index + 1) * 10) for index, (question, answer) in enumerate(FAQ)
+                FaqEntry(question_en=question, answer_en=answer, position=(index + 1) * 10) for index, (question, answer) in enumerate(FAQ)
             )
             created = True
         if not BlogPost.objects.exists():
@@ -411,14 +419,53 @@ def load() -> bool:
                 # On a machine whose clock is behind the demo's dates, the articles still show.
                 published = min(article["published"], now - timedelta(days=len(ARTICLES) - index))
                 BlogPost.objects.create(
-                    slug=article["slug"], title=article["title"], summary=article["summary"], body=article["body"],
-                    cover_static_path=article["cover_static_path"], cover_alt=article["cover_alt"],
+                    slug=article["slug"], title_en=article["title"], summary_en=article["summary"], body_en=article["body"],
+                    cover_static_path=article["cover_static_path"], cover_alt_en=article["cover_alt"],
                     status=BlogPost.Status.PUBLISHED, published_at=published, created_at=published,
                 )
             BlogPost.objects.create(
-                slug="florence-in-winter", title="Florence in winter: the quiet season",
-                summary="Why November to March may be the best time to visit Florence.",
-                body=WINTER_DRAFT, status=BlogPost.Status.DRAFT,
+                slug="florence-in-winter", title_en="Florence in winter: the quiet season",
+                summary_en="Why November to March may be the best time to visit Florence.",
+                body_en=WINTER_DRAFT, status=BlogPost.Status.DRAFT,
             )
             created = True
+        created |= load_translations()
     return created
+
+
+def english(text: dict) -> dict:
+    return {f"{field}_en": value for field, value in text.items()}
+
+
+def load_translations() -> bool:
+    """Fill the Italian, German and French fields of the demo texts that are still the demo's own
+    (English unchanged) and not yet translated: an owner's edit or translation is never replaced."""
+    changed = False
+    for language, pages in translated.PAGES.items():
+        for key, fields in pages.items():
+            page = PageText.objects.filter(key=key, title_en=PAGES[key]["title"]).first()
+            changed |= page is not None and fill(page, fields, language)
+    english_faq = dict(FAQ)
+    for language, entries in translated.FAQ.items():
+        by_question = {question: (question_t, answer_t) for (question, _answer), (question_t, answer_t) in zip(FAQ, entries, strict=True)}
+        for entry in FaqEntry.objects.filter(question_en__in=list(by_question)):
+            if entry.answer_en != english_faq[entry.question_en]:
+                continue
+            question_t, answer_t = by_question[entry.question_en]
+            changed |= fill(entry, {"question": question_t, "answer": answer_t}, language)
+    demo_articles = {article["slug"]: article for article in ARTICLES}
+    for slug, languages in translated.ARTICLES.items():
+        post = BlogPost.objects.filter(slug=slug, title_en=demo_articles[slug]["title"]).first()
+        for language, fields in languages.items():
+            changed |= post is not None and fill(post, fields, language)
+    return changed
+
+
+def fill(row, fields: dict, language: str) -> bool:
+    """Set the empty `<field>_<language>` columns of a row; True if any was set."""
+    empty = {f"{field}_{language}": value for field, value in fields.items() if value and not getattr(row, f"{field}_{language}")}
+    for name, value in empty.items():
+        setattr(row, name, value)
+    if empty:
+        row.save(update_fields=list(empty))
+    return bool(empty)

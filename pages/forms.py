@@ -2,25 +2,26 @@
 every input fill it too."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 HONEYPOT_FIELD = "homepage"
 
 
 class ContactForm(forms.Form):
-    name = forms.CharField(max_length=100, widget=forms.TextInput(attrs={"autocomplete": "name"}))
-    email = forms.EmailField(max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    phone = forms.CharField(label="Phone (optional)", max_length=40, required=False, widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}))
-    check_in = forms.DateField(label="Arrival (optional)", required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    check_out = forms.DateField(label="Departure (optional)", required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    guests = forms.IntegerField(label="Guests (optional)", required=False, min_value=1)
-    message = forms.CharField(min_length=10, max_length=5000, widget=forms.Textarea(attrs={"rows": 6}))
-    homepage = forms.CharField(label="Leave this field empty", required=False, widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}))
+    name = forms.CharField(label=_("Name"), max_length=100, widget=forms.TextInput(attrs={"autocomplete": "name"}))
+    email = forms.EmailField(label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    phone = forms.CharField(label=_("Phone (optional)"), max_length=40, required=False, widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}))
+    check_in = forms.DateField(label=_("Arrival (optional)"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    check_out = forms.DateField(label=_("Departure (optional)"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    guests = forms.IntegerField(label=_("Guests (optional)"), required=False, min_value=1)
+    message = forms.CharField(label=_("Message"), min_length=10, max_length=5000, widget=forms.Textarea(attrs={"rows": 6}))
+    homepage = forms.CharField(label=_("Leave this field empty"), required=False, widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}))
 
     def __init__(self, *args, max_guests: int = 7, **kwargs):
         super().__init__(*args, **kwargs)
         # The property's capacity is the owner's setting, so the bound is set per form.
         self.fields["guests"] = forms.IntegerField(
-            label="Guests (optional)", required=False, min_value=1, max_value=max_guests,
+            label=_("Guests (optional)"), required=False, min_value=1, max_value=max_guests,
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
 
@@ -28,7 +29,7 @@ class ContactForm(forms.Form):
         data = super().clean()
         check_in, check_out = data.get("check_in"), data.get("check_out")
         if check_in and check_out and check_out <= check_in:
-            self.add_error("check_out", "The departure must be after the arrival.")
+            self.add_error("check_out", _("The departure must be after the arrival."))
         return data
 
     @property

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from booking import pricing
@@ -27,6 +28,7 @@ from booking.selectors import cancellation_tiers, refund_if_cancelled
 from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
 from booking.services.limits import count_in_window
 from pages import seo
+from pages.i18n import lang_path
 from pages.views import not_found
 
 # Unknown tokens per client before it is refused for a while: a guest mistyping a link a few times
@@ -84,14 +86,14 @@ def cancel(request, reservation: Reservation):
     if request.method != "POST":
         return with_a_form(render(request, "pages/manage_cancel.html", context))
     if request.POST.get("confirm") != "yes":
-        context["error"] = "Tick the box to confirm that you want to cancel this stay."
+        context["error"] = _("Tick the box to confirm that you want to cancel this stay.")
         return with_a_form(render(request, "pages/manage_cancel.html", context, status=400))
     try:
         cancel_by_guest(reservation.manage_token)
     except BookingError as error:
         context["error"] = error.detail
         return with_a_form(render(request, "pages/manage_cancel.html", context, status=error.status if error.status < 500 else 409))
-    return HttpResponseRedirect(f"/manage/{reservation.manage_token}?cancelled=1", status=303)
+    return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?cancelled=1", status=303)
 
 
 @require_safe
@@ -107,11 +109,11 @@ def context_for(request, reservation: Reservation) -> dict:
     confirmed = reservation.status == Reservation.Status.CONFIRMED
     quote = refund_if_cancelled(reservation) if confirmed else None
     return {
-        "meta": seo.PageMeta(title=f"Your stay at {prop.name}", description="Your booking.", path=request.path, noindex=True),
+        "meta": seo.PageMeta(title=_("Your stay at %(name)s") % {"name": prop.name}, description=_("Your booking."), path=request.path, noindex=True),
         "reservation": reservation,
         "property": prop,
-        "link": f"{settings.BASE_URL}/manage/{reservation.manage_token}",
-        "path": f"/manage/{reservation.manage_token}",
+        "link": settings.BASE_URL + lang_path(f"/manage/{reservation.manage_token}"),
+        "path": lang_path(f"/manage/{reservation.manage_token}"),
         "breakdown": reservation.price_breakdown or {},
         "total": reservation.total,
         "currency": reservation.currency,

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from pages.templatetags.site import static_url
 
@@ -18,17 +19,18 @@ from pages.templatetags.site import static_url
 class PageKey(models.TextChoices):
     """The pages whose words the owner can edit. The label is the default title."""
 
-    HOME = "home", "Home"
-    PROPERTY = "property", "The penthouse"
-    AVAILABILITY = "availability", "Availability and prices"
-    REVIEWS = "reviews", "Guest reviews"
-    LOCATION = "location", "Location"
-    FAQ = "faq", "Frequently asked questions"
-    BOOKING_POLICIES = "booking_policies", "Booking policies"
-    BOOK = "book", "Book your stay"
-    CONTACT = "contact", "Contact"
-    THANK_YOU = "thank_you", "Thank you"
-    BLOG = "blog", "Journal"
+    HOME = "home", _("Home")
+    PROPERTY = "property", _("The penthouse")
+    AVAILABILITY = "availability", _("Availability and prices")
+    REVIEWS = "reviews", _("Guest reviews")
+    LOCATION = "location", _("Location")
+    FAQ = "faq", _("Frequently asked questions")
+    BOOKING_POLICIES = "booking_policies", _("Booking policies")
+    BOOK = "book", _("Book your stay")
+    CONTACT = "contact", _("Contact")
+    THANK_YOU = "thank_you", _("Thank you")
+    BLOG = "blog", _("Journal")
+    PRIVACY = "privacy", _("Privacy")
 
 
 class PageText(models.Model):

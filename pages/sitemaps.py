@@ -29,6 +29,7 @@ SITE_PAGES = [
     ("pages:booking-policies", PageKey.BOOKING_POLICIES, "0.6"),
     ("pages:contact", PageKey.CONTACT, "0.5"),
     ("pages:blog", PageKey.BLOG, "0.6"),
+    ("pages:privacy", PageKey.PRIVACY, "0.3"),
 ]
 # The pages for AI agents and developers (built in discovery/): generated from the live
 # configuration, so they change when the property does.
@@ -37,7 +38,7 @@ AGENT_PAGES = ["/api", "/mcp", "/agents"]
 
 @dataclass(frozen=True)
 class Entry:
-    path: str
+    path: str  # a URL name of pages/urls.py for the translated pages, a plain path otherwise
     lastmod: datetime | None
     priority: str
 
@@ -52,7 +53,16 @@ class BaseUrlSitemap(Sitemap):
         return parts.netloc + parts.path.rstrip("/")
 
 
-class PagesSitemap(BaseUrlSitemap):
+class TranslatedSitemap(BaseUrlSitemap):
+    """Every URL once per language, each listing all languages as xhtml:link alternates (and
+    x-default: the English page)."""
+
+    i18n = True
+    alternates = True
+    x_default = True
+
+
+class PagesSitemap(TranslatedSitemap):
     changefreq = "weekly"
 
     def items(self):
@@ -64,12 +74,11 @@ class PagesSitemap(BaseUrlSitemap):
         entries = []
         for name, key, priority in SITE_PAGES:
             dates = [d for d in (property_changed, texts.get(key), extra.get(key)) if d]
-            entries.append(Entry(reverse(name), max(dates, default=None), priority))
-        entries += [Entry(path, property_changed, "0.5") for path in AGENT_PAGES]
+            entries.append(Entry(name, max(dates, default=None), priority))
         return entries
 
     def location(self, item: Entry):
-        return item.path
+        return reverse(item.path)  # reversed in each language: /faq, /it/faq, …
 
     def lastmod(self, item: Entry):
         return item.lastmod
@@ -78,7 +87,24 @@ class PagesSitemap(BaseUrlSitemap):
         return item.priority
 
 
-class BlogSitemap(BaseUrlSitemap):
+class AgentPagesSitemap(BaseUrlSitemap):
+    """The pages for agents and developers: English only, like the API they describe."""
+
+    changefreq = "weekly"
+    priority = "0.5"
+
+    def items(self):
+        changed = Property.objects.aggregate(latest=Max("updated_at"))["latest"]
+        return [Entry(path, changed, "0.5") for path in AGENT_PAGES]
+
+    def location(self, item: Entry):
+        return item.path
+
+    def lastmod(self, item: Entry):
+        return item.lastmod
+
+
+class BlogSitemap(TranslatedSitemap):
     changefreq = "monthly"
     priority = "0.6"
 
@@ -89,4 +115,4 @@ class BlogSitemap(BaseUrlSitemap):
         return max(post.updated_at, post.published_at)
 
 
-SITEMAPS = {"pages": PagesSitemap, "blog": BlogSitemap}
+SITEMAPS = {"pages": PagesSitemap, "agents": AgentPagesSitemap, "blog": BlogSitemap}

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
@@ -29,7 +30,8 @@ from booking.rules import rules_for
 from booking.selectors import get_property, today
 from booking.services.reservations import get_reservation
 from booking.validation import BlogSlugPath, ReservationPath, validate
-from pages import seo
+from pages import i18n, seo
+from pages.booking_text import booking_text
 from pages.forms import ContactForm
 from pages.inquiries import TooManyInquiries, count_inquiry, submit_inquiry
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
@@ -37,7 +39,6 @@ from pages.rendering import render_markdown
 
 logger = logging.getLogger(__name__)
 
-HOME_PATH = "/"
 BLOG_PAGE_SIZE = 10
 
 
@@ -46,7 +47,7 @@ BLOG_PAGE_SIZE = 10
 
 def page_text(key: PageKey) -> PageText:
     """The owner's words for a page; an unsaved default (its title only) when none were written."""
-    return PageText.objects.filter(key=key).first() or PageText(key=key, title=PageKey(key).label)
+    return PageText.objects.filter(key=key).first() or PageText(key=key, title=str(PageKey(key).label))
 
 
 def brand_name(prop: Property) -> str:
@@ -96,7 +97,7 @@ def meta_for(page: PageText, path: str, *, fallback_description: str, title: str
 
 
 def crumbs(*trail: tuple[str, str]) -> dict:
-    return seo.breadcrumbs(("Home", HOME_PATH), *trail)
+    return seo.breadcrumbs((_("Home"), reverse("pages:home")), *trail)
 
 
 def booking_config(listing: dict, request) -> dict:
@@ -118,6 +119,14 @@ def booking_config(listing: dict, request) -> dict:
             "quote": "/api/v1/quote",
             "checkoutLink": "/api/v1/payments/checkout-link",
         },
+        # Money and dates in the page's language (Intl), and, off English, the way back to the
+        # thank-you page in that language: the stay (and its emails) then keep the language.
+        "locale": i18n.LOCALES[i18n.current_language()].replace("_", "-"),
+        "text": booking_text(),
+        "returnUrls": (
+            {"success_url": settings.BASE_URL + i18n.lang_path("/thank-you"), "cancel_url": settings.BASE_URL + i18n.lang_path("/book")}
+            if i18n.current_language() != settings.LANGUAGE_CODE else None
+        ),
     }
 
 
@@ -129,7 +138,7 @@ def booking_config(listing: dict, request) -> dict:
 def home(request, prop, listing):
     page = page_text(PageKey.HOME)
     meta = meta_for(
-        page, HOME_PATH,
+        page, reverse("pages:home"),
         title=f"{brand_name(prop)} — {page.title}" if page.pk else f"{prop.name}",
         fallback_description=listing["summary"],
         image=(local_photos(listing) or [{"url": ""}])[0]["url"],
@@ -206,7 +215,7 @@ def season_rows(rules: dict) -> list[dict]:
 def availability(request, prop, listing):
     page = page_text(PageKey.AVAILABILITY)
     path = reverse("pages:availability")
-    meta = meta_for(page, path, fallback_description=f"Live availability and nightly prices of {listing['name']}.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Live availability and nightly prices of %(name)s.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
     return render(request, "pages/availability.html", {
         "meta": meta,
         "page": page,
@@ -227,7 +236,7 @@ def reviews(request, prop, listing):
     items = listing["reviews"]["items"]
     distribution = [(stars, sum(1 for r in items if r["rating"] == stars)) for stars in range(5, 0, -1)]
     meta = meta_for(
-        page, path, fallback_description=f"What guests say about {listing['name']}.",
+        page, path, fallback_description=_("What guests say about %(name)s.") % {"name": listing["name"]},
         json_ld=[seo.vacation_rental(listing), crumbs((page.title, path))],
     )
     return render(request, "pages/reviews.html", {
@@ -246,7 +255,7 @@ def location(request, prop, listing):
     path = reverse("pages:location")
     coordinates = listing["coordinates"]
     latitude, longitude = seo.coordinate(coordinates["latitude"]), seo.coordinate(coordinates["longitude"])
-    meta = meta_for(page, path, fallback_description=f"Where {listing['name']} is and how to get there.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Where %(name)s is and how to get there.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
     return render(request, "pages/location.html", {
         "meta": meta,
         "page": page,
@@ -266,7 +275,7 @@ def faq(request, prop, listing):
     json_ld = [crumbs((page.title, path))]
     if entries:
         json_ld.insert(0, seo.faq_page(entries, render_markdown))
-    meta = meta_for(page, path, fallback_description=f"Answers to guests' questions about {listing['name']}.", json_ld=json_ld)
+    meta = meta_for(page, path, fallback_description=_("Answers to guests' questions about %(name)s.") % {"name": listing["name"]}, json_ld=json_ld)
     return render(request, "pages/faq.html", {"meta": meta, "page": page, "listing": listing, "entries": entries})
 
 
@@ -276,7 +285,7 @@ def booking_policies(request, prop, listing):
     page = page_text(PageKey.BOOKING_POLICIES)
     path = reverse("pages:booking-policies")
     policies = listing["policies"]
-    meta = meta_for(page, path, fallback_description="Cancellation, payment, check-in and house rules.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Cancellation, payment, check-in and house rules."), json_ld=[crumbs((page.title, path))])
     return render(request, "pages/booking_policies.html", {
         "meta": meta,
         "page": page,
@@ -293,7 +302,7 @@ def booking_policies(request, prop, listing):
 def book(request, prop, listing):
     page = page_text(PageKey.BOOK)
     path = reverse("pages:book")
-    meta = meta_for(page, path, fallback_description=f"Choose your dates and book {listing['name']} directly.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Choose your dates and book %(name)s directly.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
     return render(request, "pages/book.html", {
         "meta": meta,
         "page": page,
@@ -310,7 +319,7 @@ def book(request, prop, listing):
 def contact(request, prop, listing):
     page = page_text(PageKey.CONTACT)
     path = reverse("pages:contact")
-    meta = meta_for(page, path, fallback_description=f"Ask {listing['host']['name'] or 'the host'} a question.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Ask %(host)s a question.") % {"host": listing["host"]["name"] or _("the host")}, json_ld=[crumbs((page.title, path))])
     status = 200
     notice = ""
     form = ContactForm(max_guests=listing["capacity"]["max_guests"])
@@ -322,14 +331,14 @@ def contact(request, prop, listing):
         except TooManyInquiries as limited:
             response = render(request, "pages/contact.html", {
                 "meta": meta, "page": page, "listing": listing, "form": form,
-                "notice": "You have sent several messages in a short time. Please wait a while, or write to us by email.",
+                "notice": _("You have sent several messages in a short time. Please wait a while, or write to us by email."),
             }, status=429)
             response["Retry-After"] = str(limited.retry_after)
             return response
         if form.is_bot:
             # Rejected, but with words a person who somehow filled the hidden field can act on.
             status = 400
-            notice = "Your message could not be accepted. Please write to us by email instead."
+            notice = _("Your message could not be accepted. Please write to us by email instead.")
         elif form.is_valid():
             submit_inquiry(cleaned=form.cleaned_data, client_ip=ip, prop=prop)
             return HttpResponseRedirect(path + "?sent=1")
@@ -355,7 +364,7 @@ def thank_you(request, prop, listing):
     """
     page = page_text(PageKey.THANK_YOU)
     path = reverse("pages:thank-you")
-    meta = meta_for(page, path, fallback_description="Your booking.", noindex=True)
+    meta = meta_for(page, path, fallback_description=_("Your booking."), noindex=True)
     reservation_id = request.GET.get("reservation_id", "")
     reservation, problem, manage_url = None, "", ""
     if reservation_id:
@@ -367,7 +376,7 @@ def thank_you(request, prop, listing):
             # only the payer's browser, sent back with the checkout session id, is shown it.
             session_id = request.GET.get("session_id", "")
             if stay.manage_token and session_id and constant_time_compare(session_id, stay.checkout_session_id):
-                manage_url = f"{settings.BASE_URL}/manage/{stay.manage_token}"
+                manage_url = settings.BASE_URL + i18n.lang_path(f"/manage/{stay.manage_token}")
         except InvalidInput:
             problem = "invalid"
         except NotFound:
@@ -387,11 +396,27 @@ def thank_you(request, prop, listing):
 
 @require_safe
 @site_page
+def privacy(request, prop, listing):
+    """What the site stores about guests, why, for how long, and their rights (GDPR)."""
+    page = page_text(PageKey.PRIVACY)
+    path = reverse("pages:privacy")
+    meta = meta_for(page, path, title=page.title if page.pk else _("Privacy"), fallback_description=_("What we store about you, why, for how long, and your rights."), json_ld=[crumbs((page.title, path))])
+    return render(request, "pages/privacy.html", {
+        "meta": meta,
+        "page": page,
+        "listing": listing,
+        "hold_minutes": listing["policies"]["hold_minutes"],
+        "contact_email": prop.contact_email,
+    })
+
+
+@require_safe
+@site_page
 def blog_index(request, prop, listing):
     page = page_text(PageKey.BLOG)
     path = reverse("pages:blog")
     posts = Paginator(BlogPost.objects.public(), BLOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    meta = meta_for(page, path, fallback_description=f"Stories and advice from {listing['host']['name'] or 'the host'} in Florence.", json_ld=[crumbs((page.title, path))])
+    meta = meta_for(page, path, fallback_description=_("Stories and advice from %(host)s in Florence.") % {"host": listing["host"]["name"] or _("the host")}, json_ld=[crumbs((page.title, path))])
     return render(request, "pages/blog_index.html", {"meta": meta, "page": page, "listing": listing, "posts": posts})
 
 
@@ -439,7 +464,7 @@ WELCOMED_CRAWLERS = [
 def robots_txt(request):
     admin = "/" + settings.ADMIN_PATH
     # Each named group repeats the rules: a crawler obeys only the most specific group that names it.
-    group = ["Allow: /", f"Disallow: {admin}", "Disallow: /thank-you"]
+    group = ["Allow: /", f"Disallow: {admin}", "Disallow: /thank-you"] + [f"Disallow: /{code}/thank-you" for code in i18n.language_codes() if code != settings.LANGUAGE_CODE]
     body = [
         "# Search engines and AI agents are welcome here.",
         "# Agents can book through the JSON API (see /llms.txt and /.well-known/openapi.json) or MCP at /mcp.",
@@ -461,13 +486,13 @@ def robots_txt(request):
 
 def not_found(request, exception=None):
     """The 404 page of the site (config.urls.handler404 sends every non-API 404 here)."""
-    meta = seo.PageMeta(title="Page not found", description="This page does not exist.", path=request.path, noindex=True)
+    meta = seo.PageMeta(title=_("Page not found"), description=_("This page does not exist."), path=request.path, noindex=True)
     return render(request, "404.html", {"meta": meta}, status=404)
 
 
 def remove_trailing_slash(request, page: str):
-    """/faq/ → /faq: the pages have no trailing slash, but people type one."""
-    return redirect("/" + page, permanent=True)
+    """/faq/ → /faq (and /it/faq/ → /it/faq): the pages have no trailing slash, but people type one."""
+    return redirect(request.path.rstrip("/"), permanent=True)
 
 
 MEDIA_IMMUTABLE_SECONDS = 365 * 24 * 3600

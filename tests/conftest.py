@@ -6,6 +6,7 @@ from datetime import date, timedelta
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.utils import translation
 
 from booking import demo
 from booking.rules import clear_cache
@@ -24,8 +25,10 @@ def _test_settings(settings, tmp_path):
     from config.celery import app
 
     app.conf.task_always_eager = True
+    translation.activate(settings.LANGUAGE_CODE)  # a request to /it/… leaves Italian active in the thread
     yield
     clear_cache()
+    translation.deactivate()
 
 
 @pytest.fixture

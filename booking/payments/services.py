@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from booking.callers import Caller
 from booking.errors import BookingError, NotReleasable, PaymentProviderError, ReservationNotPayable
+from booking.formatting import language_of_site_url, site_languages, site_path
 from booking.models import Reservation
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import from_cents, record_checkout, record_refund_total, to_cents
@@ -74,6 +75,9 @@ def create_checkout_link(
     reservation = hold_stay(
         check_in=check_in, check_out=check_out, guests=guests, guest=GuestDetails(),
         special_requests=special_requests, agent_name=agent_name, caller=caller, children_ages=children_ages,
+        # Booked from /it/book, the widget returns the guest to /it/thank-you: the stay's emails
+        # are then in Italian. Any other return address (an agent's) leaves them in English.
+        language=language_of_site_url(success_url),
     )
     try:
         return open_checkout(reservation.pk, success_url=success_url, cancel_url=cancel_url, actor=actor)
@@ -132,7 +136,7 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
             amount_cents=to_cents(reservation.total),
             currency=reservation.currency,
             description=checkout_description(reservation),
-            success_url=return_url(success_url, THANK_YOU_PATH, reservation.pk, with_session=not success_url),
+            success_url=return_url(success_url, THANK_YOU_PATH, reservation.pk, with_session=not success_url or is_own_thank_you_page(success_url)),
             cancel_url=return_url(cancel_url, BOOK_PATH, reservation.pk),
             expires_at=expires_at,
             # No customer_email: whoever holds the reservation id must not see the guest's address
@@ -215,6 +219,16 @@ def checkout_description(reservation: Reservation) -> str:
 # Stripe (and the sandbox) put the session id in place of this literal on the way back: only the
 # payer's browser then knows it, which is what lets our thank-you page show the manage link.
 SESSION_ID_PLACEHOLDER = "{CHECKOUT_SESSION_ID}"
+
+
+def is_own_thank_you_page(url: str) -> bool:
+    """Our thank-you page in any language (/thank-you, /it/thank-you …): like the default return
+    address, it is told the checkout session, so it can show the payer the manage link."""
+    parts, base = urlsplit(url), urlsplit(settings.BASE_URL)
+    if (parts.scheme, parts.netloc.lower()) != (base.scheme, base.netloc.lower()):
+        return False
+    path = parts.path.removeprefix(base.path.rstrip("/"))
+    return path in {site_path(THANK_YOU_PATH, language) for language in site_languages()}
 
 
 def return_url(url: str | None, default_path: str, reservation_id: str, *, with_session: bool = False) -> str:

@@ -12,7 +12,11 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import ngettext
 from django.views import View
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -25,6 +29,7 @@ from booking.api.errors import json_error
 from booking.api.views import IDEMPOTENCY_KEY
 from booking.callers import Caller
 from booking.errors import BookingError, NotFound, ServiceUnavailable
+from booking.formatting import active_language, format_money
 from booking.models import Reservation
 from booking.payments import TEST_PAYMENT_NOTICE, sandbox, services
 from booking.payments.events import MalformedEvent, apply_payment_event
@@ -153,9 +158,9 @@ class StripeWebhookView(View):
 
 
 class SandboxPayerForm(forms.Form):
-    email = forms.EmailField(label="Email", max_length=254)
-    name = forms.CharField(label="Full name", max_length=200)
-    phone = forms.CharField(label="Phone", max_length=40)
+    email = forms.EmailField(label=_lazy("Email"), max_length=254)
+    name = forms.CharField(label=_lazy("Full name"), max_length=200)
+    phone = forms.CharField(label=_lazy("Phone"), max_length=40)
 
     def clean(self) -> dict[str, Any]:
         # No line breaks or control characters: these details end up in email headers and the admin.
@@ -217,8 +222,14 @@ class SandboxCheckoutView(View):
             return None
 
     def _page(self, request, checkout, *, form=None, state=None, status=200):
+        """The page speaks the language the guest booked in (the stay remembers it)."""
         reservation = checkout.reservation if checkout else None
+        with translation.override(reservation.language if reservation else "en"):
+            return self._render(request, checkout, reservation, form=form, state=state, status=status)
+
+    def _render(self, request, checkout, reservation, *, form, state, status):
         context = {
+            "language": translation.get_language(),
             "notice": TEST_PAYMENT_NOTICE,
             "checkout": checkout,
             "reservation": reservation,
@@ -236,15 +247,17 @@ def price_lines(reservation) -> list[tuple[str, str]]:
     breakdown, currency = reservation.price_breakdown or {}, reservation.currency
     nights = breakdown.get("nights") or reservation.nights
     lines = [
-        (f"Accommodation ({nights} night{'s' if nights != 1 else ''})", breakdown.get("accommodation")),
-        (breakdown.get("discount_label") or "Discount", breakdown.get("discount_amount")),
-        (breakdown.get("cleaning_fee_label") or "Cleaning", breakdown.get("cleaning_fee")),
-        ("City tax", breakdown.get("city_tax")),
+        (ngettext("Accommodation (%(nights)s night)", "Accommodation (%(nights)s nights)", nights) % {"nights": nights}, breakdown.get("accommodation")),
+        (breakdown.get("discount_label") or _("Discount"), breakdown.get("discount_amount")),
+        (breakdown.get("cleaning_fee_label") or _("Cleaning"), breakdown.get("cleaning_fee")),
+        (_("City tax"), breakdown.get("city_tax")),
     ]
     return [(label, money_label(round(Decimal(str(value)) * 100), currency)) for label, value in lines if value]
 
 
 def money_label(cents: int, currency: str) -> str:
+    if active_language() != "en":
+        return format_money(Decimal(cents) / 100, currency.upper())
     amount = f"{abs(cents) / 100:,.2f}"
     sign = "−" if cents < 0 else ""
     return f"{sign}€{amount}" if currency.upper() == "EUR" else f"{sign}{amount} {currency.upper()}"

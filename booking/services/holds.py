@@ -74,8 +74,11 @@ def hold_stay(
     agent_name: str | None = None,
     caller: Caller | None = None,
     children_ages: list[int] | None = None,
+    language: str = "en",
 ) -> Reservation:
     """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited).
+
+    `language` is the site language the guest booked in: their emails are written in it.
 
     Every interface holds through here (REST reservations and checkout links, MCP, A2A, the site),
     so each sees the same calendar: the before-hold hooks run first, then the check and the insert
@@ -121,6 +124,7 @@ def hold_stay(
                 special_requests=special_requests or "",
                 agent_name=agent_name or "",
                 client_ip=client_ip,
+                language=language,
             )
             record_event(reservation, action="hold", actor=caller.actor(agent_name), note=f"held until {reservation.hold_expires_at:%Y-%m-%d %H:%M %Z}")
     except IntegrityError as error:

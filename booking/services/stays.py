@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 
 from booking import pricing
@@ -34,7 +35,8 @@ def _property_document() -> tuple[dict[str, Any], bytes]:
     cached = _property_documents.get(property_id)
     if cached is None or cached[0] != version:
         prop = Property.objects.prefetch_related("amenities", "photos", "reviews").get(pk=property_id)
-        document = property_json(prop, rules_for_version(property_id, version))
+        with translation.override("en"):  # the agents' document is language-neutral (English)
+            document = property_json(prop, rules_for_version(property_id, version))
         cached = (version, document, JSONRenderer().render(document))
         _property_documents[property_id] = cached
     return cached[1], cached[2]

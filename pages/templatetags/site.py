@@ -4,11 +4,19 @@ import json
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from babel.dates import get_day_names
 from django import template
 from django.conf import settings
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
+from booking.formatting import (
+    LOCALES,
+    active_language,
+    format_date,
+    format_money,
+    format_money_whole,
+)
 from pages.rendering import render_markdown
 
 register = template.Library()
@@ -36,7 +44,7 @@ def markdown_filter(text: str) -> SafeString:
 def dump_json_ld(data) -> SafeString:
     """JSON for a <script type="application/ld+json"> element. <, > and & are escaped as \\u003c…
     (as Django's json_script does), so no text in the data can close the script element."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)  # str: lazy translations
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return mark_safe(text)  # noqa: S308 - escaped just above
 
@@ -48,23 +56,47 @@ def json_ld(data) -> SafeString:
 
 @register.filter
 def money(amount, currency: str = "EUR") -> str:
-    """12.5 → "€12.50"; -30 → "−€30.00"; 240 → "€240.00". Amounts come from the API as JSON numbers."""
-    try:
-        value = Decimal(str(amount)).quantize(Decimal("0.01"))
-    except (InvalidOperation, TypeError, ValueError):
-        return ""
-    symbol = {"EUR": "€", "USD": "$", "GBP": "£"}.get(currency, currency + " ")
-    sign = "−" if value < 0 else ""
-    whole, cents = f"{abs(value):.2f}".split(".")
-    grouped = f"{int(whole):,}"  # 1,240.00: as the booking script writes amounts (Intl, en-IE)
-    return f"{sign}{symbol}{grouped}.{cents}"
+    """12.5 → "€12.50" in English, "12,50 €" in Italian…; −30 → "−€30.00". Amounts come from the API as JSON numbers."""
+    return format_money(amount, currency)
 
 
 @register.filter
 def money_whole(amount, currency: str = "EUR") -> str:
-    """240 → "€240" for headline prices; amounts with cents keep them."""
-    text = money(amount, currency)
-    return text.removesuffix(".00")
+    """240 → "€240" (or "240 €") for headline prices; amounts with cents keep them."""
+    return format_money_whole(amount, currency)
+
+
+@register.filter
+def email_money(amount, currency: str = "EUR") -> str:
+    """Amounts in emails: "240.00 EUR" in English (as they always were), "240,00 €" in Italian…"""
+    if active_language() == "en":
+        try:
+            return f"{Decimal(str(amount)):.2f} {currency}"
+        except (InvalidOperation, TypeError, ValueError):
+            return ""
+    return format_money(amount, currency)
+
+
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
+@register.filter
+def weekday(name: str) -> str:
+    """"Saturday" (as the API names days) → "sabato", "Samstag", "samedi" in the page's language."""
+    if name not in WEEKDAYS or active_language() == "en":
+        return name
+    return get_day_names("wide", locale=LOCALES[active_language()])[WEEKDAYS.index(name)]
+
+
+@register.filter
+def weekdays(names) -> str:
+    return ", ".join(weekday(name) for name in names)
+
+
+@register.filter
+def ldate(value, django_format: str = "j M Y") -> str:
+    """|date with the month and day names and the order of the page's language: "12 gen 2027"."""
+    return format_date(value, django_format)
 
 
 @register.filter

@@ -52,7 +52,7 @@
   };
   const isIsoDate = (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(toDate(value).getTime()) && toIso(toDate(value)) === value;
 
-  const format = (options) => new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...options });
+  const format = (options) => new Intl.DateTimeFormat(config.locale === "en-IE" || !config.locale ? "en-GB" : config.locale, { timeZone: "UTC", ...options });
   const monthTitle = format({ month: "long", year: "numeric" });
   const longDate = format({ weekday: "long", day: "numeric", month: "long", year: "numeric" });
   const shortDate = format({ weekday: "short", day: "numeric", month: "short" });
@@ -60,10 +60,14 @@
   const weekdayShort = format({ weekday: "short" });
   const weekdayLong = format({ weekday: "long" });
   const money = (amount, currency = config.currency) =>
-    new Intl.NumberFormat("en-IE", { style: "currency", currency }).format(amount);
+    new Intl.NumberFormat(config.locale || "en-IE", { style: "currency", currency }).format(amount);
   const moneyShort = (amount) =>
-    new Intl.NumberFormat("en-IE", { style: "currency", currency: config.currency, maximumFractionDigits: 0 }).format(amount);
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    new Intl.NumberFormat(config.locale || "en-IE", { style: "currency", currency: config.currency, maximumFractionDigits: 0 }).format(amount);
+  // Words in the page's language: config.text maps each English phrase to its translation
+  // (built with gettext in pages/booking_text.py); {name} marks a value filled in here.
+  const TEXT = config.text || {};
+  const t = (phrase, values = {}) => (TEXT[phrase] || phrase).replace(/\{(\w+)\}/g, (match, name) => (name in values ? values[name] : match));
+  const plural = (n, word) => t(n === 1 ? `{n} ${word}` : `{n} ${word}s`, { n });
 
   // --- State -------------------------------------------------------------------------------------
   const today = config.today;
@@ -157,31 +161,31 @@
   // Why a day cannot be chosen, in words for the status line and screen readers.
   function refusal(iso) {
     const day = calendarDays.get(iso);
-    if (!day) return "not open for booking yet";
+    if (!day) return t("not open for booking yet");
     if (choosingCheckOut()) {
-      if (iso < state.checkIn) return "before your check-in; clear the dates to start again";
+      if (iso < state.checkIn) return t("before your check-in; clear the dates to start again");
       const nights = diffDays(state.checkIn, iso);
       const minimum = calendarDays.get(state.checkIn).min_nights;
-      if (nights < minimum) return `stays from ${shortDate.format(toDate(state.checkIn))} last at least ${plural(minimum, "night")}`;
-      if (nights > config.maxNights) return `stays last at most ${plural(config.maxNights, "night")}`;
-      if (iso > firstBlockedNight(state.checkIn)) return "a night in between is already booked";
-      if (!day.check_out_allowed) return `no departures on ${weekdayLong.format(toDate(iso))}s`;
-      return "not possible as check-out";
+      if (nights < minimum) return t("stays from {date} last at least {nights}", { date: shortDate.format(toDate(state.checkIn)), nights: plural(minimum, "night") });
+      if (nights > config.maxNights) return t("stays last at most {nights}", { nights: plural(config.maxNights, "night") });
+      if (iso > firstBlockedNight(state.checkIn)) return t("a night in between is already booked");
+      if (!day.check_out_allowed) return t("no departures on {weekday}s", { weekday: weekdayLong.format(toDate(iso)) });
+      return t("not possible as check-out");
     }
-    if (iso < today) return "in the past";
-    if (!day.available) return "already booked";
-    return `no arrival possible on this day (the minimum stay of ${plural(day.min_nights, "night")} does not fit, or arrivals are closed)`;
+    if (iso < today) return t("in the past");
+    if (!day.available) return t("already booked");
+    return t("no arrival possible on this day (the minimum stay of {nights} does not fit, or arrivals are closed)", { nights: plural(day.min_nights, "night") });
   }
 
   function dayLabel(iso) {
     const day = calendarDays.get(iso);
     const parts = [longDate.format(toDate(iso))];
-    if (iso === state.checkIn) parts.push(choosingCheckOut() ? "your check-in; press to clear" : "your check-in");
-    else if (iso === state.checkOut) parts.push(`your check-out, ${plural(diffDays(state.checkIn, iso), "night")}`);
+    if (iso === state.checkIn) parts.push(choosingCheckOut() ? t("your check-in; press to clear") : t("your check-in"));
+    else if (iso === state.checkOut) parts.push(t("your check-out, {nights}", { nights: plural(diffDays(state.checkIn, iso), "night") }));
     else if (canChoose(iso)) {
-      if (choosingCheckOut()) parts.push(`choose as check-out, ${plural(diffDays(state.checkIn, iso), "night")}`);
-      else parts.push(`available for check-in, ${moneyShort(day.nightly_rate)} a night, minimum ${plural(day.min_nights, "night")}`);
-    } else parts.push(`unavailable: ${refusal(iso)}`);
+      if (choosingCheckOut()) parts.push(t("choose as check-out, {nights}", { nights: plural(diffDays(state.checkIn, iso), "night") }));
+      else parts.push(t("available for check-in, {price} a night, minimum {nights}", { price: moneyShort(day.nightly_rate), nights: plural(day.min_nights, "night") }));
+    } else parts.push(t("unavailable: {reason}", { reason: refusal(iso) }));
     return parts.join(", ");
   }
 
@@ -271,8 +275,8 @@
   }
 
   function renderSummary() {
-    ui.checkInLabel.textContent = state.checkIn ? shortDateYear.format(toDate(state.checkIn)) : "Choose a date";
-    ui.checkOutLabel.textContent = state.checkOut ? shortDateYear.format(toDate(state.checkOut)) : state.checkIn ? "Choose a date" : "—";
+    ui.checkInLabel.textContent = state.checkIn ? shortDateYear.format(toDate(state.checkIn)) : t("Choose a date");
+    ui.checkOutLabel.textContent = state.checkOut ? shortDateYear.format(toDate(state.checkOut)) : state.checkIn ? t("Choose a date") : "—";
     ui.clear.hidden = !state.checkIn;
     if (ui.continueLink) {
       const ready = Boolean(state.checkIn && state.checkOut);
@@ -321,7 +325,7 @@
       }
       state.checkOut = iso;
       state.preview = null;
-      say(`Check-out ${longDate.format(toDate(iso))}: ${plural(diffDays(state.checkIn, iso), "night")}. Your price is shown under “Your stay”.`);
+      say(t("Check-out {date}: {nights}. Your price is shown under “Your stay”.", { date: longDate.format(toDate(iso)), nights: plural(diffDays(state.checkIn, iso), "night") }));
       requestQuote();
       // On a phone the price is below the calendar: bring it into view (focus stays on the day).
       if (narrowScreen.matches) {
@@ -334,7 +338,7 @@
       state.quote = null;
       renderQuote();
       const minimum = calendarDays.get(iso).min_nights;
-      say(`Check-in ${longDate.format(toDate(iso))}. Now choose your check-out (at least ${plural(minimum, "night")}).`);
+      say(t("Check-in {date}. Now choose your check-out (at least {nights}).", { date: longDate.format(toDate(iso)), nights: plural(minimum, "night") }));
     }
     state.focus = iso;
     refreshDays();
@@ -345,7 +349,7 @@
     if (quoteRequest) quoteRequest.abort();
     renderQuote();
     refreshDays();
-    say("Dates cleared. Choose your check-in.");
+    say(t("Dates cleared. Choose your check-in."));
   }
 
   async function goToMonth(month, focusDate) {
@@ -355,7 +359,7 @@
     try {
       await ensureView();
     } catch {
-      showError("The calendar could not be loaded. Check your connection and try again.");
+      showError(t("The calendar could not be loaded. Check your connection and try again."));
       return;
     }
     renderMonths();
@@ -390,13 +394,13 @@
 
   // --- Quote -------------------------------------------------------------------------------------
   const UNAVAILABLE = {
-    booked: "Some of these nights have just been booked. Please choose other dates.",
-    min_stay: "This stay is shorter than the minimum for its arrival day.",
-    max_stay: "This stay is longer than the maximum we accept.",
-    closed_to_arrival: "Arrivals are not possible on this day.",
-    closed_to_departure: "Departures are not possible on this day.",
-    beyond_booking_window: "These dates are too far ahead to book yet.",
-    too_many_guests: `The penthouse sleeps at most ${config.maxGuests} guests.`,
+    booked: t("Some of these nights have just been booked. Please choose other dates."),
+    min_stay: t("This stay is shorter than the minimum for its arrival day."),
+    max_stay: t("This stay is longer than the maximum we accept."),
+    closed_to_arrival: t("Arrivals are not possible on this day."),
+    closed_to_departure: t("Departures are not possible on this day."),
+    beyond_booking_window: t("These dates are too far ahead to book yet."),
+    too_many_guests: t("The penthouse sleeps at most {guests} guests.", { guests: config.maxGuests }),
   };
 
   async function requestQuote() {
@@ -405,19 +409,19 @@
     quoteRequest = new AbortController();
     state.quote = null;
     state.idempotencyKey = newKey(); // a new stay is a new booking attempt
-    ui.quote.replaceChildren(Object.assign(document.createElement("p"), { className: "muted", textContent: "Calculating your price…" }));
+    ui.quote.replaceChildren(Object.assign(document.createElement("p"), { className: "muted", textContent: t("Calculating your price…") }));
     setBookable(false);
     try {
       const response = await fetch(config.endpoints.quote, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, guests: state.guests }),
+        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, guests: state.guests, ...(config.returnUrls || {}) }),
         signal: quoteRequest.signal,
       });
       const body = await response.json().catch(() => ({}));
       if (response.status === 422) {
         ui.quote.replaceChildren();
-        showError("Please check your choice:", validationMessages(body));
+        showError(t("Please check your choice:"), validationMessages(body));
         return;
       }
       if (!response.ok) throw new Error(`quote answered ${response.status}`);
@@ -426,7 +430,7 @@
     } catch (error) {
       if (error.name === "AbortError") return;
       ui.quote.replaceChildren();
-      showError("The price could not be calculated just now. Please try again in a moment.");
+      showError(t("The price could not be calculated just now. Please try again in a moment."));
     }
   }
 
@@ -454,18 +458,18 @@
     if (!quote.available) {
       const box = document.createElement("div");
       box.className = "notice notice-error";
-      box.textContent = UNAVAILABLE[quote.unavailable_reason] || "These dates cannot be booked. Please choose others.";
+      box.textContent = UNAVAILABLE[quote.unavailable_reason] || t("These dates cannot be booked. Please choose others.");
       parts.push(box);
     }
     const nights = quote.nights;
     const details = document.createElement("details");
     details.className = "nights-detail";
     details.open = nights <= 7;
-    details.appendChild(Object.assign(document.createElement("summary"), { textContent: `${plural(nights, "night")}, night by night` }));
+    details.appendChild(Object.assign(document.createElement("summary"), { textContent: t("{nights}, night by night", { nights: plural(nights, "night") }) }));
     const list = document.createElement("ul");
     for (const night of quote.nightly_rates || []) {
       const li = document.createElement("li");
-      const extra = night.extra_guest_fee > 0 ? ` (incl. ${money(night.extra_guest_fee, quote.currency)} for extra guests)` : "";
+      const extra = night.extra_guest_fee > 0 ?  t(" (incl. {amount} for extra guests)", { amount: money(night.extra_guest_fee, quote.currency) }) : "";
       li.append(
         Object.assign(document.createElement("span"), { textContent: `${shortDate.format(toDate(night.date))}${extra}` }),
         Object.assign(document.createElement("span"), { textContent: money(night.amount, quote.currency) }),
@@ -477,16 +481,16 @@
 
     const table = document.createElement("table");
     table.className = "quote-lines";
-    table.appendChild(Object.assign(document.createElement("caption"), { className: "visually-hidden", textContent: "Price breakdown" }));
+    table.appendChild(Object.assign(document.createElement("caption"), { className: "visually-hidden", textContent: t("Price breakdown") }));
     const body = table.createTBody();
-    body.appendChild(line("Accommodation", quote.accommodation, { note: `${plural(nights, "night")}, on average ${money(quote.nightly_avg, quote.currency)}` }));
-    if (quote.discount_amount < 0) body.appendChild(line(`${quote.discount_label || "Discount"} (−${quote.discount_percent}%)`, quote.discount_amount, { className: "discount" }));
-    body.appendChild(line(quote.cleaning_fee_label || "Cleaning", quote.cleaning_fee));
-    body.appendChild(line("City tax", quote.city_tax, { note: quote.city_tax_note || "" }));
-    body.appendChild(line("Total", quote.total, { className: "total" }));
+    body.appendChild(line(t("Accommodation"), quote.accommodation, { note: t("{nights}, on average {price}", { nights: plural(nights, "night"), price: money(quote.nightly_avg, quote.currency) }) }));
+    if (quote.discount_amount < 0) body.appendChild(line(`${quote.discount_label || t("Discount")} (−${quote.discount_percent}%)`, quote.discount_amount, { className: "discount" }));
+    body.appendChild(line(quote.cleaning_fee_label || t("Cleaning"), quote.cleaning_fee));
+    body.appendChild(line(t("City tax"), quote.city_tax, { note: quote.city_tax_note || "" }));
+    body.appendChild(line(t("Total"), quote.total, { className: "total" }));
     parts.push(table);
     if (quote.currency !== quote.charge_currency && quote.charge_currency) {
-      parts.push(Object.assign(document.createElement("p"), { className: "help", textContent: `Charged in ${quote.charge_currency}: ${money(quote.charge_total, quote.charge_currency)}.` }));
+      parts.push(Object.assign(document.createElement("p"), { className: "help", textContent: t("Charged in {currency}: {amount}.", { currency: quote.charge_currency, amount: money(quote.charge_total, quote.charge_currency) }) }));
     }
     ui.quote.replaceChildren(...parts);
     setBookable(Boolean(quote.available));
@@ -506,35 +510,35 @@
   function setBookable(ready) {
     if (!ui.book) return;
     ui.book.disabled = !ready;
-    ui.book.textContent = "Book and pay";
+    ui.book.textContent = t("Book and pay");
   }
 
   async function book() {
     if (!state.quote || !state.quote.available) return;
     showError("");
     ui.book.disabled = true;
-    ui.book.textContent = "Holding your dates…";
+    ui.book.textContent = t("Holding your dates…");
     let response, body;
     try {
       response = await fetch(config.endpoints.checkoutLink, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": state.idempotencyKey || newKey() },
-        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, guests: state.guests }),
+        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, guests: state.guests, ...(config.returnUrls || {}) }),
       });
       body = await response.json().catch(() => ({}));
     } catch {
       setBookable(true);
-      showError("We could not reach the booking service. Check your connection and try again; nothing was booked.");
+      showError(t("We could not reach the booking service. Check your connection and try again; nothing was booked."));
       return;
     }
     if (response.ok && body.checkout_url) {
-      ui.book.textContent = "Opening secure payment…";
-      say(`Your dates are held for ${config.holdMinutes} minutes while you pay.`);
+      ui.book.textContent = t("Opening secure payment…");
+      say(t("Your dates are held for {minutes} minutes while you pay.", { minutes: config.holdMinutes }));
       window.location.assign(body.checkout_url);
       return;
     }
     if (response.status === 409 && body.code === "dates_unavailable") {
-      showError("Sorry — another guest booked some of these nights a moment ago. The calendar has been refreshed; please choose other dates.");
+      showError(t("Sorry — another guest booked some of these nights a moment ago. The calendar has been refreshed; please choose other dates."));
       await reloadCalendar();
       clearDates();
       return;
@@ -542,14 +546,14 @@
     setBookable(true);
     if (response.status === 409) {
       state.idempotencyKey = newKey();
-      showError(body.detail || "This booking could not be completed. Please try again.");
+      showError(body.detail || t("This booking could not be completed. Please try again."));
     } else if (response.status === 422) {
-      showError("Please check your choice:", validationMessages(body));
+      showError(t("Please check your choice:"), validationMessages(body));
     } else if (response.status === 429) {
       const wait = Number(response.headers.get("Retry-After")) || 60;
-      showError(`Too many booking attempts from your connection. Please try again in ${plural(Math.ceil(wait / 60), "minute")}, or contact us.`);
+      showError(t("Too many booking attempts from your connection. Please try again in {minutes}, or contact us.", { minutes: plural(Math.ceil(wait / 60), "minute") }));
     } else {
-      showError((typeof body.detail === "string" && body.detail) || "Something went wrong on our side; nothing was booked. Please try again in a moment.");
+      showError((typeof body.detail === "string" && body.detail) || t("Something went wrong on our side; nothing was booked. Please try again in a moment."));
     }
   }
 
@@ -616,13 +620,13 @@
         await ensureLoaded(monthOf(initial.check_in), addMonths(monthOf(initial.check_in), 2));
       }
     } catch {
-      ui.months.replaceChildren(Object.assign(document.createElement("p"), { className: "notice notice-error", textContent: "The calendar could not be loaded. Please reload the page, or contact us to book." }));
+      ui.months.replaceChildren(Object.assign(document.createElement("p"), { className: "notice notice-error", textContent: t("The calendar could not be loaded. Please reload the page, or contact us to book.") }));
       return;
     }
     applyInitialChoice();
     await goToMonth(state.view);
     if (state.checkIn && state.checkOut) requestQuote();
-    say(state.checkIn ? "" : "Choose your check-in date.");
+    say(state.checkIn ? "" : t("Choose your check-in date."));
   }
 
   start();

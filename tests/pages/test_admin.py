@@ -43,9 +43,12 @@ def test_the_owner_publishes_a_draft_from_the_list(owner, client):
 def test_an_edited_page_text_shows_on_the_site(owner, client):
     text = PageText.objects.get(key="faq")
     answer = owner.post(admin(f"pagetext/{text.pk}/change/"), {
-        "title": "Questions & answers", "meta_description": "Everything guests ask.", "intro": "Short and useful.", "body": "## More\n\nAsk **us**.",
+        "title_en": "Questions & answers", "meta_description_en": "Everything guests ask.", "intro_en": "Short and useful.", "body_en": "## More\n\nAsk **us**.",
+        "title_it": "Domande e risposte",  # one field per language; the empty ones show English
     })
     assert answer.status_code == 302
     page = client.get("/faq").content.decode()
     assert "<h1>Questions &amp; answers</h1>" in page
     assert "<strong>us</strong>" in page
+    assert "<h1>Domande e risposte</h1>" in client.get("/it/faq").content.decode()
+    assert "<strong>us</strong>" in client.get("/it/faq").content.decode(), "the untranslated body falls back to English"
