@@ -240,7 +240,7 @@
       rate.setAttribute("aria-hidden", "true");
       const day = calendarDays.get(iso);
       if (day) rate.textContent = moneyShort(day.nightly_rate);
-      button.append(number, rate);
+      button.append(number, " ", rate);  // a space: "25 290 €" reads as two things, not "25290 €"
       row.insertCell().appendChild(button);
     }
     while (row.cells.length < 7) row.insertCell();
@@ -263,7 +263,10 @@
       const choosable = canChoose(iso);
       button.setAttribute("aria-disabled", String(!choosable));
       button.setAttribute("aria-pressed", String(iso === state.checkIn || iso === state.checkOut));
-      button.setAttribute("aria-label", dayLabel(iso));
+      // The accessible name starts with what the button shows (day number and price), as speech
+      // input users say what they see (WCAG 2.5.3); then the full date and what choosing it does.
+      const shown = Array.from(button.children, (part) => part.textContent.trim()).filter(Boolean).join(" ");
+      button.setAttribute("aria-label", `${shown}, ${dayLabel(iso)}`);
       button.tabIndex = iso === state.focus ? 0 : -1;
       button.classList.toggle("is-taken", !choosable && (!day || !day.available) && !(choosingCheckOut() && iso === state.checkIn));
       button.classList.toggle("is-check-in", iso === state.checkIn);
