@@ -8,26 +8,25 @@ export HOST PORT
 # The PostgreSQL run of the suite; pytest-django creates and drops test_<name> beside it.
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-# Dependencies are pinned once, in pyproject.toml; this reads them from there.
-define requirements
-$(BIN)/python -c 'import sys, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print("\n".join(p["dependencies"] + [r for extra in sys.argv[1:] for r in p["optional-dependencies"][extra]]))'
-endef
-
-.PHONY: run test test-sqlite test-postgres lint prepare install bench backup restore
+.PHONY: run test test-sqlite test-postgres lint lock prepare install bench backup restore
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
-	$(requirements) > $(VENV)/requirements-run.txt
-	$(BIN)/python -m pip install -q -r $(VENV)/requirements-run.txt
+# Installed from the lock files: every package, direct or not, at the version the tests ran with.
+# `make lock` regenerates them (uv) after a change to the dependencies in pyproject.toml.
+$(VENV)/.installed-run: requirements.lock | $(BIN)/python
+	$(BIN)/python -m pip install -q -r requirements.lock
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(requirements) test > $(VENV)/requirements-test.txt
-	$(BIN)/python -m pip install -q -r $(VENV)/requirements-test.txt
+$(VENV)/.installed-test: requirements-test.lock | $(BIN)/python
+	$(BIN)/python -m pip install -q -r requirements-test.lock
 	touch $@ $(VENV)/.installed-run
+
+lock: $(VENV)/.installed-test
+	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 -q --custom-compile-command "make lock" -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra test --python-version 3.11 -q --custom-compile-command "make lock" -o requirements-test.lock
 
 install: $(VENV)/.installed-run
 
