@@ -13,6 +13,7 @@ from babel.dates import format_date as babel_format_date
 from babel.numbers import format_currency
 from django.utils import dateformat, translation
 
+# Locale names for Babel and the browser's Intl (money and dates written the local way).
 LOCALES = {"en": "en_IE", "it": "it_IT", "de": "de_DE", "fr": "fr_FR"}
 SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£"}
 

@@ -29,6 +29,8 @@ ALLOWED_HOSTS = env.list(
     "ALLOWED_HOSTS",
     default=[h for h in [_base.hostname, "127.0.0.1", "localhost", "[::1]", "testserver"] if h],
 )
+# How long a browser or shared cache may keep a public page before revalidating it (pages/caching.py).
+PUBLIC_PAGE_MAX_AGE = env.int("PUBLIC_PAGE_MAX_AGE", default=60)
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[f"{_base.scheme}://{_base.netloc}"])
 
 INSTALLED_APPS = [
@@ -51,6 +53,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.observability.RequestIdMiddleware",
+    # Outermost after the request id, so it compresses the final body (config/transfer.py); the
+    # ETag is taken from the uncompressed body one step in.
+    "config.transfer.CompressionMiddleware",
+    "django.middleware.http.ConditionalGetMiddleware",
     "booking.api.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -10,10 +10,8 @@ from django.urls import translate_url
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from booking.formatting import site_path
+from booking.formatting import LOCALES, site_path  # noqa: F401  (LOCALES: Babel's and the browser's locale per language)
 
-# Locale names for Babel and the browser's Intl (money and dates written the local way).
-LOCALES = {"en": "en_IE", "it": "it_IT", "de": "de_DE", "fr": "fr_FR"}
 OG_LOCALES = {"en": "en_GB", "it": "it_IT", "de": "de_DE", "fr": "fr_FR"}
 
 

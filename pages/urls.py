@@ -4,27 +4,31 @@ Italian, German and French under /it/, /de/, /fr/ (the same paths after the pref
 from django.urls import path, re_path
 
 from pages import manage, views
+from pages.caching import public_page
 
 app_name = "pages"
 
+# The pages that change only with the owner's content and rates are public_page: shared caches may
+# keep them for a minute and revalidate them by ETag (pages/caching.py). The booking flow, the
+# availability calendar, the contact form and the guest's own pages are not.
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("penthouse-florence", views.property_page, name="property"),
+    path("", public_page(views.home), name="home"),
+    path("penthouse-florence", public_page(views.property_page), name="property"),
     path("availability", views.availability, name="availability"),
-    path("reviews", views.reviews, name="reviews"),
-    path("location", views.location, name="location"),
-    path("faq", views.faq, name="faq"),
-    path("booking-policies", views.booking_policies, name="booking-policies"),
+    path("reviews", public_page(views.reviews), name="reviews"),
+    path("location", public_page(views.location), name="location"),
+    path("faq", public_page(views.faq), name="faq"),
+    path("booking-policies", public_page(views.booking_policies), name="booking-policies"),
     path("book", views.book, name="book"),
     path("contact", views.contact, name="contact"),
     path("thank-you", views.thank_you, name="thank-you"),
-    path("privacy", views.privacy, name="privacy"),
+    path("privacy", public_page(views.privacy), name="privacy"),
     # The guest's own booking page: the token is the credential (see pages/manage.py).
     path("manage/<str:token>", manage.manage, name="manage"),
     path("manage/<str:token>/cancel", manage.cancel, name="manage-cancel"),
     path("manage/<str:token>/stay.ics", manage.stay_ics, name="manage-ics"),
-    path("blog", views.blog_index, name="blog"),
-    path("blog/<str:slug>", views.blog_post, name="blog-post"),
+    path("blog", public_page(views.blog_index), name="blog"),
+    path("blog/<str:slug>", public_page(views.blog_post), name="blog-post"),
     re_path(
         r"^(?P<page>penthouse-florence|availability|reviews|location|faq|booking-policies|book|contact|thank-you|privacy|blog)/$",
         views.remove_trailing_slash,

@@ -23,7 +23,7 @@ from tests.payments.conftest import sandbox, stay  # noqa: F401 - sandbox is a f
 
 pytestmark = pytest.mark.django_db
 
-LANGUAGES = ["en", "it", "de", "fr"]
+LANGUAGES = [code for code, _name in settings.LANGUAGES]  # a language added to the settings is tested at once
 PAGES = [
     "/", "/penthouse-florence", "/availability", "/reviews", "/location", "/faq", "/booking-policies",
     "/book", "/contact", "/thank-you", "/privacy", "/blog", "/blog/three-slow-days-in-florence",
