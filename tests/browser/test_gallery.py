@@ -182,3 +182,17 @@ def test_an_uploaded_photo_loads_as_webp_of_the_slots_width_and_full_size_in_the
         expect(page.locator("[data-lightbox-caption]")).to_have_text("The terrace at dusk")
         viewport_screenshot(page, "gallery-desktop-5-uploaded-photo")
         assert not errors, errors
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_the_open_lightbox_passes_axe(site_url, device):
+    """tests/browser/test_accessibility.py checks every page as it loads; this checks the viewer open."""
+    from tests.browser.test_accessibility import AXE, serious_violations
+
+    if not AXE.exists():
+        pytest.skip("axe-core not fetched (make test fetches it)")
+    with open_browser(**DEVICES[device], bypass_csp=True) as (page, _errors):
+        page.goto(site_url + "/it/penthouse-florence")
+        page.locator("[data-gallery-item]").nth(1).click()
+        page.wait_for_function("document.querySelector('[data-lightbox]').open")
+        assert serious_violations(page) == []
