@@ -4,10 +4,20 @@ JSON-LD is built here, in Python, from the same property JSON the API serves (bo
 so structured data can never drift from what guests and agents see. Templates only emit it.
 """
 
+import logging
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.conf import settings
+from django.core.files.storage import default_storage
+from django.db import DatabaseError
 from django.utils import timezone
+
+from booking import images
+from booking.errors import NotFound
+from booking.selectors import get_property
+
+logger = logging.getLogger(__name__)
 
 SCHEMA = "https://schema.org"
 
@@ -19,9 +29,42 @@ def absolute(path: str) -> str:
     return settings.BASE_URL + (path if path.startswith("/") else "/" + path)
 
 
+def share_image(prop) -> str:
+    """Site-relative URL of the property's 1200×630 share image: its first uploaded photo cropped to
+    fit, or (with only the demo's SVG illustrations) its name and headline on the site's colours.
+    Made once and stored under MEDIA_ROOT (booking.images.share_image_for); a page view checks that
+    the file exists."""
+    photo = prop.photos.exclude(image="").first()
+    return default_storage.url(images.share_image_for(prop, photo))
+
+
+def is_share_image(url: str) -> bool:
+    return url.startswith(settings.MEDIA_URL + "share/")
+
+
+RASTER_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp")
+
+
+def share_image_of(url: str) -> str:
+    """An uploaded raster picture (a cover) as a share image; "" for anything else (an SVG)."""
+    if not (url.startswith(settings.MEDIA_URL) and url.lower().endswith(RASTER_SUFFIXES)):
+        return ""
+    name = url.removeprefix(settings.MEDIA_URL)
+    if not default_storage.exists(name):
+        return ""
+    try:
+        return default_storage.url(images.share_image_of_file(name))
+    except images.UnreadableImage:
+        return ""
+
+
 @dataclass
 class PageMeta:
-    """Per-page title, description and sharing data, used by templates/base.html."""
+    """Per-page title, description and sharing data, used by templates/base.html.
+
+    `image` is what the page is shared with. Link previews want a JPEG or PNG of 1200×630, never an
+    SVG: an uploaded picture (an article's cover) is cropped to a share image, and anything else (an
+    SVG cover, no picture) gives way to the property's share image."""
 
     title: str
     description: str
@@ -30,14 +73,26 @@ class PageMeta:
     og_type: str = "website"
     noindex: bool = False
     json_ld: list[dict] = field(default_factory=list)
+    image_width = images.SHARE_SIZE[0]
+    image_height = images.SHARE_SIZE[1]
+    image_type = "image/jpeg"
 
     @property
     def canonical(self) -> str:
         return absolute(self.path)
 
-    @property
+    @cached_property
     def image_url(self) -> str:
-        return absolute(self.image) if self.image else ""
+        if is_share_image(self.image):
+            return absolute(self.image)
+        try:
+            return absolute(share_image_of(self.image) or share_image(get_property()))
+        except NotFound:  # nothing to show before the owner sets the property up
+            return ""
+        except (DatabaseError, OSError):
+            # A preview image never takes a page down with it.
+            logger.exception("no share image for %s", self.path)
+            return ""
 
 
 def coordinate(value: float) -> float:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import SuspiciousFileOperation
+from django.core.files.storage import default_storage
 from django.core.paginator import Paginator
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
@@ -74,9 +75,31 @@ def site_page(view):
     return wrapper
 
 
-def local_photos(listing: dict) -> list[dict]:
-    """The API's photos with site-relative URLs, so images load whatever host the page came from."""
-    return [{**photo, "url": photo["url"].removeprefix(settings.BASE_URL)} for photo in listing["photos"]]
+def local_photos(listing: dict, prop: Property) -> list[dict]:
+    """The API's photos with site-relative URLs, so images load whatever host the page came from,
+    and what a <picture> needs besides: an uploaded photo's sized copies (`srcset_webp`,
+    `srcset_jpeg`), a middle-sized `src`, its shape (`width`, `height`) and the largest copy for the
+    lightbox (`full_url`, `full_webp`). The demo's SVG illustrations have no copies: their one URL
+    serves every size. The uploaded original (with its metadata) is never linked."""
+    stored = {photo.url: photo for photo in prop.photos.all()}
+    shown = []
+    for photo in listing["photos"]:
+        url = photo["url"].removeprefix(settings.BASE_URL)
+        record = stored.get(url)
+        sized = record.renditions if record is not None else []
+        width, height = record.display_size if record is not None else (1200, 800)
+        shown.append({
+            **photo,
+            "url": url,
+            "src": default_storage.url(sized[len(sized) // 2]["jpeg"]) if sized else url,
+            "width": width,
+            "height": height,
+            "srcset_jpeg": record.srcset_jpeg if sized else "",
+            "srcset_webp": record.srcset_webp if sized else "",
+            "full_url": default_storage.url(sized[-1]["jpeg"]) if sized else url,
+            "full_webp": default_storage.url(sized[-1]["webp"]) if sized else "",
+        })
+    return shown
 
 
 def paragraphs(text: str) -> list[str]:
@@ -141,14 +164,14 @@ def home(request, prop, listing):
         page, reverse("pages:home"),
         title=f"{brand_name(prop)} — {page.title}" if page.pk else f"{prop.name}",
         fallback_description=listing["summary"],
-        image=(local_photos(listing) or [{"url": ""}])[0]["url"],
+        image=seo.share_image(prop),
         json_ld=[seo.vacation_rental(listing), seo.website(brand_name(prop))],
     )
     return render(request, "pages/home.html", {
         "meta": meta,
         "page": page,
         "listing": listing,
-        "photos": local_photos(listing),
+        "photos": local_photos(listing, prop),
         "reviews": listing["reviews"]["items"][:3],
         "posts": BlogPost.objects.public()[:3],
         "from_rate": lowest_rate(listing),
@@ -172,14 +195,14 @@ def property_page(request, prop, listing):
     ]
     meta = meta_for(
         page, path, title=listing["name"], fallback_description=listing["summary"],
-        image=(local_photos(listing) or [{"url": ""}])[0]["url"],
+        image=seo.share_image(prop),
         json_ld=[seo.vacation_rental(listing), crumbs((page.title, path))],
     )
     return render(request, "pages/property.html", {
         "meta": meta,
         "page": page,
         "listing": listing,
-        "photos": local_photos(listing),
+        "photos": local_photos(listing, prop),
         "description": paragraphs(listing["description"]),
         "amenities": amenities,
     })
