@@ -194,6 +194,10 @@ class Photo(models.Model):
 
     @builtins.property
     def url(self) -> str:
+        """Where the photo is published (API, JSON-LD, pages). For an upload, its largest sized
+        copy: the original keeps the camera's EXIF, GPS position included, and is never linked."""
+        if self.image and self.renditions:
+            return default_storage.url(self.renditions[-1]["jpeg"])
         if self.image:
             return self.image.url
         from django.conf import settings

@@ -103,3 +103,16 @@ def test_media_is_served_with_long_cache_headers_for_content_named_files(client,
     assert sized.status_code == 200 and "immutable" in sized["Cache-Control"] and "max-age=31536000" in sized["Cache-Control"]
     original = client.get(photo.image.url)
     assert original.status_code == 200 and "max-age=86400" in original["Cache-Control"] and "immutable" not in original["Cache-Control"]
+
+
+def test_the_published_photo_is_a_sized_copy_without_the_phones_gps(client, demo_property):
+    # The original upload keeps its EXIF (GPS included); the API, the JSON-LD and the pages
+    # publish the largest sized copy instead.
+    Photo.objects.create(property=demo_property, image=SimpleUploadedFile("t.jpg", phone_jpeg(), content_type="image/jpeg"), alt_text="x", position=0)
+    [published] = [p["url"] for p in client.get("/api/v1/property").json()["photos"] if "/media/" in p["url"]]
+
+    assert "/media/photos/sized/" in published
+    path = "/" + published.split("://", 1)[1].split("/", 1)[1]
+    served = client.get(path)
+    exif = Image.open(io.BytesIO(b"".join(served.streaming_content) if served.streaming else served.content)).getexif()
+    assert GPS_INFO not in exif
