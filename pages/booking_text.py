@@ -6,10 +6,10 @@ configuration and looks each phrase up. {name} marks a value the script fills in
 
 from datetime import date
 
-from django.utils import formats
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from booking.errors import NotFound
+from booking.formatting import format_date
 from booking.models import Reservation
 from booking.pricing import Unavailable
 from booking.selectors import today
@@ -94,7 +94,7 @@ def booking_text() -> dict[str, str]:
 
 
 def _day(value: date) -> str:
-    return formats.date_format(value, "DATE_FORMAT")
+    return format_date(value, "D j M Y")
 
 
 def explain_stay_link(query, *, max_guests: int, max_nights: int) -> str:
