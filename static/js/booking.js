@@ -796,7 +796,7 @@
       });
     }
     document.addEventListener("click", (event) => {
-      if (!event.target.closest(".day") && !event.target.closest("[data-tip]")) hideTip();
+      if (!event.target.closest(".day")) hideTip(); // a tap anywhere else, the tip itself too, puts it away
     });
     narrowScreen.addEventListener("change", () => goToMonth(state.view));
 
