@@ -4,14 +4,14 @@ The script writes English; it receives this table, English phrase → translatio
 configuration and looks each phrase up. {name} marks a value the script fills in.
 """
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from booking.errors import NotFound
 from booking.formatting import format_date
 from booking.models import Reservation
-from booking.pricing import Unavailable
+from booking.pricing import Unavailable, Verdict
 from booking.selectors import today
 from booking.services.reservations import get_reservation
 from booking.services.stays import check_stay
@@ -97,7 +97,7 @@ def _day(value: date) -> str:
     return format_date(value, "D j M Y")
 
 
-def explain_stay_link(query, *, max_guests: int, max_nights: int) -> str:
+def explain_stay_link(query, *, max_guests: int, max_nights: int, booking_window_days: int) -> str:
     """Why the stay in a /book?check_in=…&check_out=… link cannot be booked, in the page's
     language; "" when there is no stay in the link or it can be booked."""
     raw_in, raw_out = query.get("check_in", "").strip(), query.get("check_out", "").strip()
@@ -118,11 +118,18 @@ def explain_stay_link(query, *, max_guests: int, max_nights: int) -> str:
     except ValueError:
         guests = 2
     guests = min(max(guests, 1), max_guests)
-    verdict = check_stay(check_in=check_in, check_out=check_out, guests=guests).verdict
+    nights = (check_out - check_in).days
+    # Too long or too far ahead is said without pricing it: a link must not make the page price
+    # a stay of thousands of nights.
+    if nights > max_nights:
+        verdict = Verdict(available=False, reason=Unavailable.MAX_STAY)
+    elif check_in > today() + timedelta(days=booking_window_days):
+        verdict = Verdict(available=False, reason=Unavailable.BEYOND_BOOKING_WINDOW)
+    else:
+        verdict = check_stay(check_in=check_in, check_out=check_out, guests=guests).verdict
     if verdict.available:
         return ""
     dates = {"check_in": _day(check_in), "check_out": _day(check_out)}
-    nights = (check_out - check_in).days
     if verdict.reason == Unavailable.MIN_STAY:
         minimum = verdict.min_nights or 1
         return ngettext(

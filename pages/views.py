@@ -233,7 +233,7 @@ def availability(request, prop, listing):
         "rules": listing["pricing_rules"],
         "seasons": season_rows(listing["pricing_rules"]),
         "booking_config": booking_config(listing, request),
-        "link_problem": explain_stay_link(request.GET, max_guests=listing["capacity"]["max_guests"], max_nights=listing["pricing_rules"]["max_nights"]),
+        "link_problem": explain_stay_link(request.GET, max_guests=listing["capacity"]["max_guests"], max_nights=listing["pricing_rules"]["max_nights"], booking_window_days=listing["pricing_rules"]["booking_window_days"]),
         "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
         "child_choices": range(0, listing["capacity"]["max_guests"]),
         "picker_mode": "browse",
@@ -327,7 +327,7 @@ def book(request, prop, listing):
         if cancelled.status == cancelled.Status.HELD:
             config["releaseHold"] = cancelled.pk
     else:
-        link_problem = explain_stay_link(request.GET, max_guests=listing["capacity"]["max_guests"], max_nights=listing["pricing_rules"]["max_nights"])
+        link_problem = explain_stay_link(request.GET, max_guests=listing["capacity"]["max_guests"], max_nights=listing["pricing_rules"]["max_nights"], booking_window_days=listing["pricing_rules"]["booking_window_days"])
     return render(request, "pages/book.html", {
         "meta": meta,
         "page": page,

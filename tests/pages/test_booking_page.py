@@ -67,6 +67,10 @@ class TestALinkWithDatesThatCannotBeBooked:
         problem = link_problem(client, check_in=str(future(40)), check_out=str(future(41)))
         assert f"last at least {minimum} nights; this link asks for 1" in problem
 
+    def test_too_long_or_too_far_ahead_without_pricing_thousands_of_nights(self, client, site):
+        assert "Stays last at most" in link_problem(client, check_in=str(future(40)), check_out="9999-12-31")
+        assert "too far ahead" in link_problem(client, check_in="9999-01-01", check_out="9999-01-04")
+
     def test_nights_already_booked(self, client, site):
         reservation = held_stay()
         confirm_reservation(reservation.pk, actor="test", payer=Payer(email="a@example.com"), amount_paid=reservation.total)
