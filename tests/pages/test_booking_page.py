@@ -147,6 +147,11 @@ class TestBackFromThePaymentPageWithoutPaying:
 
 
 class TestThePartyOnThePage:
+    def test_the_new_words_of_the_script_come_in_the_pages_language(self, client, site):
+        text = config_of(client.get("/it/book").content.decode())["text"]
+        assert text["{amount} total"] == "{amount} in totale"
+        assert text["Age of child {n}"] == "Età del bambino {n}"
+
     def test_a_children_picker_and_the_owners_currencies(self, client, site):
         html = client.get("/book").content.decode()
         assert 'id="children"' in html and 'id="currency"' in html
