@@ -29,7 +29,7 @@ from booking.models import Property
 from booking.rules import rules_for
 from booking.selectors import get_property, today
 from booking.services.reservations import get_reservation
-from booking.validation import BlogSlugPath, ReservationPath, validate
+from booking.validation import BlogSlugPath, ReservationPath, return_url_problem, validate
 from pages import i18n, seo
 from pages.booking_text import booking_text, cancelled_checkout, explain_stay_link
 from pages.forms import ContactForm
@@ -103,6 +103,7 @@ def crumbs(*trail: tuple[str, str]) -> dict:
 def booking_config(listing: dict, request) -> dict:
     """What the date picker needs besides the calendar feed: read by static/js/booking.js."""
     rules = listing["pricing_rules"]
+    cancel_url = settings.BASE_URL + i18n.lang_path("/book")
     return {
         "today": today().isoformat(),
         "currency": rules["currency"],
@@ -135,7 +136,9 @@ def booking_config(listing: dict, request) -> dict:
         ),
         # Back from the payment page without paying: /book with the stay and the party in the query,
         # so the guest finds them kept (the script adds the query; the provider adds reservation_id).
-        "cancelUrl": settings.BASE_URL + i18n.lang_path("/book"),
+        # (Only an address the API accepts as a return URL: else the provider's default, /book
+        # with the reservation id, from which the page takes the dates and guests.)
+        "cancelUrl": None if return_url_problem(cancel_url) else cancel_url,
         "releaseHold": None,
     }
 
