@@ -4,7 +4,17 @@ The script writes English; it receives this table, English phrase → translatio
 configuration and looks each phrase up. {name} marks a value the script fills in.
 """
 
-from django.utils.translation import gettext, gettext_noop
+from datetime import date, timedelta
+
+from django.utils.translation import gettext, gettext_noop, ngettext
+
+from booking.errors import NotFound
+from booking.formatting import format_date
+from booking.models import Reservation
+from booking.pricing import Unavailable, Verdict
+from booking.selectors import today
+from booking.services.reservations import get_reservation
+from booking.services.stays import check_stay
 
 PHRASES = [
     gettext_noop(" (incl. {amount} for extra guests)"),
@@ -64,9 +74,97 @@ PHRASES = [
     gettext_noop("{n} nights"),
     gettext_noop("{n} minute"),
     gettext_noop("{n} minutes"),
+    gettext_noop("Age of child {n}"),
+    gettext_noop("Choose"),
+    gettext_noop("Choose each child's age to book: it decides the city tax."),
+    gettext_noop("{amount} total"),
+    gettext_noop("{taxed} of {guests} guests taxed"),
+    gettext_noop("{taxed} of {guests} guests taxed: children under {age} pay no city tax"),
 ]
 
 
 def booking_text() -> dict[str, str]:
     """Only the phrases that read differently in the active language (none in English)."""
     return {phrase: translated for phrase in PHRASES if (translated := gettext(phrase)) != phrase}
+
+
+# --- Words the booking page says before the script runs ----------------------------------------
+# A shared /book link (or the way back from the payment page) carries the stay in its query string;
+# the page says in words what it could not keep, instead of quietly dropping it.
+
+
+def _day(value: date) -> str:
+    return format_date(value, "D j M Y")
+
+
+def explain_stay_link(query, *, max_guests: int, max_nights: int, booking_window_days: int) -> str:
+    """Why the stay in a /book?check_in=…&check_out=… link cannot be booked, in the page's
+    language; "" when there is no stay in the link or it can be booked."""
+    raw_in, raw_out = query.get("check_in", "").strip(), query.get("check_out", "").strip()
+    if not raw_in and not raw_out:
+        return ""
+    try:
+        check_in, check_out = date.fromisoformat(raw_in[:10]), date.fromisoformat(raw_out[:10])
+    except ValueError:
+        return gettext("The dates in this link could not be read. Please choose your dates in the calendar.")
+    if check_out <= check_in:
+        return gettext("In this link the check-out (%(check_out)s) is not after the check-in (%(check_in)s). Please choose your dates again.") % {
+            "check_in": _day(check_in), "check_out": _day(check_out),
+        }
+    if check_in < today():
+        return gettext("The dates in this link (from %(check_in)s) are in the past. Please choose new dates.") % {"check_in": _day(check_in)}
+    try:
+        guests = int(query.get("guests", "2"))
+    except ValueError:
+        guests = 2
+    guests = min(max(guests, 1), max_guests)
+    nights = (check_out - check_in).days
+    # Too long or too far ahead is said without pricing it: a link must not make the page price
+    # a stay of thousands of nights.
+    if nights > max_nights:
+        verdict = Verdict(available=False, reason=Unavailable.MAX_STAY)
+    elif check_in > today() + timedelta(days=booking_window_days):
+        verdict = Verdict(available=False, reason=Unavailable.BEYOND_BOOKING_WINDOW)
+    else:
+        verdict = check_stay(check_in=check_in, check_out=check_out, guests=guests).verdict
+    if verdict.available:
+        return ""
+    dates = {"check_in": _day(check_in), "check_out": _day(check_out)}
+    if verdict.reason == Unavailable.MIN_STAY:
+        minimum = verdict.min_nights or 1
+        return ngettext(
+            "Stays arriving on %(check_in)s last at least %(minimum)s night; this link asks for %(nights)s. Please choose a later check-out.",
+            "Stays arriving on %(check_in)s last at least %(minimum)s nights; this link asks for %(nights)s. Please choose a later check-out.",
+            minimum,
+        ) % {**dates, "minimum": minimum, "nights": nights}
+    if verdict.reason == Unavailable.MAX_STAY:
+        return ngettext(
+            "Stays last at most %(maximum)s night; this link asks for %(nights)s. Please choose shorter dates.",
+            "Stays last at most %(maximum)s nights; this link asks for %(nights)s. Please choose shorter dates.",
+            max_nights,
+        ) % {"maximum": max_nights, "nights": nights}
+    messages = {
+        Unavailable.BOOKED: gettext("Some nights from %(check_in)s to %(check_out)s are already booked. Please choose other dates."),
+        Unavailable.ON_HOLD: gettext("Some nights from %(check_in)s to %(check_out)s are held by another guest who is paying right now. Please choose other dates, or try again later."),
+        Unavailable.CLOSED_TO_ARRIVAL: gettext("Arrivals are not possible on %(check_in)s. Please choose another check-in."),
+        Unavailable.CLOSED_TO_DEPARTURE: gettext("Departures are not possible on %(check_out)s. Please choose another check-out."),
+        Unavailable.BEYOND_BOOKING_WINDOW: gettext("The dates in this link (from %(check_in)s) are too far ahead to book yet."),
+        Unavailable.TOO_MANY_GUESTS: gettext("The penthouse sleeps at most %(guests)s guests."),
+    }
+    message = messages.get(verdict.reason or "", gettext("The dates in this link (%(check_in)s to %(check_out)s) cannot be booked. Please choose others."))
+    return message % {**dates, "guests": max_guests}
+
+
+def cancelled_checkout(query) -> Reservation | None:
+    """The unpaid stay a guest came back from the payment page without paying (the payment
+    provider's cancel_url is /book?…&reservation_id=…); None for a paid or unknown one."""
+    reservation_id = query.get("reservation_id", "").strip()[:40]
+    if not reservation_id:
+        return None
+    try:
+        reservation = get_reservation(reservation_id)
+    except NotFound:
+        return None
+    if reservation.status == Reservation.Status.CONFIRMED or reservation.amount_paid:
+        return None
+    return reservation

@@ -30,9 +30,9 @@ from booking.models import Property
 from booking.rules import rules_for
 from booking.selectors import get_property, today
 from booking.services.reservations import get_reservation
-from booking.validation import BlogSlugPath, ReservationPath, validate
+from booking.validation import BlogSlugPath, ReservationPath, return_url_problem, validate
 from pages import i18n, seo
-from pages.booking_text import booking_text
+from pages.booking_text import booking_text, cancelled_checkout, explain_stay_link
 from pages.forms import ContactForm
 from pages.inquiries import TooManyInquiries, count_inquiry, submit_inquiry
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
@@ -126,6 +126,7 @@ def crumbs(*trail: tuple[str, str]) -> dict:
 def booking_config(listing: dict, request) -> dict:
     """What the date picker needs besides the calendar feed: read by static/js/booking.js."""
     rules = listing["pricing_rules"]
+    cancel_url = settings.BASE_URL + i18n.lang_path("/book")
     return {
         "today": today().isoformat(),
         "currency": rules["currency"],
@@ -136,7 +137,13 @@ def booking_config(listing: dict, request) -> dict:
         "cityTaxExemptUnderAge": rules["city_tax"]["exempt_under_age"],
         # A stay chosen on /availability (or in a shared link) arrives preselected; the script
         # checks it against the calendar and ignores anything that does not fit.
-        "initial": {name: request.GET.get(name, "")[:10] for name in ("check_in", "check_out", "guests")},
+        "initial": {
+            **{name: request.GET.get(name, "")[:10] for name in ("check_in", "check_out", "guests", "currency")},
+            "children_ages": request.GET.get("children_ages", "")[:60],
+        },
+        # The owner's display currencies (units per EUR): the quote is shown in one of them, the
+        # charge stays in the property's currency.
+        "currencies": {rules["currency"]: 1, **rules["display_currencies"]},
         "endpoints": {
             "calendar": "/api/v1/calendar",
             "quote": "/api/v1/quote",
@@ -147,9 +154,15 @@ def booking_config(listing: dict, request) -> dict:
         "locale": i18n.LOCALES[i18n.current_language()].replace("_", "-"),
         "text": booking_text(),
         "returnUrls": (
-            {"success_url": settings.BASE_URL + i18n.lang_path("/thank-you"), "cancel_url": settings.BASE_URL + i18n.lang_path("/book")}
+            {"success_url": settings.BASE_URL + i18n.lang_path("/thank-you")}
             if i18n.current_language() != settings.LANGUAGE_CODE else None
         ),
+        # Back from the payment page without paying: /book with the stay and the party in the query,
+        # so the guest finds them kept (the script adds the query; the provider adds reservation_id).
+        # (Only an address the API accepts as a return URL: else the provider's default, /book
+        # with the reservation id, from which the page takes the dates and guests.)
+        "cancelUrl": None if return_url_problem(cancel_url) else cancel_url,
+        "releaseHold": None,
     }
 
 
@@ -246,7 +259,9 @@ def availability(request, prop, listing):
         "rules": listing["pricing_rules"],
         "seasons": season_rows(listing["pricing_rules"]),
         "booking_config": booking_config(listing, request),
+        "link_problem": explain_stay_link(request.GET, max_guests=listing["capacity"]["max_guests"], max_nights=listing["pricing_rules"]["max_nights"], booking_window_days=listing["pricing_rules"]["booking_window_days"]),
         "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
+        "child_choices": range(0, listing["capacity"]["max_guests"]),
         "picker_mode": "browse",
     })
 
@@ -326,13 +341,29 @@ def book(request, prop, listing):
     page = page_text(PageKey.BOOK)
     path = reverse("pages:book")
     meta = meta_for(page, path, fallback_description=_("Choose your dates and book %(name)s directly.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
+    config = booking_config(listing, request)
+    cancelled = cancelled_checkout(request.GET)
+    link_problem = ""
+    if cancelled is not None:
+        # The stay comes back preselected: from the query the page sent as cancel_url, else from
+        # the reservation. Its own unpaid hold (still there with Stripe until it lapses) is
+        # released by the script, so the same dates can be booked again at once.
+        for name, value in (("check_in", cancelled.check_in.isoformat()), ("check_out", cancelled.check_out.isoformat()), ("guests", str(cancelled.guests))):
+            config["initial"][name] = config["initial"][name] or value
+        if cancelled.status == cancelled.Status.HELD:
+            config["releaseHold"] = cancelled.pk
+    else:
+        link_problem = explain_stay_link(request.GET, max_guests=listing["capacity"]["max_guests"], max_nights=listing["pricing_rules"]["max_nights"], booking_window_days=listing["pricing_rules"]["booking_window_days"])
     return render(request, "pages/book.html", {
         "meta": meta,
         "page": page,
         "listing": listing,
         "rules": listing["pricing_rules"],
-        "booking_config": booking_config(listing, request),
+        "booking_config": config,
+        "checkout_cancelled": cancelled is not None,
+        "link_problem": link_problem,
         "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
+        "child_choices": range(0, listing["capacity"]["max_guests"]),
         "picker_mode": "book",
     })
 

@@ -32,6 +32,14 @@
     error: $("[data-error]"),
     book: $("[data-book]"),
     continueLink: $("[data-continue]"),
+    picker: $(".picker"),
+    tip: $("[data-tip]"),
+    children: $("[data-children]"),
+    childAges: $("[data-child-ages]"),
+    currency: $("[data-currency]"),
+    bookBar: $("[data-book-bar]"),
+    bookBarTotal: $("[data-book-bar-total]"),
+    bookBarButton: $("[data-book-bar-button]"),
   };
 
   // --- Dates as ISO strings (YYYY-MM-DD), computed in UTC so no time zone shifts a day ---------
@@ -61,8 +69,12 @@
   const weekdayLong = format({ weekday: "long" });
   const money = (amount, currency = config.currency) =>
     new Intl.NumberFormat(config.locale || "en-IE", { style: "currency", currency }).format(amount);
+  // The calendar's nightly prices in the currency the guest chose to see (units per EUR from the
+  // owner's table, as the quote converts); the charge stays in the property's currency.
+  const currencies = config.currencies || { [config.currency]: 1 };
   const moneyShort = (amount) =>
-    new Intl.NumberFormat(config.locale || "en-IE", { style: "currency", currency: config.currency, maximumFractionDigits: 0 }).format(amount);
+    new Intl.NumberFormat(config.locale || "en-IE", { style: "currency", currency: state.currency, currencyDisplay: "narrowSymbol", maximumFractionDigits: 0 })
+      .format(amount * (currencies[state.currency] || 1));
   // Words in the page's language: config.text maps each English phrase to its translation
   // (built with gettext in pages/booking_text.py); {name} marks a value filled in here.
   const TEXT = config.text || {};
@@ -74,6 +86,7 @@
   const firstMonth = monthOf(today);
   const lastMonth = monthOf(addDays(today, config.bookingWindowDays + config.maxNights));
   const narrowScreen = window.matchMedia("(max-width: 40rem)");
+  const stackedLayout = window.matchMedia("(max-width: 58rem)"); // the price panel below the calendar
 
   const calendarDays = new Map(); // ISO date → {available, check_in_allowed, check_out_allowed, min_nights, nightly_rate}
   const loads = new Map(); // month → the fetch that brings it
@@ -84,10 +97,18 @@
     preview: null, // the check-out under the pointer or focus, to show the range before choosing
     focus: null,
     guests: 2,
+    childrenAges: [], // one entry per child: an age 0–17, or null until chosen
+    currency: config.currency,
     quote: null,
     idempotencyKey: null,
   };
   let quoteRequest = null;
+
+  // The party as the API takes it: guests in all, and the ages of the children among them (the
+  // city tax is not charged for children under the property's exemption age).
+  const knownAges = () => state.childrenAges.filter((age) => age !== null);
+  const agesComplete = () => state.childrenAges.every((age) => age !== null);
+  const party = () => ({ guests: state.guests, ...(knownAges().length ? { children_ages: knownAges() } : {}) });
 
   const visibleMonths = () => (narrowScreen.matches ? 1 : 2);
 
@@ -192,6 +213,7 @@
   // --- Rendering ---------------------------------------------------------------------------------
   function renderMonths() {
     const months = [];
+    hideTip();
     for (let i = 0; i < visibleMonths(); i += 1) months.push(addMonths(state.view, i));
     ui.months.replaceChildren(...months.map(renderMonth));
     const last = months[months.length - 1];
@@ -248,6 +270,16 @@
     return wrapper;
   }
 
+  // Another display currency: rewrite the prices in place (the grid, and focus, stay).
+  function refreshRates() {
+    for (const button of ui.months.querySelectorAll(".day")) {
+      const day = calendarDays.get(button.dataset.date);
+      const rate = button.querySelector(".rate");
+      if (day && rate) rate.textContent = moneyShort(day.nightly_rate);
+    }
+    refreshDays();
+  }
+
   function firstChoosableIn(fromMonth, throughMonth) {
     const end = addMonths(throughMonth, 1);
     for (let iso = fromMonth; iso < end; iso = addDays(iso, 1)) if (canChoose(iso)) return iso;
@@ -283,8 +315,7 @@
     ui.clear.hidden = !state.checkIn;
     if (ui.continueLink) {
       const ready = Boolean(state.checkIn && state.checkOut);
-      const query = new URLSearchParams({ check_in: state.checkIn || "", check_out: state.checkOut || "", guests: String(state.guests) });
-      if (ready) ui.continueLink.href = `/book?${query}`;
+      if (ready) ui.continueLink.href = `${bookPath()}?${stayQuery()}`;
       else ui.continueLink.removeAttribute("href");
       ui.continueLink.setAttribute("aria-disabled", String(!ready));
     }
@@ -292,6 +323,42 @@
 
   function say(message) {
     ui.status.textContent = message;
+  }
+
+  // /book in the page's language, and the chosen stay and party as its query string.
+  const bookPath = () => (config.cancelUrl ? new URL(config.cancelUrl, window.location.href).pathname : "/book");
+  function stayQuery() {
+    const query = new URLSearchParams({ check_in: state.checkIn || "", check_out: state.checkOut || "", guests: String(state.guests) });
+    if (knownAges().length) query.set("children_ages", knownAges().join(","));
+    if (state.currency !== config.currency) query.set("currency", state.currency);
+    return query;
+  }
+
+  // A refusal next to the day that was tapped (not in the status line far below it on a phone);
+  // the tip is a polite live region, so screen readers hear it too.
+  function showTip(iso, message) {
+    if (!ui.tip) {
+      say(message);
+      return;
+    }
+    say("");
+    ui.tip.textContent = message;
+    const button = ui.months.querySelector(`[data-date="${iso}"]`);
+    if (!button || !ui.picker) return;
+    const area = ui.picker.getBoundingClientRect();
+    const day = button.getBoundingClientRect();
+    const width = ui.tip.offsetWidth, height = ui.tip.offsetHeight;
+    const left = Math.min(Math.max(day.left + day.width / 2 - width / 2 - area.left, 8), Math.max(area.width - width - 8, 8));
+    const below = day.bottom + height + 12 <= window.innerHeight || day.top - height - 12 < 0;
+    ui.tip.style.left = `${left}px`;
+    ui.tip.style.top = `${below ? day.bottom - area.top + 6 : day.top - area.top - height - 6}px`;
+    ui.tip.classList.toggle("is-above", !below);
+    const box = ui.tip.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) ui.tip.scrollIntoView({ block: "nearest" });
+  }
+
+  function hideTip() {
+    if (ui.tip) ui.tip.textContent = "";
   }
 
   function showError(message, details = []) {
@@ -318,9 +385,10 @@
   function choose(iso) {
     showError("");
     if (!canChoose(iso)) {
-      say(`${longDate.format(toDate(iso))}: ${refusal(iso)}.`);
+      showTip(iso, `${longDate.format(toDate(iso))}: ${refusal(iso)}.`);
       return;
     }
+    hideTip();
     if (choosingCheckOut()) {
       if (iso === state.checkIn) {
         clearDates();
@@ -374,6 +442,10 @@
   async function onKeyDown(event) {
     const button = event.target.closest(".day");
     if (!button) return;
+    if (event.key === "Escape") {
+      hideTip();
+      return;
+    }
     const iso = button.dataset.date;
     let target = null;
     if (event.key in KEY_STEPS) target = addDays(iso, KEY_STEPS[event.key]);
@@ -418,7 +490,7 @@
       const response = await fetch(config.endpoints.quote, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, guests: state.guests, ...(config.returnUrls || {}) }),
+        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, ...party(), currency: state.currency }),
         signal: quoteRequest.signal,
       });
       const body = await response.json().catch(() => ({}));
@@ -489,7 +561,7 @@
     body.appendChild(line(t("Accommodation"), quote.accommodation, { note: t("{nights}, on average {price}", { nights: plural(nights, "night"), price: money(quote.nightly_avg, quote.currency) }) }));
     if (quote.discount_amount < 0) body.appendChild(line(`${quote.discount_label || t("Discount")} (−${quote.discount_percent}%)`, quote.discount_amount, { className: "discount" }));
     body.appendChild(line(quote.cleaning_fee_label || t("Cleaning"), quote.cleaning_fee));
-    body.appendChild(line(t("City tax"), quote.city_tax, { note: quote.city_tax_note || "" }));
+    body.appendChild(line(t("City tax"), quote.city_tax, { note: cityTaxNote(quote) }));
     body.appendChild(line(t("Total"), quote.total, { className: "total" }));
     parts.push(table);
     if (quote.currency !== quote.charge_currency && quote.charge_currency) {
@@ -497,6 +569,21 @@
     }
     ui.quote.replaceChildren(...parts);
     setBookable(Boolean(quote.available));
+  }
+
+  // With children's ages given, say how many guests were taxed (the API's note ends with
+  // "2 of 4 guests taxed"); without them, the API's note on how the tax is counted.
+  function cityTaxNote(quote) {
+    const note = quote.city_tax_note || "";
+    const ages = knownAges();
+    if (!ages.length) return note;
+    const counted = /(\d+) of (\d+) guests taxed/.exec(note);
+    const exemptUnder = config.cityTaxExemptUnderAge;
+    const taxed = counted ? Number(counted[1]) : state.guests - ages.filter((age) => exemptUnder && age < exemptUnder).length;
+    const guests = counted ? Number(counted[2]) : state.guests;
+    return exemptUnder
+      ? t("{taxed} of {guests} guests taxed: children under {age} pay no city tax", { taxed, guests, age: exemptUnder })
+      : t("{taxed} of {guests} guests taxed", { taxed, guests });
   }
 
   function validationMessages(body) {
@@ -512,8 +599,21 @@
 
   function setBookable(ready) {
     if (!ui.book) return;
-    ui.book.disabled = !ready;
+    ui.book.disabled = !(ready && agesComplete());
     ui.book.textContent = t("Book and pay");
+    updateBookBar();
+  }
+
+  // On a phone the pay button sits below the calendar: once the price is known, a bar at the
+  // bottom of the screen shows the total and books, while the button itself is out of sight.
+  let bookButtonInView = false;
+  function updateBookBar() {
+    if (!ui.bookBar || !ui.book) return;
+    const ready = Boolean(state.quote && state.quote.available && !ui.book.disabled);
+    const show = ready && stackedLayout.matches && !bookButtonInView;
+    if (ready) ui.bookBarTotal.textContent = t("{amount} total", { amount: money(state.quote.total, state.quote.currency) });
+    ui.bookBar.hidden = !show;
+    document.body.classList.toggle("has-book-bar", show);
   }
 
   async function book() {
@@ -526,7 +626,11 @@
       response = await fetch(config.endpoints.checkoutLink, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": state.idempotencyKey || newKey() },
-        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, guests: state.guests, ...(config.returnUrls || {}) }),
+        body: JSON.stringify({
+          check_in: state.checkIn, check_out: state.checkOut, ...party(), ...(config.returnUrls || {}),
+          // Back without paying: this page again, with the stay and the party kept.
+          ...(config.cancelUrl ? { cancel_url: `${config.cancelUrl}?${stayQuery()}` } : {}),
+        }),
       });
       body = await response.json().catch(() => ({}));
     } catch {
@@ -572,11 +676,58 @@
   }
 
   // --- Start -------------------------------------------------------------------------------------
+  // --- The party: children and their ages ---------------------------------------------------------
+  function renderParty() {
+    state.childrenAges = state.childrenAges.slice(0, state.guests - 1);
+    if (!ui.children) return;
+    for (const option of ui.children.options) option.disabled = Number(option.value) > state.guests - 1;
+    ui.children.value = String(state.childrenAges.length);
+    const selects = ui.childAges.querySelectorAll("select");
+    if (selects.length !== state.childrenAges.length) {
+      const rows = state.childrenAges.map((age, index) => {
+        const row = document.createElement("div");
+        row.className = "child-age";
+        const label = document.createElement("label");
+        label.htmlFor = `child-age-${index + 1}`;
+        label.textContent = t("Age of child {n}", { n: index + 1 });
+        const select = document.createElement("select");
+        select.id = label.htmlFor;
+        select.dataset.child = String(index);
+        select.append(new Option(t("Choose"), ""));
+        for (let years = 0; years <= 17; years += 1) select.append(new Option(String(years), String(years)));
+        row.append(label, select);
+        return row;
+      });
+      const hint = document.createElement("p");
+      hint.className = "help";
+      hint.dataset.agesHint = "";
+      ui.childAges.replaceChildren(...rows, hint);
+    }
+    ui.childAges.querySelectorAll("select").forEach((select, index) => {
+      const age = state.childrenAges[index];
+      select.value = age === null ? "" : String(age);
+    });
+    const hint = ui.childAges.querySelector("[data-ages-hint]");
+    if (hint) hint.textContent = agesComplete() ? "" : t("Choose each child's age to book: it decides the city tax.");
+  }
+
+  function onPartyChange() {
+    renderParty();
+    renderSummary();
+    if (state.quote || (state.checkIn && state.checkOut)) requestQuote();
+    else setBookable(false);
+  }
+
   function applyInitialChoice() {
     const initial = config.initial || {};
     const guests = Number(initial.guests);
     if (Number.isInteger(guests) && guests >= 1 && guests <= config.maxGuests) state.guests = guests;
     ui.guests.value = String(state.guests);
+    const ages = String(initial.children_ages || "").split(",").filter((part) => /^\d{1,2}$/.test(part.trim())).map(Number).filter((age) => age <= 17);
+    state.childrenAges = ages.slice(0, state.guests - 1);
+    renderParty();
+    if (initial.currency && initial.currency.toUpperCase() in currencies) state.currency = initial.currency.toUpperCase();
+    if (ui.currency) ui.currency.value = state.currency;
     if (isIsoDate(initial.check_in) && calendarDays.get(initial.check_in)?.check_in_allowed) {
       state.checkIn = initial.check_in;
       state.view = monthOf(initial.check_in);
@@ -608,12 +759,52 @@
     ui.clear.addEventListener("click", clearDates);
     ui.guests.addEventListener("change", () => {
       state.guests = Number(ui.guests.value);
-      renderSummary();
-      requestQuote();
+      onPartyChange();
     });
+    if (ui.children) {
+      ui.children.addEventListener("change", () => {
+        const count = Math.min(Number(ui.children.value), state.guests - 1);
+        state.childrenAges = Array.from({ length: count }, (_, index) => (index < state.childrenAges.length ? state.childrenAges[index] : null));
+        onPartyChange();
+      });
+      ui.childAges.addEventListener("change", (event) => {
+        const select = event.target.closest("select[data-child]");
+        if (!select) return;
+        state.childrenAges[Number(select.dataset.child)] = select.value === "" ? null : Number(select.value);
+        onPartyChange();
+      });
+    }
+    if (ui.currency) {
+      ui.currency.addEventListener("change", () => {
+        state.currency = ui.currency.value in currencies ? ui.currency.value : config.currency;
+        refreshRates();
+        renderSummary();
+        requestQuote();
+      });
+    }
     if (ui.book) ui.book.addEventListener("click", book);
+    if (ui.book && ui.bookBar && "IntersectionObserver" in window) {
+      new IntersectionObserver((entries) => {
+        bookButtonInView = entries[entries.length - 1].isIntersecting;
+        updateBookBar();
+      }).observe(ui.book);
+      stackedLayout.addEventListener("change", updateBookBar);
+      ui.bookBarButton.addEventListener("click", () => {
+        const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+        ui.book.scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "center" });
+        book();
+      });
+    }
+    document.addEventListener("click", (event) => {
+      if (!event.target.closest(".day")) hideTip(); // a tap anywhere else, the tip itself too, puts it away
+    });
     narrowScreen.addEventListener("change", () => goToMonth(state.view));
 
+    if (config.releaseHold) {
+      // Back from the payment page without paying: let go of this guest's own unpaid hold at once
+      // (the API's DELETE), so the very same dates can be chosen again.
+      await fetch(`/api/v1/reservations/${encodeURIComponent(config.releaseHold)}`, { method: "DELETE", headers: { Accept: "application/json" } }).catch(() => null);
+    }
     try {
       // Six months in the first request (a small answer, a fast first paint); further months load
       // as the guest moves on.
