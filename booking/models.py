@@ -336,6 +336,8 @@ class Reservation(models.Model):
     check_in = models.DateField()
     check_out = models.DateField()
     guests = models.PositiveSmallIntegerField()
+    # Ages of the children among `guests`, as the guest gave them (city tax, emails); empty: not said.
+    children_ages = models.JSONField(default=list, blank=True)
     hold_expires_at = models.DateTimeField(null=True, blank=True)
     # The breakdown the guest was quoted, frozen at hold time (rates may change afterwards).
     price_breakdown = models.JSONField()

@@ -113,6 +113,7 @@ def hold_stay(
                 check_in=check_in,
                 check_out=check_out,
                 guests=guests,
+                children_ages=list(children_ages or ()),
                 hold_expires_at=now + timedelta(minutes=settings.HOLD_MINUTES),
                 price_breakdown=breakdown_json(quote),
                 total=quote.total,
