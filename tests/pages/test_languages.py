@@ -153,6 +153,7 @@ def test_the_privacy_page_says_what_is_stored_why_how_long_and_the_rights(client
     assert 'href="/privacy"' in client.get("/").content.decode(), "linked in the footer"
     assert 'href="/it/privacy"' in client.get("/it/").content.decode()
     assert "I tuoi diritti" in client.get("/it/privacy").content.decode()
+    assert 'href="/de/privacy"' in client.get("/de/book").content.decode().split('id="book-button"')[1], "beside the pay button"
 
 
 class TestOwnerTextsFallBackToEnglish:
@@ -198,6 +199,7 @@ class TestTheGuestsLanguage:
         # page with the session id (so it can show the manage link).
         page = client.get(urlsplit(body["checkout_url"]).path).content.decode()
         assert html_lang(page) == "it" and "Paga" in page and "TEST PAYMENT" in page
+        assert 'href="/it/privacy"' in page, "the checkout page links the privacy page"
         with django_capture_on_commit_callbacks(execute=True):
             confirm_reservation(reservation.pk, actor="test", payer=Payer(email="anna@example.com", name="Anna Rossi", phone="+39 333 1234567"), amount_paid=reservation.total)
         guest = next(m for m in mail.outbox if m.to == ["anna@example.com"])
