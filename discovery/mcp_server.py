@@ -5,10 +5,14 @@ request. The tools are the operations of discovery/operations.py; their input sc
 booking.validation and their output schemas from booking.api.schemas. The low-level Server is used
 rather than MCPServer because MCPServer validates arguments with pydantic models of its own before a
 tool runs: its messages would differ from the REST messages, which must be the same.
+
+create_checkout_link hands the payment page to a client that can open it (URL-mode elicitation):
+see "Handing the checkout to the client" below.
 """
 
 import json
 import logging
+from datetime import UTC, datetime
 from functools import cache
 from urllib.parse import urlsplit
 
@@ -163,15 +167,24 @@ def is_modern(ctx) -> bool:
 
 
 def hand_off_request(body: dict) -> types.ElicitRequest:
+    """What the client shows the guest: what they pay, for which stay, until when the dates are
+    held, and the page. The id names the reservation (2025-11-25 requires one; 2026-07-28 drops it)."""
     test = " This is a TEST payment: no money moves." if body.get("test_mode") else ""
     message = (
         f"Pay {money(body['amount'], body['currency'])} for {body['nights']} nights, "
         f"{body['check_in']} to {body['check_out']}, {body['guests']} guests, on the secure payment page; "
-        f"the dates are held for you until {body.get('hold_expires_at') or body['expires_at']}.{test}"
+        f"the dates are held for you until {utc_minute(body.get('hold_expires_at') or body['expires_at'])}.{test}"
     )
-    return types.ElicitRequest(params=types.ElicitRequestURLParams(
-        message=message, url=body["checkout_url"], elicitation_id=f"checkout-{body['reservation_id']}",
-    ))
+    return types.ElicitRequest(
+        params=types.ElicitRequestURLParams(message=message, url=body["checkout_url"], elicitation_id=f"checkout-{body['reservation_id']}")
+    )
+
+
+def utc_minute(timestamp: str | None) -> str:
+    try:
+        return datetime.fromisoformat(timestamp or "").astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return timestamp or "the checkout closes"
 
 
 async def hand_off_checkout(ctx, body: dict) -> types.CallToolResult | types.InputRequiredResult:
