@@ -280,12 +280,17 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": VERSION,
     "SERVE_INCLUDE_SCHEMA": False,
+    # OpenAPI 3.0.3: drf-spectacular 0.30 writes a valid 3.1.0 document too (with the hook below for
+    # the hand-written `nullable`s), but tests/agents/test_openapi_contract.py checks the examples
+    # with openapi-schema-validator's OAS30Validator, which cannot read 3.1's `type: [t, "null"]`.
+    "OAS_VERSION": "3.0.3",
     "SERVERS": [{"url": BASE_URL, "description": "This service"}],
     "COMPONENT_SPLIT_REQUEST": False,
     "ENFORCE_NON_BLANK_FIELDS": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums", "booking.api.openapi.add_links",
         "booking.api.openapi.add_common_responses", "booking.api.openapi.live_examples",
+        "booking.api.openapi.nullable_as_json_schema",
     ],
     "ENUM_NAME_OVERRIDES": {},
 }

@@ -5,19 +5,27 @@ request. The tools are the operations of discovery/operations.py; their input sc
 booking.validation and their output schemas from booking.api.schemas. The low-level Server is used
 rather than MCPServer because MCPServer validates arguments with pydantic models of its own before a
 tool runs: its messages would differ from the REST messages, which must be the same.
+
+create_checkout_link hands the payment page to a client that can open it (URL-mode elicitation):
+see "Handing the checkout to the client" below.
 """
 
 import json
 import logging
+from datetime import UTC, datetime
 from functools import cache
 from urllib.parse import urlsplit
 
+import anyio
 import mcp_types as types
 from django.conf import settings
+from django.utils.crypto import salted_hmac
 from mcp.server import Server
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp_types.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS, is_version_at_least
 from starlette.applications import Starlette
 
 from booking.callers import Caller
@@ -25,7 +33,7 @@ from booking.errors import BookingError
 from discovery import mcp_extras
 from discovery.json_schema import input_schema, output_schema
 from discovery.operations import ARGUMENT_NOTES, IDEMPOTENCY_KEY_NOTE, OPERATIONS, Operation, error_payload, run_operation_async
-from discovery.summaries import summary
+from discovery.summaries import money, summary
 
 logger = logging.getLogger("discovery.mcp")
 
@@ -55,12 +63,18 @@ def tool_for(operation: Operation) -> types.Tool:
         arguments["properties"]["months"] = {**arguments["properties"]["months"], "default": MCP_CALENDAR_MONTHS}
     if operation.idempotency_scope:
         arguments["properties"]["idempotency_key"] = {"type": "string", "minLength": 1, "maxLength": 255, "description": IDEMPOTENCY_KEY_NOTE}
+    result = output_schema(operation.result)
+    description = f"{operation.description} (REST: {operation.rest})"
+    if operation.name == "create_checkout_link":
+        result["properties"]["handed_to_client"] = {"type": "boolean", "description": HANDED_TO_CLIENT_NOTE}
+        result["required"].append("handed_to_client")
+        description += CHECKOUT_HAND_OFF_NOTE
     return types.Tool(
         name=operation.name,
         title=operation.title,
-        description=f"{operation.description} (REST: {operation.rest})",
+        description=description,
         input_schema=arguments,
-        output_schema=output_schema(operation.result),
+        output_schema=result,
         annotations=types.ToolAnnotations(
             title=operation.title,
             read_only_hint=operation.read_only,
@@ -86,6 +100,9 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
     the REST message, and the REST error body as JSON; nothing is raised to the transport."""
     if params.name not in OPERATIONS:
         return tool_error(f"Unknown tool {params.name!r}; the tools are: {', '.join(OPERATIONS)}.", {"status": 404, "code": "unknown_tool"})
+    if params.name == CHECKOUT_TOOL and params.request_state is not None:
+        # The second leg of a hand-off (2026-07-28): the checkout was made on the first.
+        return resume_hand_off(params)
     arguments = params.arguments
     if params.name == "get_calendar" and isinstance(arguments, dict) and "months" not in arguments:
         # An LLM's context is not a date picker: three months unless more are asked for.
@@ -97,9 +114,122 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
     except Exception:
         logger.exception("MCP tool %s failed", params.name)
         return tool_error("An unexpected error occurred; it has been logged.", {"status": 500, "code": "internal_error"})
+    if params.name == CHECKOUT_TOOL:
+        return await hand_off_checkout(ctx, body)
+    return tool_result(params.name, body)
+
+
+def tool_result(name: str, body: dict) -> types.CallToolResult:
     # The full body is the structured content; the text is a short summary of it, not the same
     # JSON again (a year's calendar was 50–75 kB, twice).
-    return types.CallToolResult(content=[types.TextContent(type="text", text=summary(params.name, body))], structured_content=body)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=summary(name, body))], structured_content=body)
+
+
+# --- Handing the checkout to the client (URL-mode elicitation) -----------------------------------
+#
+# A client that declared URL-mode elicitation (capabilities.elicitation.url, MCP 2025-11-25) is
+# asked to open the checkout page for the guest itself: the payment then never passes through the
+# model's context. Whatever the client answers, or if it cannot be asked, the result is the same
+# checkout (checkout_url included) with handed_to_client saying whether the client accepted.
+#
+# - 2026-07-28 clients (the SDK's default): the tool answers input_required with the elicitation
+#   and the checkout, sealed in request_state (AES-GCM under a key derived from SECRET_KEY, bound
+#   to this tool and these arguments, so any web process can take the retry); the client's retry
+#   carries the answer and gets the checkout without a second hold. Nothing waits on the server.
+# - Handshake-era clients: an elicitation/create request on the call's own stream, for at most
+#   HAND_OFF_SECONDS. This server is stateless with JSON answers, so there is no stream to send it
+#   on and no initialize it could have read capabilities from: those clients get checkout_url
+#   (handed_to_client false), as before. The code path serves a stateful or in-process server.
+
+CHECKOUT_TOOL = "create_checkout_link"
+CHECKOUT_INPUT = "open_checkout"
+HAND_OFF_SECONDS = 10
+REQUEST_STATE_TTL = 30 * 60  # a guest deciding whether to open the page; the hold lasts as long
+HANDED_TO_CLIENT_NOTE = (
+    "True when your MCP client accepted to open checkout_url for the guest (URL-mode elicitation); "
+    "false when it was not asked (no elicitation.url capability), declined or could not be reached: "
+    "then give checkout_url to the guest yourself."
+)
+CHECKOUT_HAND_OFF_NOTE = (
+    " Clients that declare URL-mode elicitation (capabilities.elicitation.url) are asked to open the "
+    "payment page for the guest; handed_to_client says whether they accepted. checkout_url is in the "
+    "result either way."
+)
+
+
+def supports_url_elicitation(ctx) -> bool:
+    capabilities = ctx.session.client_capabilities
+    return bool(capabilities and capabilities.elicitation and capabilities.elicitation.url is not None)
+
+
+def is_modern(ctx) -> bool:
+    return is_version_at_least(ctx.protocol_version, MODERN_PROTOCOL_VERSIONS[0])
+
+
+def hand_off_request(body: dict) -> types.ElicitRequest:
+    """What the client shows the guest: what they pay, for which stay, until when the dates are
+    held, and the page. The id names the reservation (2025-11-25 requires one; 2026-07-28 drops it)."""
+    test = " This is a TEST payment: no money moves." if body.get("test_mode") else ""
+    message = (
+        f"Pay {money(body['amount'], body['currency'])} for {body['nights']} nights, "
+        f"{body['check_in']} to {body['check_out']}, {body['guests']} guests, on the secure payment page; "
+        f"the dates are held for you until {utc_minute(body.get('hold_expires_at') or body['expires_at'])}.{test}"
+    )
+    return types.ElicitRequest(
+        params=types.ElicitRequestURLParams(message=message, url=body["checkout_url"], elicitation_id=f"checkout-{body['reservation_id']}")
+    )
+
+
+def utc_minute(timestamp: str | None) -> str:
+    try:
+        return datetime.fromisoformat(timestamp or "").astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return timestamp or "the checkout closes"
+
+
+async def hand_off_checkout(ctx, body: dict) -> types.CallToolResult | types.InputRequiredResult:
+    if not supports_url_elicitation(ctx):
+        return checkout_result(body, handed=False)
+    request = hand_off_request(body)
+    if is_modern(ctx):
+        return types.InputRequiredResult(input_requests={CHECKOUT_INPUT: request}, request_state=as_json(body))
+    handed = False
+    if ctx.session.can_send_request:
+        params = request.params
+        assert isinstance(params, types.ElicitRequestURLParams)
+        try:
+            with anyio.fail_after(HAND_OFF_SECONDS):
+                answer = await ctx.session.elicit_url(params.message, params.url, params.elicitation_id or "", related_request_id=ctx.request_id)
+            handed = answer.action == "accept"
+        except Exception as error:  # a client that errs or is slow costs the hand-off, never the checkout
+            logger.info("checkout hand-off to the MCP client failed: %s", error.__class__.__name__)
+    return checkout_result(body, handed=handed)
+
+
+def resume_hand_off(params: types.CallToolRequestParams) -> types.CallToolResult:
+    """The checkout from request_state (verified by the RequestStateBoundary before this runs),
+    with the client's answer to the elicitation."""
+    try:
+        body = json.loads(params.request_state or "")
+    except ValueError:
+        return tool_error("The request_state of this call is not one this server made.", {"status": 422, "code": "invalid_request_state"})
+    answer = (params.input_responses or {}).get(CHECKOUT_INPUT)
+    return checkout_result(body, handed=isinstance(answer, types.ElicitResult) and answer.action == "accept")
+
+
+def checkout_result(body: dict, *, handed: bool) -> types.CallToolResult:
+    body = {**body, "handed_to_client": handed}
+    text = summary(CHECKOUT_TOOL, body)
+    if handed:
+        text += " (Your MCP client accepted to open this page for the guest.)"
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=body)
+
+
+def request_state_security() -> RequestStateSecurity:
+    """One key for every web process, from SECRET_KEY (the fallbacks still open older tokens)."""
+    secrets = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+    keys = [salted_hmac("discovery.mcp.request_state", "aes-key", secret=secret, algorithm="sha256").digest() for secret in secrets]
+    return RequestStateSecurity(keys=keys, ttl=REQUEST_STATE_TTL)
 
 
 async def list_resources(ctx, params) -> types.ListResourcesResult:
@@ -163,7 +293,7 @@ def caller_of(ctx) -> Caller:
 
 @cache
 def server() -> Server:
-    return Server(
+    mcp = Server(
         SERVER_NAME,
         version=mcp_extras.SERVER_VERSION,
         title="Direct booking",
@@ -180,6 +310,8 @@ def server() -> Server:
         on_get_prompt=get_prompt,
         on_completion=complete,
     )
+    mcp.middleware.append(RequestStateBoundary(request_state_security(), default_audience=SERVER_NAME))
+    return mcp
 
 
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]"}

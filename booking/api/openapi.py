@@ -131,3 +131,40 @@ def live_examples(result, generator, request, public):
     walk(result.get("paths", {}))
     walk(result.get("components", {}))
     return result
+
+
+# --- OpenAPI 3.1 ----------------------------------------------------------------------------------
+
+
+def nullable_as_json_schema(result, generator, request, public):
+    """drf-spectacular postprocessing hook: OpenAPI 3.1 schemas are JSON Schema 2020-12, which has
+    no `nullable`. drf-spectacular converts the schemas it builds itself; the hand-written ones
+    (booking/api/views.py's query parameters) still say `nullable: true`, which 3.1 readers ignore.
+    Those become `type: [t, "null"]` (or anyOf with null) here. Under OpenAPI 3.0 nothing changes."""
+    from drf_spectacular.settings import spectacular_settings
+
+    if not spectacular_settings.OAS_VERSION.startswith("3.0"):
+        _drop_nullable(result)
+    return result
+
+
+def _drop_nullable(node) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _drop_nullable(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for item in node.values():
+        _drop_nullable(item)
+    if "nullable" not in node or not isinstance(node["nullable"], bool):
+        return  # (a property named "nullable" is a schema, not this keyword)
+    if node.pop("nullable"):
+        kind = node.get("type")
+        if isinstance(kind, str):
+            node["type"] = [kind, "null"]
+        elif isinstance(kind, list):
+            node["type"] = kind if "null" in kind else [*kind, "null"]
+        else:
+            inner = {key: node.pop(key) for key in list(node) if key not in ("description", "title", "default", "example", "examples", "readOnly", "writeOnly", "deprecated")}
+            node["anyOf"] = [inner, {"type": "null"}]
