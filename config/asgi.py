@@ -52,7 +52,7 @@ class AgentRouter:
                 await self.agent_app("mcp", scope, receive, send)
                 return
             if path == MCP_PATH and method == "GET" and wants_event_stream(scope):
-                await json_error(send, 405, "This MCP server is stateless and offers no SSE stream: POST JSON-RPC messages to /mcp.", {"allow": "POST"})
+                await self.with_request_id(scope, send, self.no_event_stream)
                 return
             if path == A2A_PATH and method == "POST":
                 await self.agent_app("a2a", scope, receive, send)
@@ -60,8 +60,12 @@ class AgentRouter:
         await self.site(scope, receive, send)
 
     async def agent_app(self, name, scope, receive, send):
-        """The agent protocols get what Django's middleware gives the site: a request id on the
-        answer (X-Request-ID) and on every log line written while serving it."""
+        await self.with_request_id(scope, send, lambda send_with_id: self._agent_app(name, scope, receive, send_with_id))
+
+    @staticmethod
+    async def with_request_id(scope, send, answer):
+        """Every answer of the router gets what Django's middleware gives the site: a request id on
+        the answer (X-Request-ID) and on every log line written while serving it."""
         incoming = next((value.decode("latin-1") for key, value in scope.get("headers", []) if key == b"x-request-id"), "")
         request_id = incoming if SANE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
         token = request_id_var.set(request_id)
@@ -72,9 +76,13 @@ class AgentRouter:
             await send(message)
 
         try:
-            await self._agent_app(name, scope, receive, send_with_id)
+            await answer(send_with_id)
         finally:
             request_id_var.reset(token)
+
+    @staticmethod
+    async def no_event_stream(send):
+        await json_error(send, 405, "This MCP server is stateless and offers no SSE stream: POST JSON-RPC messages to /mcp.", {"allow": "POST"})
 
     async def _agent_app(self, name, scope, receive, send):
         if not self.serving_agents:

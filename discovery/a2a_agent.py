@@ -58,6 +58,9 @@ def agent_card(prop=None, *, today: date | None = None) -> AgentCard:
         version=VERSION,
         supported_interfaces=[
             AgentInterface(url=base + A2A_PATH, protocol_binding=TransportProtocol.JSONRPC.value, protocol_version=PROTOCOL_VERSION_CURRENT),
+            # The same endpoint speaks 0.3 too (enable_v0_3_compat); declaring it puts the 0.3 card
+            # fields (url, protocolVersion, preferredTransport) in the card, so 0.3 clients can read it.
+            AgentInterface(url=base + A2A_PATH, protocol_binding=TransportProtocol.JSONRPC.value, protocol_version="0.3"),
         ],
         provider=AgentProvider(organization=(prop.name if prop else "Direct booking"), url=base),
         documentation_url=base + "/agents",
@@ -279,6 +282,55 @@ class UnreadableJsonRefused:
         await self.app(scope, replay, send)
 
 
+def whole_numbers_as_integers(value):
+    """2.0 → 2, everywhere in a JSON document; other numbers as they are."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: whole_numbers_as_integers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers_as_integers(item) for item in value]
+    return value
+
+
+class WholeNumbersAsIntegers:
+    """Answers whose integers read as integers.
+
+    A data part is a protobuf Struct, which keeps every number as a double, so the SDK writes the
+    REST body's `"guests": 2` as `2.0` and a 429's `retry_after` as `946.0`. An agent reading the
+    JSON (curl, any language without the SDK) should see what the REST API writes. Answers are
+    single JSON documents (the card declares no streaming), so the body is rewritten whole."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        start: dict = {}
+        chunks: list[bytes] = []
+
+        async def rewrite(message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+                return
+            if message["type"] != "http.response.body":
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            body = b"".join(chunks)
+            headers = [(name, value) for name, value in start.get("headers", []) if name.lower() != b"content-length"]
+            if dict(headers).get(b"content-type", b"").startswith(b"application/json"):
+                try:
+                    body = json.dumps(whole_numbers_as_integers(json.loads(body)), ensure_ascii=False).encode()
+                except ValueError:
+                    pass  # not JSON after all: sent as it came
+            await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+
+        await self.app(scope, receive, rewrite)
+
+
 class A2AEndpoint:
     """POST /a2a: the SDK's JSON-RPC app behind the checks the SDK leaves to the host, the same as
     the MCP endpoint's: Host and Origin (DNS rebinding) and body size. The content type is left to
@@ -294,7 +346,7 @@ class A2AEndpoint:
         )
         # Clients of A2A 0.3 (no A2A-Version header, "message/send") are answered too.
         routes = create_jsonrpc_routes(self.request_handler, A2A_PATH, context_builder=CallerContextBuilder(), enable_v0_3_compat=True)
-        self.app = RequestBodyLimitMiddleware(UnreadableJsonRefused(Starlette(routes=routes)), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        self.app = RequestBodyLimitMiddleware(UnreadableJsonRefused(WholeNumbersAsIntegers(Starlette(routes=routes))), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
         self.security = security
 
     async def __call__(self, scope, receive, send) -> None:

@@ -3,6 +3,7 @@ card advertises, called with a2a-sdk's client. Skills take the REST fields in a 
 "skill", and answer the REST body in a data part."""
 
 import json
+import re
 
 import httpx
 import pytest
@@ -49,8 +50,8 @@ class TestTheCard:
         validate_proto_required_fields(card)  # the SDK's own check of A2A 1.0's required fields
         assert card.name.endswith("direct booking") and "checkout_url" in card.description
         assert card.version == "1.0.0"
-        [interface] = card.supported_interfaces
-        assert (interface.url, interface.protocol_binding, interface.protocol_version) == (live_url + "/a2a", "JSONRPC", "1.0")
+        interfaces = [(i.url, i.protocol_binding, i.protocol_version) for i in card.supported_interfaces]
+        assert interfaces == [(live_url + "/a2a", "JSONRPC", "1.0"), (live_url + "/a2a", "JSONRPC", "0.3")]
         assert card.capabilities.streaming is False and card.capabilities.push_notifications is False
         assert list(card.default_input_modes) == ["application/json"]
         assert "application/json" in card.default_output_modes
@@ -64,6 +65,12 @@ class TestTheCard:
             assert skill.name and skill.description and "booking" in skill.tags
             [example] = skill.examples
             assert json.loads(example)["skill"] == skill.id
+
+    def test_an_a2a_0_3_client_can_read_the_card(self, live_url):
+        from a2a.compat.v0_3.types import AgentCard as AgentCardV03
+
+        card = AgentCardV03.model_validate(httpx.get(live_url + "/.well-known/agent-card.json", timeout=TIMEOUT).json())
+        assert card.url == live_url + "/a2a" and card.protocol_version == "0.3" and card.preferred_transport == "JSONRPC"
 
     def test_the_card_is_cacheable_and_revalidates_with_304(self, live_url):
         url = live_url + "/.well-known/agent-card.json"
@@ -141,6 +148,14 @@ class TestTheEndpoint:
         message = {"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {}}
         refused = httpx.post(live_url + "/a2a", json=message, headers={"Host": "evil.example"}, timeout=TIMEOUT)
         assert refused.status_code == 421
+
+    def test_integers_read_as_integers_on_the_wire(self, live_url):
+        # Protobuf keeps data-part numbers as doubles; a JSON reader sees what REST writes.
+        free = first_free_stay(live_url, guests=4)
+        answer = TestInputAgentsGetWrong.raw_send(live_url, json.dumps({"data": {"skill": "check_availability", **free}}))
+        assert answer.status_code == 200 and answer.headers["content-length"] == str(len(answer.content))
+        assert '"guests": 4' in answer.text and '"guests": 4.0' not in answer.text
+        assert not re.search(r"\d\.0[,}\]]", answer.text), answer.text
 
 
 class TestInputAgentsGetWrong:

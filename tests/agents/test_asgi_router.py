@@ -73,6 +73,7 @@ class TestRouting:
 
         stream, head, options, trailing_slash, other = run(requests)
         assert stream.status_code == 405 and stream.headers["allow"] == "POST"
+        assert len(stream.headers["x-request-id"]) == 32, "the router's own refusals carry a request id too"
         assert [answer.text for answer in (options, trailing_slash, other)] == ["the site"] * 3
         assert head.status_code == 200
 
