@@ -280,10 +280,9 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": VERSION,
     "SERVE_INCLUDE_SCHEMA": False,
-    # OpenAPI 3.0.3: drf-spectacular 0.30 writes a valid 3.1.0 document too (with the hook below for
-    # the hand-written `nullable`s), but tests/agents/test_openapi_contract.py checks the examples
-    # with openapi-schema-validator's OAS30Validator, which cannot read 3.1's `type: [t, "null"]`.
-    "OAS_VERSION": "3.0.3",
+    # OpenAPI 3.1 (JSON Schema 2020-12): nullable fields are `type: [t, "null"]`; the hook
+    # nullable_as_json_schema below rewrites the hand-written 3.0-style `nullable`s.
+    "OAS_VERSION": "3.1.0",
     "SERVERS": [{"url": BASE_URL, "description": "This service"}],
     "COMPONENT_SPLIT_REQUEST": False,
     "ENFORCE_NON_BLANK_FIELDS": True,
