@@ -1,6 +1,8 @@
 """Shared fixtures. The suite runs on SQLite (a file, so threads can race on it) and, when
 DATABASE_URL points at PostgreSQL, on PostgreSQL (see Makefile: `make test` runs both)."""
 
+import email
+import email.policy
 from datetime import date, timedelta
 
 import pytest
@@ -77,3 +79,41 @@ def live_url_factory(transactional_db, demo_property):
     from tests.live import live_server
 
     return live_server
+
+
+class Inbox:
+    """What a real SMTP server (aiosmtpd) received; addresses in `refuse` get a 550."""
+
+    def __init__(self):
+        self.messages = []
+        self.refuse = set()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return f"550 5.1.1 <{address}>: mailbox unavailable"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp(settings):
+    """Django's SMTP backend pointed at a port; `start()` puts a real SMTP server (aiosmtpd) there."""
+    from aiosmtpd.controller import Controller
+
+    from tests.live import free_port
+
+    port = free_port()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", port, 3
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    inbox.start, inbox.stop = controller.start, controller.stop
+    yield inbox
+    try:
+        controller.stop()
+    except Exception:
+        pass
