@@ -3,7 +3,6 @@ DATABASE_URL points at PostgreSQL, on PostgreSQL (see Makefile: `make test` runs
 
 import email
 import email.policy
-from datetime import date, timedelta
 
 import pytest
 from django.core.cache import cache
@@ -12,6 +11,7 @@ from django.utils import translation
 
 from booking import demo
 from booking.rules import clear_cache
+from tests.dates import future  # noqa: F401 (tests/pages and tests/browser import it from here)
 
 
 @pytest.fixture(autouse=True)
@@ -53,11 +53,6 @@ def api(client):
             return client.post(url, body if body is not None else {}, content_type="application/json", headers=headers)
 
     return Api()
-
-
-def future(days: int) -> date:
-    """A date `days` from today, far enough ahead to be free of seasons' surprises in most tests."""
-    return date.today() + timedelta(days=days)
 
 
 def is_postgresql() -> bool:

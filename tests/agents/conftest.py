@@ -2,10 +2,11 @@
 server (tests/conftest.py: live_url), and their answers are compared with the REST API's."""
 
 import json
-from datetime import date, timedelta
 
 import anyio
 import requests
+
+from tests.dates import future
 
 TIMEOUT = 30
 TOOL_NAMES = [
@@ -32,7 +33,7 @@ def run(async_function, *args):
 
 
 def days_ahead(days: int) -> str:
-    return (date.today() + timedelta(days=days)).isoformat()
+    return future(days).isoformat()
 
 
 def stay(offset: int, nights: int = 3, **extra) -> dict:

@@ -19,7 +19,7 @@ from booking.notifications import deliver_due_emails, retry_pause
 from booking.services.cancellation import cancel_stay
 from booking.services.reservations import Payer, confirm_reservation
 from booking.services.stays_mail import queue_pre_arrival_emails
-from tests.conftest import future
+from tests.dates import future
 from tests.payments.conftest import stay
 
 pytestmark = pytest.mark.django_db
