@@ -1,9 +1,10 @@
 """Helpers for the agent-interface tests: the official clients (mcp, a2a-sdk) run against a live
-server (tests/conftest.py: live_url), and their answers are compared with the REST API's."""
+server, one per module (live_url below), and their answers are compared with the REST API's."""
 
 import json
 
 import anyio
+import pytest
 import requests
 
 from tests.dates import future
@@ -20,6 +21,23 @@ TOOL_NAMES = [
     "get_reservation",
     "release_hold",
 ]
+
+
+@pytest.fixture(scope="module")
+def agents_server(django_db_setup, django_db_blocker):
+    """One live server per test module: starting uvicorn and loading the agent SDKs takes seconds,
+    and these tests only talk to it over HTTP. It serves the test database, which each test still
+    gets fresh (live_url below); the server's caches follow the property's rules_version."""
+    from tests.live import live_server
+
+    with live_server() as url:
+        yield url
+
+
+@pytest.fixture
+def live_url(agents_server, transactional_db, demo_property):
+    """Base URL of the module's live server, on a fresh test database with the demo property."""
+    return agents_server
 
 
 def run(async_function, *args):
