@@ -15,12 +15,16 @@ from tests.dates import future  # noqa: F401 (tests/pages and tests/browser impo
 
 
 @pytest.fixture(autouse=True)
-def _test_settings(settings, tmp_path):
+def _test_settings(settings, tmp_path, request):
     # Tests render without collectstatic; limits are off unless a test turns them on.
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     settings.BOOKING_RATE_LIMIT = "off"
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.MEDIA_ROOT = str(tmp_path / "media")
+    if not {"live_url", "live_url_factory", "site_url"} & set(request.fixturenames):
+        # A fast hash for the users tests create (PBKDF2 is slow by design). Not where a live
+        # server in another process, with the real settings, has to check the password.
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     clear_cache()
     cache.clear()
     # Tasks queued on commit (the email outbox) run in the test's process, as a worker would run them.
