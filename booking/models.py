@@ -478,8 +478,10 @@ class OutboundEmail(models.Model):
     """An email owed to someone, written in the same transaction as the change it reports, and
     delivered by a Celery task that retries with backoff: an SMTP outage delays it, never loses it.
 
-    One row per (reservation, kind, recipient), so queueing twice (a retried cancel, a replayed
-    event) sends once.
+    The stay's emails are written when sent, from the stay as it is then: one row per
+    (reservation, kind, recipient), so queueing twice (a retried cancel, a replayed event) sends
+    once. A one-off notice (a refunded payment, a website inquiry) is written when queued: its
+    subject, body and addresses are kept on the row, and it may have no reservation.
     """
 
     class Kind(models.TextChoices):
@@ -487,6 +489,11 @@ class OutboundEmail(models.Model):
         CANCELLATION = "cancellation", "Booking cancelled"
         REFUND = "refund", "Refund issued"
         PRE_ARRIVAL = "pre_arrival", "Before arrival"
+        REFUNDED_PAYMENT = "refunded_payment", "Payment refunded, needs attention"
+        INQUIRY = "inquiry", "Website inquiry"
+
+    # Written from the stay when sent; the others are written when queued (subject, body on the row).
+    STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL)
 
     class Recipient(models.TextChoices):
         GUEST = "guest", "Guest"
@@ -497,7 +504,7 @@ class OutboundEmail(models.Model):
         SENT = "sent", "Sent"
         GAVE_UP = "gave_up", "Not sent (gave up)"
 
-    reservation = models.ForeignKey(Reservation, on_delete=models.CASCADE, related_name="emails")
+    reservation = models.ForeignKey(Reservation, on_delete=models.CASCADE, related_name="emails", null=True, blank=True)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     recipient = models.CharField(max_length=10, choices=Recipient.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
@@ -506,10 +513,20 @@ class OutboundEmail(models.Model):
     last_error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # A one-off notice, written when queued (empty for the stay's emails).
+    subject = models.CharField(max_length=300, blank=True)
+    body = models.TextField(blank=True)
+    to_address = models.CharField(max_length=254, blank=True)
+    reply_to = models.CharField(max_length=254, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
-        constraints = [models.UniqueConstraint(fields=["reservation", "kind", "recipient"], name="one_email_per_kind_and_recipient")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reservation", "kind", "recipient"], name="one_email_per_kind_and_recipient",
+                condition=models.Q(kind__in=["confirmation", "cancellation", "refund", "pre_arrival"]),
+            ),
+        ]
         indexes = [models.Index(fields=["status", "next_attempt_at"], name="email_due")]
 
     def __str__(self):

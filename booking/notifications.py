@@ -1,5 +1,7 @@
-"""Every email a stay sends: confirmation (HTML and text, with the stay as a calendar file),
-cancellation, refund issued and the pre-arrival note, to the guest and a copy to the owner.
+"""Every email the service sends: a stay's confirmation (HTML and text, with the stay as a
+calendar file), cancellation, refund issued and pre-arrival note, to the guest and a copy to the
+owner; and the owner's one-off notices (a payment refunded because it could not become a stay, a
+website inquiry), written when queued (`queue_notice`).
 
 They go through an outbox. `queue_emails` writes a row per recipient inside the transaction that
 makes the change it reports (so a rolled-back change sends nothing, and a committed one is never
@@ -27,6 +29,7 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import F
+from django.dispatch import Signal
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -104,31 +107,39 @@ def deliver_soon() -> None:
         logger.warning("could not queue email delivery; the periodic sweep will send it", exc_info=True)
 
 
-def notify_owner_of_refunded_payment(reservation_id: str, note: str) -> int:
-    """Tell the owner a payment was refunded because it could not become a stay (nights taken,
-    wrong amount or currency, a second payment): the guest may get in touch, and staff should."""
-    reservation = Reservation.objects.select_related("property").filter(pk=reservation_id).first()
-    owner_address = email_address(settings.OWNER_EMAIL or (reservation.property.contact_email if reservation else ""))
-    if reservation is None or not owner_address:
-        return 0
-    context = {
-        "reservation": reservation, "property": reservation.property, "note": note,
-        "admin_url": admin_url(reservation),
-    }
-    prefix = "[TEST] " if reservation.payment_provider == "sandbox" else ""
-    message = EmailMultiAlternatives(
-        subject=header_safe(f"{prefix}Payment refunded, needs attention: {reservation.pk}"),
-        body=render_to_string("emails/owner_refunded_payment.txt", context),
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[owner_address],
+def queue_notice(*, kind: str, subject: str, body: str, to: str, reply_to: str = "", reservation: Reservation | None = None) -> OutboundEmail | None:
+    """Owe a one-off email written now (a refunded payment, a website inquiry): same outbox, same
+    retries as the stay's emails. Call inside the transaction that records what it reports."""
+    to_address = email_address(to)
+    if not to_address:
+        return None
+    row = OutboundEmail.objects.create(
+        reservation=reservation, kind=kind, recipient=OutboundEmail.Recipient.OWNER,
+        subject=header_safe(subject)[:300], body=body, to_address=to_address, reply_to=email_address(reply_to) or "",
     )
-    try:
-        sent = get_connection().send_messages([message]) or 0
-    except Exception:  # the refund is recorded and flagged in the admin; the email is a courtesy
-        logger.exception("could not email the owner about the refunded payment of %s", reservation_id)
-        return 0
-    record_event(reservation, action="email", actor="notifications", from_status=reservation.status, note="owner told of the refunded payment")
-    return sent
+    transaction.on_commit(deliver_soon)
+    return row
+
+
+def queue_refunded_payment_notice(reservation_id: str, note: str) -> OutboundEmail | None:
+    """Owe the owner a notice that a payment was refunded because it could not become a stay (nights
+    taken, wrong amount or currency, a second payment): the guest may get in touch, and staff should.
+    Call after recording the refund, in its transaction: the notice shows the amounts as recorded."""
+    reservation = Reservation.objects.select_related("property").get(pk=reservation_id)
+    context = {"reservation": reservation, "property": reservation.property, "note": note, "admin_url": admin_url(reservation)}
+    prefix = "[TEST] " if reservation.payment_provider == "sandbox" else ""
+    with translation.override("en"):
+        return queue_notice(
+            kind=OutboundEmail.Kind.REFUNDED_PAYMENT, reservation=reservation,
+            subject=f"{prefix}Payment refunded, needs attention: {reservation.pk}",
+            body=render_to_string("emails/owner_refunded_payment.txt", context),
+            to=settings.OWNER_EMAIL or reservation.property.contact_email,
+        )
+
+
+# Sent when an outbox row is delivered (sender=OutboundEmail, row=the row): whoever queued a
+# notice can record that it went out without the outbox importing them (pages marks its inquiry).
+email_sent = Signal()
 
 
 def confirmation_context(reservation: Reservation) -> dict:
@@ -208,6 +219,8 @@ def failure_note(error: Exception, *addresses: str) -> str:
 
 def _deliver(row: OutboundEmail, now) -> int:
     reservation = row.reservation
+    if reservation is None:
+        return _deliver_notice(row, now)
     # A confirmation or arrival note owed to a stay that is no longer confirmed (it was cancelled
     # while the mail server was down) would contradict the cancellation email the guest gets: it
     # is dropped, kept as "gave up" with the reason, and staff are not flagged, since nothing is
@@ -224,7 +237,9 @@ def _deliver(row: OutboundEmail, now) -> int:
             return 0
         get_connection().send_messages([message])
     except Exception as error:  # SMTP down, refused, timed out: keep it and try again later
-        row.last_error = failure_note(error, header_safe(reservation.guest_email), header_safe(settings.OWNER_EMAIL or reservation.property.contact_email))
+        row.last_error = failure_note(
+            error, row.to_address, header_safe(reservation.guest_email), header_safe(settings.OWNER_EMAIL or reservation.property.contact_email),
+        )
         if now - row.created_at > GIVE_UP_AFTER:
             row.status = OutboundEmail.Status.GAVE_UP
             row.save(update_fields=["status", "last_error"])
@@ -234,15 +249,45 @@ def _deliver(row: OutboundEmail, now) -> int:
             row.save(update_fields=["next_attempt_at", "last_error"])
         logger.warning("email %s (%s to %s) for %s not sent: %s", row.pk, row.kind, row.recipient, reservation.pk, row.last_error)
         return 0
-    row.status, row.sent_at, row.last_error = OutboundEmail.Status.SENT, timezone.now(), ""
-    row.save(update_fields=["status", "sent_at", "last_error"])
+    _mark_sent(row)
     record_event(reservation, action="email", actor="notifications", from_status=reservation.status,
                  note=f"{row.get_kind_display().lower()} emailed to the {row.recipient}")
     return 1
 
 
+def _mark_sent(row: OutboundEmail) -> None:
+    row.status, row.sent_at, row.last_error = OutboundEmail.Status.SENT, timezone.now(), ""
+    row.save(update_fields=["status", "sent_at", "last_error"])
+    email_sent.send(sender=OutboundEmail, row=row)
+
+
+def _deliver_notice(row: OutboundEmail, now) -> int:
+    """A notice about no stay (a website inquiry): the same retries; after two days it is given up
+    and logged as an error (the inquiry itself stays in the admin, marked as not emailed)."""
+    try:
+        get_connection().send_messages([build_message(row)])
+    except Exception as error:
+        row.last_error = failure_note(error, row.to_address, row.reply_to)
+        if now - row.created_at > GIVE_UP_AFTER:
+            row.status = OutboundEmail.Status.GAVE_UP
+            row.save(update_fields=["status", "last_error"])
+            logger.error("email %s (%s) given up after two days: %s", row.pk, row.kind, row.last_error)
+        else:
+            row.next_attempt_at = now + retry_pause(row.attempts)
+            row.save(update_fields=["next_attempt_at", "last_error"])
+            logger.warning("email %s (%s) not sent: %s", row.pk, row.kind, row.last_error)
+        return 0
+    _mark_sent(row)
+    return 1
+
+
 def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
     """The owner's copies are in English; the guest's emails in the language they booked in."""
+    if row.kind not in OutboundEmail.STAY_KINDS:  # written when queued
+        return EmailMultiAlternatives(
+            subject=row.subject, body=row.body, from_email=settings.DEFAULT_FROM_EMAIL, to=[row.to_address],
+            reply_to=[row.reply_to] if row.reply_to else [],
+        )
     if row.recipient == OutboundEmail.Recipient.OWNER:
         with translation.override("en"):
             return _build_message(row)

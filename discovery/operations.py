@@ -16,7 +16,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, close_old
 from rest_framework import serializers
 
 from booking import presenters, validation
-from booking.api import schemas
+from booking.api.schemas import responses
 from booking.callers import Caller
 from booking.errors import BookingError, InvalidInput, ServiceUnavailable
 from booking.payments import schemas as payment_schemas
@@ -38,7 +38,7 @@ class Operation:
     rest: str  # the REST twin, e.g. "GET /api/v1/availability"
     arguments: type[serializers.Serializer] | None  # booking.validation schema
     location: str  # loc prefix of validation errors, as in REST: "query", "body" or "path"
-    result: type[serializers.Serializer]  # booking.api.schemas shape of the answer
+    result: type[serializers.Serializer]  # booking.api.schemas.responses shape of the answer
     run: Callable[[dict, Caller], dict]
     read_only: bool
     idempotent: bool
@@ -221,7 +221,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="GET /api/v1/property",
             arguments=None,
             location="query",
-            result=schemas.PropertyResult,
+            result=responses.PropertyResult,
             run=_property,
             read_only=True,
             idempotent=True,
@@ -241,7 +241,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="GET /api/v1/availability",
             arguments=validation.AvailabilityQuery,
             location="query",
-            result=schemas.AvailabilityResult,
+            result=responses.AvailabilityResult,
             run=_availability,
             read_only=True,
             idempotent=True,
@@ -260,7 +260,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="GET /api/v1/calendar",
             arguments=validation.CalendarQuery,
             location="query",
-            result=schemas.CalendarResult,
+            result=responses.CalendarResult,
             run=_calendar,
             read_only=True,
             idempotent=True,
@@ -278,7 +278,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="GET /api/v1/stays",
             arguments=validation.StaysQuery,
             location="query",
-            result=schemas.StaysResult,
+            result=responses.StaysResult,
             run=_find_stays,
             read_only=True,
             idempotent=True,
@@ -297,7 +297,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="POST /api/v1/quote",
             arguments=validation.QuoteRequest,
             location="body",
-            result=schemas.QuoteResult,
+            result=responses.QuoteResult,
             run=_quote,
             read_only=True,
             idempotent=True,
@@ -320,7 +320,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="POST /api/v1/reservations",
             arguments=validation.ReservationCreate,
             location="body",
-            result=schemas.ReservationResult,
+            result=responses.ReservationResult,
             run=_reservation,
             read_only=False,
             idempotent=False,
@@ -364,7 +364,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="GET /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,
             location="path",
-            result=schemas.ReservationResult,
+            result=responses.ReservationResult,
             run=_reservation_status,
             read_only=True,
             idempotent=True,
@@ -382,7 +382,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="DELETE /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,
             location="path",
-            result=schemas.ReservationResult,
+            result=responses.ReservationResult,
             run=_release_hold,
             read_only=False,
             idempotent=False,

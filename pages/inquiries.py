@@ -1,7 +1,9 @@
-"""Contact inquiries: limit, store, then email the owner.
+"""Contact inquiries: limit, store, then email the owner through the outbox.
 
-Stored before emailing, so a mail server that is down loses nothing: the owner still finds the
-message in the admin, marked as not emailed.
+The message and the email owed to the owner are written in one transaction; a Celery task sends
+the email after commit and retries while the mail server is down (booking/notifications.py). The
+guest's request never waits for or fails on SMTP; the admin shows the message as not emailed
+until it goes out.
 """
 
 import logging
@@ -9,10 +11,12 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.mail import EmailMessage
+from django.db import transaction
+from django.dispatch import receiver
 from django.template.loader import render_to_string
 
-from booking.models import Property
+from booking.models import OutboundEmail, Property
+from booking.notifications import email_sent, queue_notice
 from booking.services.limits import parse_rate
 from pages.models import ContactInquiry
 
@@ -60,8 +64,9 @@ def owner_address(prop: Property | None) -> str:
     return (prop.contact_email if prop else "") or settings.OWNER_EMAIL
 
 
+@transaction.atomic
 def submit_inquiry(*, cleaned: dict, client_ip: str | None, prop: Property | None) -> ContactInquiry:
-    """Store the message, then email it to the owner with Reply-To set to the guest."""
+    """Store the message and owe the owner an email of it, with Reply-To set to the guest."""
     inquiry = ContactInquiry.objects.create(
         name=cleaned["name"].strip(),
         email=cleaned["email"],
@@ -72,26 +77,25 @@ def submit_inquiry(*, cleaned: dict, client_ip: str | None, prop: Property | Non
         message=cleaned["message"].strip(),
         client_ip=client_ip,
     )
-    recipient = owner_address(prop)
-    if not recipient:
-        logger.warning("contact inquiry %s stored but not emailed: no contact_email or OWNER_EMAIL", inquiry.pk)
-        return inquiry
     site_name = prop.name if prop else "the website"
-    email = EmailMessage(
+    inquiry.outbound_email = queue_notice(
+        kind=OutboundEmail.Kind.INQUIRY,
         subject=header_safe(f"Website inquiry from {inquiry.name}"),
         body=render_to_string("pages/inquiry_email.txt", {"inquiry": inquiry, "site_name": site_name, "admin_url": admin_url(inquiry)}),
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        to=[header_safe(recipient, 254)],
-        reply_to=[header_safe(inquiry.email, 254)],
+        to=header_safe(owner_address(prop), 254),
+        reply_to=header_safe(inquiry.email, 254),
     )
-    try:
-        email.send()
-    except Exception:  # the message is stored; the owner sees it in the admin
-        logger.exception("contact inquiry %s: email to the owner failed", inquiry.pk)
+    if inquiry.outbound_email is None:
+        logger.warning("contact inquiry %s stored but not emailed: no contact_email or OWNER_EMAIL", inquiry.pk)
         return inquiry
-    inquiry.emailed = True
-    inquiry.save(update_fields=["emailed"])
+    inquiry.save(update_fields=["outbound_email"])
     return inquiry
+
+
+@receiver(email_sent, dispatch_uid="pages.inquiry_emailed")
+def mark_inquiry_emailed(sender, row: OutboundEmail, **kwargs) -> None:
+    if row.kind == OutboundEmail.Kind.INQUIRY:
+        ContactInquiry.objects.filter(outbound_email=row).update(emailed=True)
 
 
 def admin_url(inquiry: ContactInquiry) -> str:

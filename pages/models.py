@@ -134,6 +134,8 @@ class ContactInquiry(models.Model):
     message = models.TextField()
     client_ip = models.GenericIPAddressField(null=True, blank=True)
     emailed = models.BooleanField(default=False, help_text="Whether the email to the owner went out.")
+    # The email to the owner in the outbox (booking.OutboundEmail), retried while the mail server is down.
+    outbound_email = models.OneToOneField("booking.OutboundEmail", null=True, blank=True, editable=False, on_delete=models.SET_NULL, related_name="inquiry")
     handled = models.BooleanField(default=False, help_text="Tick once you have answered.")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 

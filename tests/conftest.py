@@ -1,7 +1,8 @@
 """Shared fixtures. The suite runs on SQLite (a file, so threads can race on it) and, when
 DATABASE_URL points at PostgreSQL, on PostgreSQL (see Makefile: `make test` runs both)."""
 
-from datetime import date, timedelta
+import email
+import email.policy
 
 import pytest
 from django.core.cache import cache
@@ -10,15 +11,20 @@ from django.utils import translation
 
 from booking import demo
 from booking.rules import clear_cache
+from tests.dates import future  # noqa: F401 (tests/pages and tests/browser import it from here)
 
 
 @pytest.fixture(autouse=True)
-def _test_settings(settings, tmp_path):
+def _test_settings(settings, tmp_path, request):
     # Tests render without collectstatic; limits are off unless a test turns them on.
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     settings.BOOKING_RATE_LIMIT = "off"
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.MEDIA_ROOT = str(tmp_path / "media")
+    if not {"live_url", "live_url_factory", "site_url"} & set(request.fixturenames):
+        # A fast hash for the users tests create (PBKDF2 is slow by design). Not where a live
+        # server in another process, with the real settings, has to check the password.
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     clear_cache()
     cache.clear()
     # Tasks queued on commit (the email outbox) run in the test's process, as a worker would run them.
@@ -53,11 +59,6 @@ def api(client):
     return Api()
 
 
-def future(days: int) -> date:
-    """A date `days` from today, far enough ahead to be free of seasons' surprises in most tests."""
-    return date.today() + timedelta(days=days)
-
-
 def is_postgresql() -> bool:
     return connection.vendor == "postgresql"
 
@@ -77,3 +78,41 @@ def live_url_factory(transactional_db, demo_property):
     from tests.live import live_server
 
     return live_server
+
+
+class Inbox:
+    """What a real SMTP server (aiosmtpd) received; addresses in `refuse` get a 550."""
+
+    def __init__(self):
+        self.messages = []
+        self.refuse = set()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return f"550 5.1.1 <{address}>: mailbox unavailable"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp(settings):
+    """Django's SMTP backend pointed at a port; `start()` puts a real SMTP server (aiosmtpd) there."""
+    from aiosmtpd.controller import Controller
+
+    from tests.live import free_port
+
+    port = free_port()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", port, 3
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    inbox.start, inbox.stop = controller.start, controller.stop
+    yield inbox
+    try:
+        controller.stop()
+    except Exception:
+        pass

@@ -17,6 +17,8 @@ ALLOWED_LAZY = {
     ("booking.apps", "booking.signals"),
     ("booking.apps", "booking.tasks"),
     ("booking.apps", "booking"),
+    ("pages.apps", "pages"),
+    ("pages.apps", "pages.inquiries"),
     ("partner_sync.apps", "booking.services.holds"),
     ("partner_sync.apps", "partner_sync.services"),
     ("config.admin", "booking"),

@@ -77,7 +77,7 @@ def add_common_responses(result, generator, request, public):
 
 # --- Examples that work today, on this site -------------------------------------------------------
 
-# The examples in booking/api/schemas.py and the views are written for a fixed week in May 2027 on
+# The examples in booking/api/schemas/examples.py and the views are written for a fixed week in May 2027 on
 # https://example.com. Served, they are moved by whole weeks (so weekdays, and with them weekend
 # rates, stay the same) to the first such week at least EXAMPLE_LEAD_DAYS ahead, and onto BASE_URL:
 # an agent can send an example as it is and get a real answer.

@@ -8,9 +8,9 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework.response import Response
 
 from booking import presenters, validation
-from booking.api import schemas as examples
 from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, error
-from booking.api.schemas import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult, StaysResult
+from booking.api.schemas import examples
+from booking.api.schemas.responses import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult, StaysResult
 from booking.callers import Caller
 from booking.models import Reservation
 from booking.payments.services import release_hold

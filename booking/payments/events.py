@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from booking.errors import DatesUnavailable, InvalidTransition
 from booking.models import Reservation
-from booking.notifications import notify_owner_of_refunded_payment
+from booking.notifications import queue_refunded_payment_notice
 from booking.payments.ledger import from_cents, record_refund_total, record_unbookable_payment, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
@@ -254,6 +254,7 @@ def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: s
             owed.reservation_id, amount_paid=from_cents(owed.amount_cents), amount_refunded=from_cents(refunded_cents),
             payment_intent_id=owed.payment_intent_id, actor=source, note=note,
         )
+        # Owed with the refund's record, delivered after commit by the outbox's task (retried).
+        queue_refunded_payment_notice(owed.reservation_id, note)
     logger.warning("payment event %s for %s: %s", event_id, owed.reservation_id, note)
-    transaction.on_commit(lambda: notify_owner_of_refunded_payment(owed.reservation_id, note))
     return Outcome(owed.reservation_id, REFUNDED_PREFIX + owed.reason)

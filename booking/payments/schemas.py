@@ -2,7 +2,7 @@
 
 from rest_framework import serializers as s
 
-from booking.api.schemas import PriceBreakdown
+from booking.api.schemas.responses import PriceBreakdown
 
 
 class CheckoutResult(s.Serializer):

@@ -1,11 +1,13 @@
 """Helpers for the agent-interface tests: the official clients (mcp, a2a-sdk) run against a live
-server (tests/conftest.py: live_url), and their answers are compared with the REST API's."""
+server, one per module (live_url below), and their answers are compared with the REST API's."""
 
 import json
-from datetime import date, timedelta
 
 import anyio
+import pytest
 import requests
+
+from tests.dates import future
 
 TIMEOUT = 30
 TOOL_NAMES = [
@@ -21,6 +23,23 @@ TOOL_NAMES = [
 ]
 
 
+@pytest.fixture(scope="module")
+def agents_server(django_db_setup, django_db_blocker):
+    """One live server per test module: starting uvicorn and loading the agent SDKs takes seconds,
+    and these tests only talk to it over HTTP. It serves the test database, which each test still
+    gets fresh (live_url below); the server's caches follow the property's rules_version."""
+    from tests.live import live_server
+
+    with live_server() as url:
+        yield url
+
+
+@pytest.fixture
+def live_url(agents_server, transactional_db, demo_property):
+    """Base URL of the module's live server, on a fresh test database with the demo property."""
+    return agents_server
+
+
 def run(async_function, *args):
     """Run a coroutine function to completion from a synchronous test, with a time limit."""
 
@@ -32,7 +51,7 @@ def run(async_function, *args):
 
 
 def days_ahead(days: int) -> str:
-    return (date.today() + timedelta(days=days)).isoformat()
+    return future(days).isoformat()
 
 
 def stay(offset: int, nights: int = 3, **extra) -> dict:

@@ -152,7 +152,7 @@ class TestTheDocumentAsAgentsRead:
     def test_examples_are_on_this_site_and_in_the_future_on_the_same_weekdays(self, document):
         text = json.dumps(document["paths"])
         assert "https://example.com" not in text and "https://stay.example.org/api/v1/" in text
-        from booking.selectors import today
+        from tests.dates import today
 
         stay_dates = {date.fromisoformat(d) for d in re.findall(r'"(?:check_in|check_out|start|end)": "(20\d\d-\d\d-\d\d)"', text)}
         request_example = document["paths"]["/api/v1/payments/checkout-link"]["post"]["requestBody"]["content"]["application/json"]["examples"]

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 import requests
 
-from tests.conftest import future
+from tests.dates import future
 
 pytestmark = pytest.mark.live
 

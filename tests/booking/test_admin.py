@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from booking.models import DateBlock, Reservation
 from booking.services.holds import hold_stay
-from tests.conftest import future
+from tests.dates import future
 
 pytestmark = pytest.mark.django_db
 

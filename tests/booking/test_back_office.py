@@ -20,7 +20,7 @@ from django.urls import reverse
 from booking.admin import SeasonForm
 from booking.models import DateBlock, NightRate, Reservation
 from booking.pricing import NightRule, PricingRules, price_night
-from tests.conftest import future
+from tests.dates import future
 from tests.payments.conftest import fake_stripe, stay, stripe_event, webhook  # noqa: F401 (fixtures)
 
 LINK = "/api/v1/payments/checkout-link"

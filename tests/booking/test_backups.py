@@ -5,7 +5,8 @@ from django.core.management import call_command
 
 from booking.models import Reservation
 from booking.services.holds import hold_stay
-from tests.conftest import future, is_postgresql
+from tests.conftest import is_postgresql
+from tests.dates import future
 
 
 @pytest.mark.django_db(transaction=True)

@@ -184,7 +184,7 @@ def test_the_site_the_api_and_the_emails_say_the_same_policy(client, api, demo_p
     from booking.notifications import confirmation_context
     from booking.services.holds import hold_stay
     from pages import demo as pages_demo
-    from tests.conftest import future
+    from tests.dates import future
 
     pages_demo.load()
     expected = policy_lines(DEMO)

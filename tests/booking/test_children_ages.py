@@ -3,7 +3,7 @@ exemption age (demo: 12) pay no city tax; without ages every guest is taxed, as 
 
 import pytest
 
-from tests.conftest import future
+from tests.dates import future
 
 pytestmark = pytest.mark.django_db
 TAX = 3.5  # per person per night, demo

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from booking.models import DateBlock
-from tests.conftest import future
+from tests.dates import future
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from booking.models import Reservation, ReservationEvent
 from booking.services.reservations import expire_lapsed_holds
-from tests.conftest import future
+from tests.dates import future
 
 STAY = {"check_in": str(future(30)), "check_out": str(future(33))}
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 from booking.models import IdempotencyRecord, Reservation
 from booking.services import idempotency
 from booking.services.idempotency import request_fingerprint
-from tests.conftest import future
+from tests.dates import future
 
 STAY = {"check_in": str(future(30)), "check_out": str(future(37))}
 GUEST = {"first_name": "Anna", "last_name": "Rossi", "email": "anna.rossi@example.com", "phone": "+39 333 1234567"}

@@ -23,7 +23,8 @@ from booking.presenters import breakdown_json
 from booking.selectors import get_property
 from booking.services import stays
 from booking.services.holds import hold_stay
-from tests.conftest import future, is_postgresql
+from tests.conftest import is_postgresql
+from tests.dates import future
 
 ATTEMPTS = 12
 
@@ -32,6 +33,13 @@ def overlapping_stay(i: int):
     """Stays [30, 33), [31, 34), [32, 35) days ahead: every pair shares a night."""
     start = future(30 + i % 3)
     return start, start + timedelta(days=3)
+
+
+def hold_overlapping_stay(i: int) -> str:
+    """The i-th racer's hold through the service (whatever hold path the test left in place)."""
+    check_in, check_out = overlapping_stay(i)
+    hold_stay(check_in=check_in, check_out=check_out, guests=2)
+    return "held"
 
 
 def race(attempt) -> Counter:
@@ -94,12 +102,7 @@ def wide_race_window(settings):
 
 @pytest.mark.django_db(transaction=True)
 def test_racing_threads_exactly_one_hold_wins(demo_property, without_the_backstop, wide_race_window):
-    def guarded(i):
-        check_in, check_out = overlapping_stay(i)
-        hold_stay(check_in=check_in, check_out=check_out, guests=2)
-        return "held"
-
-    outcomes = race(guarded)
+    outcomes = race(hold_overlapping_stay)
     print(f"\n[{connections['default'].vendor}] guarded thread race: {dict(outcomes)}")
     assert outcomes == Counter({"held": 1, "dates_unavailable": ATTEMPTS - 1})
     assert Reservation.objects.filter(status="held").count() == 1
@@ -129,13 +132,7 @@ def test_the_race_test_catches_a_hold_path_without_the_lock(demo_property, witho
             yield get_property()
 
     monkeypatch.setattr(holds, "calendar_transaction", unlocked_transaction)
-
-    def unguarded(i):
-        check_in, check_out = overlapping_stay(i)
-        hold_stay(check_in=check_in, check_out=check_out, guests=2)
-        return "held"
-
-    outcomes = race(unguarded)
+    outcomes = race(hold_overlapping_stay)
     print(f"\n[{connections['default'].vendor}] hold path without the lock: {dict(outcomes)}")
     assert outcomes["held"] > 1 and active_overlaps() > 0
 

@@ -9,7 +9,7 @@ import pytest
 from booking import pricing
 from booking.models import DateBlock, Reservation
 from booking.services.holds import hold_stay
-from tests.conftest import future
+from tests.dates import future
 
 NOON = datetime(2027, 1, 1, 12, 0, tzinfo=UTC)
 

@@ -1,12 +1,12 @@
 """The read side of /api/v1: property, availability, calendar, quote, health — shapes, bounds,
 defaults, the 422 contract and the query budgets."""
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 
 from booking.models import DateBlock
-from tests.conftest import future
+from tests.dates import future, today
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +83,7 @@ class TestAvailability:
     def test_rule_refusals_name_their_reason(self, api, demo_property):
         body = api.get("/api/v1/availability", check_in=future(60), check_out=future(61)).json()
         assert (body["available"], body["unavailable_reason"]) == (False, "min_stay")
-        far = date.today() + timedelta(days=demo_property.booking_window_days + 5)
+        far = today() + timedelta(days=demo_property.booking_window_days + 5)
         body = api.get("/api/v1/availability", check_in=far, check_out=far + timedelta(days=3)).json()
         assert body["unavailable_reason"] == "beyond_booking_window"
 
@@ -116,7 +116,7 @@ class TestCalendar:
     def test_twelve_months_by_default_from_this_month(self, api, demo_property):
         body = api.get("/api/v1/calendar").json()
         assert body["months"] == 12
-        assert body["start"] == date.today().replace(day=1).isoformat()
+        assert body["start"] == today().replace(day=1).isoformat()
         assert len(body["days"]) in range(365, 367)
         assert set(body["days"][0]) == {"date", "available", "check_in_allowed", "check_out_allowed", "min_nights", "nightly_rate"}
 

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from booking.models import Reservation, ReservationEvent
-from tests.conftest import future
+from tests.dates import future
 
 pytestmark = pytest.mark.django_db
 

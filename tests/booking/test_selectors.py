@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from booking.models import DateBlock, Reservation
 from booking.selectors import blocking_reservations, blocks_between, taken_ranges
-from tests.conftest import future
+from tests.dates import future
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from booking.errors import BookingError
 from booking.models import DateBlock, Reservation
 from booking.services import blocks, reservations
 from booking.services.holds import hold_stay
-from tests.conftest import future
+from tests.dates import future
 
 operation = st.one_of(
     st.tuples(st.just("hold"), st.integers(20, 60), st.integers(2, 6)),

@@ -5,7 +5,7 @@ lenient (links carry tracking parameters); MCP and A2A arguments are strict (tes
 
 import pytest
 
-from tests.conftest import future
+from tests.dates import future
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,6 @@
 by a Celery task, retried with a growing pause while the mail server is down, never lost, never
 sent twice, and never failing the payment or the cancel that queued it."""
 
-import email
-import email.policy
 import threading
 from datetime import timedelta
 from decimal import Decimal
@@ -21,45 +19,10 @@ from booking.notifications import deliver_due_emails, retry_pause
 from booking.services.cancellation import cancel_stay
 from booking.services.reservations import Payer, confirm_reservation
 from booking.services.stays_mail import queue_pre_arrival_emails
-from tests.conftest import future
-from tests.live import free_port
+from tests.dates import future
 from tests.payments.conftest import stay
 
 pytestmark = pytest.mark.django_db
-
-
-class Inbox:
-    def __init__(self):
-        self.messages = []
-        self.refuse = set()
-
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if address in self.refuse:
-            return f"550 5.1.1 <{address}>: mailbox unavailable"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server, session, envelope):
-        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
-        return "250 OK"
-
-
-@pytest.fixture
-def smtp(settings):
-    """Django's SMTP backend pointed at a port; `start()` puts a real SMTP server (aiosmtpd) there."""
-    from aiosmtpd.controller import Controller
-
-    port = free_port()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", port, 3
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    inbox.start, inbox.stop = controller.start, controller.stop
-    yield inbox
-    try:
-        controller.stop()
-    except Exception:
-        pass
 
 
 def held_stay(demo_property, days_ahead=40, email_address="anna@example.com"):

@@ -2,7 +2,7 @@
 
 import pytest
 from django.core import mail
-from django.test import Client
+from django.test import Client, TestCase
 
 from pages.models import ContactInquiry
 
@@ -18,7 +18,8 @@ MESSAGE = {
 
 
 def post(client, data, **extra):
-    return client.post("/contact", data, **extra)
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the outbox's email task runs after commit
+        return client.post("/contact", data, **extra)
 
 
 def test_a_message_is_stored_and_emailed_to_the_owner(client, site):

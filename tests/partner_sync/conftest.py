@@ -1,12 +1,12 @@
 """Fixtures for the partner sync: real-format platform exports served by a local HTTP server."""
 
 import re
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 import pytest
 
-from booking.selectors import today
+from tests.dates import future
 from tests.partner_sync.feed_server import FeedServer
 
 FEEDS = Path(__file__).parent / "feeds"
@@ -14,7 +14,7 @@ FEEDS = Path(__file__).parent / "feeds"
 
 def day(offset: int) -> date:
     """A date relative to today in the property's time zone (the sync's notion of today)."""
-    return today() + timedelta(days=offset)
+    return future(offset)
 
 
 def export(name: str) -> bytes:

@@ -2,7 +2,6 @@
 back with icalendar event by event; stable UIDs, no personal data, conditional GET."""
 
 from datetime import date, timedelta
-from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
@@ -10,9 +9,9 @@ from django.utils import timezone
 from icalendar import Calendar
 
 from booking.models import DateBlock, Reservation
-from booking.selectors import today
 from booking.services.holds import GuestDetails, hold_stay
 from partner_sync.ical_import import parse_feed
+from tests.dates import property_time_zone, today
 from tests.partner_sync.conftest import day
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +91,7 @@ class TestTheExportedCalendar:
 
     def test_our_own_import_reads_it_back_night_for_night(self, client, calendar_content):
         body = client.get(URL).content
-        imported = parse_feed(body, today=today(), local_tz=ZoneInfo("Europe/Rome"), label="Us")
+        imported = parse_feed(body, today=today(), local_tz=property_time_zone(), label="Us")
         assert [(e.start, e.end) for e in imported.events] == [(day(10), day(14)), (day(20), day(23)), (day(50), day(52))]
 
     def test_an_empty_calendar_is_still_valid(self, client, demo_property):

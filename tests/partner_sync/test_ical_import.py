@@ -1,15 +1,14 @@
 """Reading the platforms' exports (pure: no database, no network). Each fixture is written in the
 format of a real export, quirks included; see tests/partner_sync/feeds/."""
 
-from zoneinfo import ZoneInfo
 
 import pytest
 
-from booking.selectors import today
 from partner_sync.ical_import import FeedInvalid, neutral_summary, parse_feed
+from tests.dates import property_time_zone, today
 from tests.partner_sync.conftest import all_day, calendar, day, export
 
-ROME = ZoneInfo("Europe/Rome")
+ROME = property_time_zone()
 
 
 def parse(body: bytes, label: str = "Airbnb"):

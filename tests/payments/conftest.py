@@ -8,7 +8,7 @@ import time
 import pytest
 
 from booking.payments import providers
-from tests.conftest import future
+from tests.dates import future
 from tests.payments.fake_stripe import FakeStripeServer
 
 WEBHOOK_SECRET = "whsec_test_0123456789"

@@ -1,4 +1,4 @@
-"""Money under faults (issue 12): the red team's repros, each as it was reported.
+"""Money under faults (issue 12): a red team's repros, kept as specification.
 
 - A payment refunded because it could not become a stay is never applied again, by any path
   (a webhook retry, another event type for the same payment, the reconciliation job).

@@ -1,8 +1,9 @@
-"""What an outside audit against the spec and DESIGN.md found, kept as specification."""
+"""The API under odd input: no input yields a 500, every answer is JSON in the error shape, types are
+strict, and a short phone number is masked whole."""
 
 import pytest
 
-from tests.conftest import future
+from tests.dates import future
 
 pytestmark = pytest.mark.django_db
 

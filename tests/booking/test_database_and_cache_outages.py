@@ -1,10 +1,10 @@
-"""Faults, injected into a live server: the service answers with the error shape, never a
-traceback, and keeps booking where it can."""
+"""Outages of the database and of Redis, injected into a live server: the service answers with the
+error shape, never a traceback, and keeps booking where it can."""
 
 import pytest
 import requests
 
-from tests.conftest import future
+from tests.dates import future
 from tests.live import live_server
 
 STAY = {"check_in": str(future(30)), "check_out": str(future(33))}

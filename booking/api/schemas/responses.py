@@ -1,0 +1,295 @@
+"""The shapes of the API's successful answers, for the OpenAPI document. The bodies themselves are
+built in booking/presenters.py; these serializers only describe them."""
+
+from rest_framework import serializers as s
+
+
+class NightlyRate(s.Serializer):
+    date = s.DateField()
+    rate = s.FloatField()
+    extra_guest_fee = s.FloatField()
+    amount = s.FloatField()
+    source = s.CharField()
+
+
+class PriceBreakdown(s.Serializer):
+    nights = s.IntegerField()
+    nightly_avg = s.FloatField()
+    accommodation = s.FloatField(help_text="Sum of nightly rates and extra-guest fees, before discount.")
+    discount_label = s.CharField(allow_null=True)
+    discount_percent = s.FloatField()
+    discount_amount = s.FloatField(help_text="Zero or negative.")
+    cleaning_fee = s.FloatField()
+    cleaning_fee_label = s.CharField()
+    city_tax = s.FloatField()
+    city_tax_note = s.CharField()
+    total = s.FloatField(help_text="accommodation + discount_amount + cleaning_fee + city_tax")
+    currency = s.CharField()
+    price_source = s.CharField(help_text="The rate rules that priced the nights, e.g. 'season:High season + base_rate'.")
+    nightly_rates = NightlyRate(many=True)
+
+    class Meta:
+        ref_name = "PriceBreakdown"
+
+
+class AvailabilityResult(s.Serializer):
+    check_in = s.DateField()
+    check_out = s.DateField()
+    guests = s.IntegerField()
+    available = s.BooleanField()
+    unavailable_reason = s.CharField(allow_null=True, help_text="booked, on_hold, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window, too_many_guests")
+    message = s.CharField(allow_null=True)
+    held_until = s.DateTimeField(allow_null=True, help_text="With on_hold: when another guest's unpaid hold on these nights lapses unless paid; retry after it.")
+    nights = s.IntegerField()
+    min_nights = s.IntegerField()
+    price_breakdown = PriceBreakdown()
+
+
+class FoundStay(s.Serializer):
+    check_in = s.DateField()
+    check_out = s.DateField()
+    nights = s.IntegerField()
+    total = s.FloatField(help_text="What a quote of this stay gives, city tax included.")
+    currency = s.CharField()
+
+
+class StaysResult(s.Serializer):
+    nights = s.IntegerField()
+    guests = s.IntegerField()
+    start = s.DateField(help_text="Earliest arrival searched.")
+    end = s.DateField(help_text="Latest arrival searched.")
+    currency = s.CharField()
+    stays = FoundStay(many=True, help_text="Up to 10 bookable stays, cheapest first (then earliest).")
+
+
+class QuoteResult(PriceBreakdown):
+    check_in = s.DateField()
+    check_out = s.DateField()
+    guests = s.IntegerField()
+    available = s.BooleanField()
+    unavailable_reason = s.CharField(allow_null=True)
+    exchange_rate = s.FloatField(help_text="Display currency units per unit of the charged currency.")
+    charge_currency = s.CharField(help_text="The currency actually charged (EUR).")
+    charge_total = s.FloatField()
+    price_breakdown = PriceBreakdown()
+
+    class Meta:
+        ref_name = "Quote"
+
+
+class CalendarDay(s.Serializer):
+    date = s.DateField()
+    available = s.BooleanField(help_text="The night starting this day is free.")
+    check_in_allowed = s.BooleanField()
+    check_out_allowed = s.BooleanField()
+    min_nights = s.IntegerField(help_text="Shortest stay for an arrival on this day.")
+    nightly_rate = s.FloatField()
+
+
+class CalendarResult(s.Serializer):
+    start = s.DateField()
+    end = s.DateField()
+    months = s.IntegerField()
+    currency = s.CharField()
+    days = CalendarDay(many=True)
+
+
+class PaymentInfo(s.Serializer):
+    status = s.CharField(help_text="awaiting_payment, paid, refunded, partially_refunded, not_paid")
+    provider = s.CharField(allow_null=True)
+    amount_due = s.FloatField()
+    amount_paid = s.FloatField()
+    amount_refunded = s.FloatField()
+    currency = s.CharField()
+    checkout_url = s.URLField(allow_null=True)
+    how_to_pay = s.CharField(allow_null=True)
+    checkout_session_endpoint = s.URLField(allow_null=True)
+
+
+class GuestOut(s.Serializer):
+    first_name = s.CharField(allow_null=True)
+    last_name = s.CharField(allow_null=True)
+    email = s.CharField(allow_null=True)
+    phone = s.CharField(allow_null=True)
+
+
+class CancellationOut(s.Serializer):
+    refund_if_cancelled_now = s.FloatField(help_text="The refund the policy gives if the guest cancels today (property's local date).")
+    currency = s.CharField()
+    policy = s.CharField(help_text="The cancellation policy in words.")
+
+
+class ReservationResult(s.Serializer):
+    id = s.CharField()
+    reservation_id = s.CharField()
+    status = s.ChoiceField(choices=["held", "confirmed", "expired", "cancelled"])
+    check_in = s.DateField()
+    check_out = s.DateField()
+    guests = s.IntegerField()
+    nights = s.IntegerField()
+    hold_expires_at = s.DateTimeField(allow_null=True)
+    price_breakdown = PriceBreakdown()
+    payment = PaymentInfo()
+    guest = GuestOut(allow_null=True)
+    special_requests = s.CharField(allow_null=True)
+    agent_name = s.CharField(allow_null=True)
+    source = s.CharField()
+    created_at = s.DateTimeField()
+    confirmed_at = s.DateTimeField(allow_null=True)
+    cancellation = CancellationOut(required=False, help_text="Only on a confirmed stay: what cancelling today would refund.")
+    refunded_amount = s.FloatField(required=False, help_text="Only on a cancelled reservation: what was refunded.")
+    refund_pending = s.FloatField(required=False, help_text="Only on a cancelled reservation: refund owed but not yet confirmed by the payment provider.")
+
+    class Meta:
+        ref_name = "Reservation"
+
+
+class Address(s.Serializer):
+    street_address = s.CharField()
+    city = s.CharField()
+    postal_code = s.CharField()
+    region = s.CharField()
+    country_code = s.CharField(help_text="ISO 3166-1 alpha-2, e.g. IT.")
+    neighbourhood = s.CharField()
+
+
+class Coordinates(s.Serializer):
+    latitude = s.FloatField()
+    longitude = s.FloatField()
+
+
+class Capacity(s.Serializer):
+    max_guests = s.IntegerField(help_text="Most guests allowed, children included.")
+    bedrooms = s.IntegerField()
+    beds = s.IntegerField()
+    bathrooms = s.FloatField()
+    size_sqm = s.IntegerField(allow_null=True)
+
+
+class Amenity(s.Serializer):
+    name = s.CharField()
+    category = s.CharField()
+
+
+class Photo(s.Serializer):
+    url = s.URLField()
+    alt = s.CharField()
+    caption = s.CharField()
+
+
+class Season(s.Serializer):
+    name = s.CharField()
+    start = s.CharField(help_text="MM-DD when recurring_yearly, else YYYY-MM-DD.")
+    end = s.CharField(help_text="MM-DD when recurring_yearly, else YYYY-MM-DD; the last night of the season.")
+    recurring_yearly = s.BooleanField()
+    nightly_rate = s.FloatField()
+    weekend_nightly_rate = s.FloatField(allow_null=True)
+    min_nights = s.IntegerField(allow_null=True)
+    priority = s.IntegerField()
+
+
+class LengthOfStayDiscount(s.Serializer):
+    label = s.CharField()
+    min_nights = s.IntegerField()
+    percent = s.FloatField()
+
+
+class CityTax(s.Serializer):
+    per_person_per_night = s.FloatField()
+    max_nights = s.IntegerField()
+    exempt_under_age = s.IntegerField()
+    note = s.CharField()
+
+
+class PricingRules(s.Serializer):
+    currency = s.CharField()
+    base_nightly_rate = s.FloatField()
+    weekend_nightly_rate = s.FloatField(allow_null=True)
+    weekend_nights = s.ListField(child=s.CharField())
+    seasons = Season(many=True)
+    min_nights = s.IntegerField()
+    max_nights = s.IntegerField()
+    min_nights_by_arrival_day = s.DictField(child=s.IntegerField(), help_text="Weekday name → shortest stay for an arrival that day.")
+    closed_to_arrival = s.ListField(child=s.CharField(), help_text="Weekdays on which guests may not arrive.")
+    closed_to_departure = s.ListField(child=s.CharField(), help_text="Weekdays on which guests may not leave.")
+    length_of_stay_discounts = LengthOfStayDiscount(many=True)
+    base_occupancy = s.IntegerField(help_text="Guests included in the nightly rate.")
+    extra_guest_fee_per_night = s.FloatField()
+    cleaning_fee = s.FloatField()
+    cleaning_fee_label = s.CharField()
+    city_tax = CityTax()
+    booking_window_days = s.IntegerField(help_text="How many days ahead guests may arrive.")
+    display_currencies = s.DictField(child=s.FloatField(), help_text="Currency code → units per EUR, for quotes.")
+
+
+class CancellationTierOut(s.Serializer):
+    days_before_arrival = s.IntegerField()
+    refund_percent = s.FloatField()
+
+
+class Policies(s.Serializer):
+    check_in_from = s.CharField(help_text="HH:MM")
+    check_in_until = s.CharField(help_text="HH:MM")
+    check_out_until = s.CharField(help_text="HH:MM")
+    house_rules = s.ListField(child=s.CharField())
+    cancellation_policy = s.CharField(help_text="The policy in words, generated from cancellation_tiers.")
+    cancellation_tiers = CancellationTierOut(many=True, help_text="Cancel at least days_before_arrival days before arrival (property's local date): refund_percent % back; the city tax always in full.")
+    payment_policy = s.CharField()
+    hold_minutes = s.IntegerField(help_text="How long a hold keeps the dates while the guest pays.")
+
+
+class Review(s.Serializer):
+    author = s.CharField()
+    rating = s.IntegerField()
+    date = s.DateField()
+    text = s.CharField()
+    source = s.CharField()
+
+
+class Reviews(s.Serializer):
+    average_rating = s.FloatField(allow_null=True)
+    count = s.IntegerField()
+    items = Review(many=True)
+
+
+class Host(s.Serializer):
+    name = s.CharField()
+    languages = s.ListField(child=s.CharField())
+
+
+class BookingLinks(s.Serializer):
+    recommended_flow = s.CharField()
+    availability = s.URLField()
+    calendar = s.URLField()
+    quote = s.URLField()
+
+
+class PropertyResult(s.Serializer):
+    id = s.CharField()
+    name = s.CharField()
+    headline = s.CharField()
+    summary = s.CharField()
+    description = s.CharField()
+    property_type = s.CharField()
+    url = s.URLField()
+    national_code = s.CharField(allow_null=True, help_text="The national registration code (CIN) of the rental.")
+    address = Address()
+    coordinates = Coordinates()
+    capacity = Capacity()
+    amenities = Amenity(many=True)
+    photos = Photo(many=True)
+    pricing_rules = PricingRules()
+    policies = Policies()
+    reviews = Reviews()
+    host = Host()
+    booking = BookingLinks()
+
+    class Meta:
+        ref_name = "Property"
+
+
+class HealthResult(s.Serializer):
+    status = s.CharField()
+    database = s.CharField()
+    version = s.CharField()
+    time = s.DateTimeField()
