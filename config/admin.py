@@ -10,7 +10,33 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.core.exceptions import PermissionDenied
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
+from django.utils.dateformat import format as date_format
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+
+class BackOfficeLanguageMiddleware:
+    """The back office speaks the browser's language (language cookie, then Accept-Language, then
+    English). Its paths carry no language prefix, so LocaleMiddleware (just before this one) gave
+    them English; only requests under settings.ADMIN_PATH are changed, the guest site keeps its
+    path-only rule."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.prefix = "/" + settings.ADMIN_PATH
+
+    def __call__(self, request):
+        if not request.path_info.startswith(self.prefix):
+            return self.get_response(request)
+        language = translation.get_language_from_request(request, check_path=False)
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()
+        response = self.get_response(request)
+        patch_vary_headers(response, ("Accept-Language",))
+        response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
+        return response
 
 
 class GuardedModelAdmin(admin.ModelAdmin):
@@ -50,7 +76,7 @@ def dashboard_context(now) -> dict:
     window = dashboard.load_window(today)
     feeds = dashboard.feed_names()
     months = dashboard.monthly_occupancy_and_revenue(window)
-    labels = [f"{m.month:%b %y}" for m in months]
+    labels = [date_format(m.month, "M y") for m in months]
     current = next(i for i, m in enumerate(months) if m.month == today.replace(day=1))
     currency = dashboard.property_currency()
     revenue = [m.revenue for m in months]
@@ -66,12 +92,12 @@ def dashboard_context(now) -> dict:
         "window_start": window.start,
         "window_last_month": dashboard.add_months(window.end, -1),
         "occupancy_chart": bar_chart_svg(
-            [m.occupancy_percent for m in months], labels, title="Occupancy per month (%)", maximum=100, highlight=current,
-            value_labels=["–" if m.occupancy_percent is None else f"{m.occupancy_percent:.0f}%" for m in months],
+            [m.occupancy_percent for m in months], labels, title=_("Occupancy per month (%)"), maximum=100, highlight=current,
+            value_labels=["–" if m.occupancy_percent is None else f"{number_format(m.occupancy_percent, 0)}%" for m in months],
         ),
         "revenue_chart": bar_chart_svg(
-            revenue, labels, title=f"Revenue per month ({currency})", highlight=current,
-            value_labels=[f"{amount:,.0f}" for amount in revenue],
+            revenue, labels, title=_("Revenue per month (%(currency)s)") % {"currency": currency}, highlight=current,
+            value_labels=[number_format(amount, 0, force_grouping=True) for amount in revenue],
         ),
         "revenue_total": sum(revenue, start=Decimal(0)),
         "average_nightly_rate": dashboard.average_nightly_rate(window),
