@@ -14,7 +14,9 @@ from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.dateformat import format as date_format
 from django.utils.formats import number_format
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 
 class BackOfficeLanguageMiddleware:
@@ -55,6 +57,40 @@ class GuardedModelAdmin(admin.ModelAdmin):
 
 class BookingAdminConfig(AdminConfig):
     default_site = "config.admin.BookingAdminSite"
+
+    def ready(self):
+        super().ready()
+        translate_model_names()
+
+
+# The apps whose models the back office shows: their names and field names are translated.
+BACK_OFFICE_APPS = ("booking", "pages", "partner_sync")
+
+
+def translate_model_names() -> None:
+    """Model and field names the models leave to Django (a field `check_in` reads "check in", a
+    model `DateBlock` "date block") are made translatable at start-up, so admin labels, list columns
+    and titles follow the back office's language without a verbose_name on every field.
+
+    Only the running objects change (`field.verbose_name`, `_meta.verbose_name[_plural]`); the
+    migrations read the declared `_verbose_name` and `Meta` options, so no migration follows. The
+    msgids are these English names; their translations are in locale/back-office (they cannot be
+    extracted by makemessages: see the comment at the top of those catalogs)."""
+    from django.apps import apps
+
+    with translation.override("en"):
+        for model in (m for label in BACK_OFFICE_APPS for m in apps.get_app_config(label).get_models()):
+            opts = model._meta
+            for option in ("verbose_name", "verbose_name_plural"):
+                if option not in opts.original_attrs:  # derived by Django: English words, or "{}s" of a translated singular
+                    setattr(opts, option, gettext_lazy(str(getattr(opts, option))))
+            fields = [f for f in opts.get_fields() if not f.auto_created and hasattr(f, "verbose_name")]
+            for field in fields:
+                if getattr(field, "_verbose_name", "") is None and not hasattr(field, "translated_field"):
+                    field.verbose_name = gettext_lazy(str(field.verbose_name))
+            for field in fields:
+                if hasattr(field, "translated_field"):  # modeltranslation's "title [it]": the base name, translated
+                    field.verbose_name = format_lazy("{} [{}]", field.translated_field.verbose_name, field.language)
 
 
 class BookingAdminSite(admin.AdminSite):
