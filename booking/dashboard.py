@@ -237,7 +237,7 @@ class ChannelNights:
 def nights_by_channel(rows: WindowRows, feeds: dict[str, str]) -> list[ChannelNights]:
     """Booked nights of the window by where they were sold: our own reservations by source
     (website, API, agents, back office) and each partner feed (`feeds`: see feed_names). Largest first."""
-    labels = dict(Reservation.Source.choices)
+    labels = dict(Reservation._meta.get_field("source").flatchoices)  # in the page's language (config.admin)
     direct: dict[str, int] = defaultdict(int)
     for stay in rows.stays:
         direct[labels.get(stay.source, stay.source)] += sum(1 for _night in _nights(stay.check_in, stay.check_out, rows.start, rows.end))

@@ -67,10 +67,15 @@ class BookingAdminConfig(AdminConfig):
 BACK_OFFICE_APPS = ("booking", "pages", "partner_sync")
 
 
+# Choice labels that end up in stored text (the notes of booking/notifications.py): kept in English.
+UNTRANSLATED_CHOICES = {("booking.OutboundEmail", "kind")}
+
+
 def translate_model_names() -> None:
     """Model and field names the models leave to Django (a field `check_in` reads "check in", a
-    model `DateBlock` "date block") are made translatable at start-up, so admin labels, list columns
-    and titles follow the back office's language without a verbose_name on every field.
+    model `DateBlock` "date block") and the labels of choices ("Confirmed") are made translatable at
+    start-up, so admin labels, list columns, filters and titles follow the back office's language
+    without a verbose_name on every field.
 
     Only the running objects change (`field.verbose_name`, `_meta.verbose_name[_plural]`); the
     migrations read the declared `_verbose_name` and `Meta` options, so no migration follows. The
@@ -88,6 +93,8 @@ def translate_model_names() -> None:
             for field in fields:
                 if getattr(field, "_verbose_name", "") is None and not hasattr(field, "translated_field"):
                     field.verbose_name = gettext_lazy(str(field.verbose_name))
+                if getattr(field, "choices", None) and (opts.label, field.name) not in UNTRANSLATED_CHOICES:
+                    field.choices = [(value, gettext_lazy(label) if isinstance(label, str) else label) for value, label in field.choices]
             for field in fields:
                 if hasattr(field, "translated_field"):  # modeltranslation's "title [it]": the base name, translated
                     field.verbose_name = format_lazy("{} [{}]", field.translated_field.verbose_name, field.language)
