@@ -43,7 +43,7 @@ from booking.models import (
     Season,
 )
 from booking.payments import services as payment_services
-from booking.rate_calendar import rate_month
+from booking.rate_calendar import rate_month, source_label
 from booking.selectors import blocking_reservations, get_property, refund_if_cancelled
 from booking.services import blocks as block_services
 from booking.services import cancellation as cancellation_services
@@ -601,7 +601,7 @@ class ReservationAdmin(GuardedModelAdmin):
         def amount(value):
             return "" if value in (None, "") else with_currency(Decimal(str(value)), currency)
 
-        rows = [(n["date"], n["source"], amount(n["amount"])) for n in b.get("nightly_rates", [])]
+        rows = [(n["date"], source_label(n["source"]), amount(n["amount"])) for n in b.get("nightly_rates", [])]
         rows += [
             (_("Accommodation"), "", amount(b.get("accommodation"))),
             (b.get("discount_label") or _("Discount"), "", amount(b.get("discount_amount"))),

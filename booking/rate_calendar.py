@@ -52,11 +52,16 @@ class RateNight:
 
     @property
     def source_label(self) -> str:
-        if self.source == "rate_calendar":
-            return _("set here")
-        if self.source.startswith("season:"):
-            return self.source.removeprefix("season:")
-        return {"weekend_rate": _("weekend rate"), "base_rate": _("base rate")}.get(self.source, self.source)
+        return source_label(self.source)
+
+
+def source_label(source: str) -> str:
+    """Where a night's price comes from (pricing.price_night's `source`), in the page's language."""
+    if source == "rate_calendar":
+        return _("set here")
+    if source.startswith("season:"):
+        return source.removeprefix("season:")
+    return {"weekend_rate": _("weekend rate"), "base_rate": _("base rate")}.get(source, source)
 
 
 @dataclass(frozen=True)

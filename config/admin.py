@@ -84,6 +84,9 @@ def translate_model_names() -> None:
     from django.apps import apps
 
     with translation.override("en"):
+        for label in BACK_OFFICE_APPS:
+            app = apps.get_app_config(label)
+            app.verbose_name = gettext_lazy(str(app.verbose_name))  # "Property, rates and reservations"
         for model in (m for label in BACK_OFFICE_APPS for m in apps.get_app_config(label).get_models()):
             opts = model._meta
             for option in ("verbose_name", "verbose_name_plural"):

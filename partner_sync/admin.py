@@ -31,6 +31,7 @@ STATE_LABELS = {
     "ok": pgettext_lazy("sync state", "ok"), "never_synced": pgettext_lazy("sync state", "never synced"),
     "disabled": pgettext_lazy("sync state", "disabled"), "held_back": pgettext_lazy("sync state", "held back"),
     "error": pgettext_lazy("sync state", "error"), "stale": pgettext_lazy("sync state", "stale"),
+    "not_configured": pgettext_lazy("sync state", "not configured"),
 }
 
 OUTCOME_LABELS = {
