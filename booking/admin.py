@@ -16,7 +16,11 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.dates import WEEKDAYS_ABBR
+from django.utils.formats import date_format, number_format
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 from modeltranslation.admin import TranslationAdmin
 
 from booking.admin_display import local_time, with_currency
@@ -39,7 +43,7 @@ from booking.models import (
     Season,
 )
 from booking.payments import services as payment_services
-from booking.rate_calendar import rate_month
+from booking.rate_calendar import rate_month, source_label
 from booking.selectors import blocking_reservations, get_property, refund_if_cancelled
 from booking.services import blocks as block_services
 from booking.services import cancellation as cancellation_services
@@ -71,7 +75,7 @@ def season_day_text(day: date, yearly: bool) -> str:
 
 class SeasonDayField(forms.CharField):
     def __init__(self, **kwargs):
-        super().__init__(max_length=10, help_text="dd/mm, or dd/mm/yyyy", widget=forms.TextInput(attrs={"size": 10, "placeholder": "20/12"}), **kwargs)
+        super().__init__(max_length=10, help_text=gettext_lazy("dd/mm, or dd/mm/yyyy"), widget=forms.TextInput(attrs={"size": 10, "placeholder": "20/12"}), **kwargs)
 
     def clean(self, value):
         text = (super().clean(value) or "").strip().replace(".", "/").replace("-", "/")
@@ -85,12 +89,12 @@ class SeasonDayField(forms.CharField):
                 return SeasonDay(date(int(parts[2]), int(parts[1]), int(parts[0])), yearly=False)
         except ValueError:
             pass
-        raise forms.ValidationError("Write the night as day/month, e.g. 20/12 (every year), or 20/12/2027 (that year only).")
+        raise forms.ValidationError(_("Write the night as day/month, e.g. 20/12 (every year), or 20/12/2027 (that year only)."))
 
 
 class PropertyForm(forms.ModelForm):
-    closed_to_arrival = WeekdaysField(help_text="Guests may not arrive on these days.")
-    closed_to_departure = WeekdaysField(help_text="Guests may not leave on these days.")
+    closed_to_arrival = WeekdaysField(help_text=gettext_lazy("Guests may not arrive on these days."))
+    closed_to_departure = WeekdaysField(help_text=gettext_lazy("Guests may not leave on these days."))
 
     class Meta:
         model = Property
@@ -113,7 +117,7 @@ class PhotoInline(admin.TabularInline):
     readonly_fields = ["thumbnail"]
     classes = ["photo-inline", "tab-listing"]
 
-    @admin.display(description="photo")
+    @admin.display(description=gettext_lazy("photo"))
     def thumbnail(self, obj):
         if not obj or not obj.pk or not (obj.image or obj.static_path):
             return "–"
@@ -130,8 +134,8 @@ class SeasonForm(forms.ModelForm):
     """First and last night as day/month ("20/12") for a season that repeats every year, or with
     the year ("20/12/2027") for one year only: the owner never types a placeholder year."""
 
-    first_night = SeasonDayField(label="first night")
-    last_night = SeasonDayField(label="last night")
+    first_night = SeasonDayField(label=gettext_lazy("first night"))
+    last_night = SeasonDayField(label=gettext_lazy("last night"))
 
     class Meta:
         model = Season
@@ -148,9 +152,9 @@ class SeasonForm(forms.ModelForm):
         first, last = cleaned.get("first_night"), cleaned.get("last_night")
         if first and last:
             if first.yearly != last.yearly:
-                raise forms.ValidationError("Give both nights as day/month (every year) or both with the year (that year only).")
+                raise forms.ValidationError(_("Give both nights as day/month (every year) or both with the year (that year only)."))
             if not first.yearly and last.day < first.day:
-                raise forms.ValidationError("The last night must not be before the first night.")
+                raise forms.ValidationError(_("The last night must not be before the first night."))
             self.instance.start_date, self.instance.end_date, self.instance.recurring = first.day, last.day, first.yearly
         return cleaned
 
@@ -161,7 +165,7 @@ class SeasonInline(admin.TabularInline):
     form = SeasonForm
     extra = 1
     fields = ["name", "first_night", "last_night", "nightly_rate", "weekend_nightly_rate", "min_nights", "priority"]
-    verbose_name_plural = "Seasons (nights as day/month, e.g. 20/12 → 06/01, repeat every year; add the year, 20/12/2027, for one year only)"
+    verbose_name_plural = gettext_lazy("Seasons (nights as day/month, e.g. 20/12 → 06/01, repeat every year; add the year, 20/12/2027, for one year only)")
 
 
 class NightRateInline(admin.TabularInline):
@@ -170,7 +174,7 @@ class NightRateInline(admin.TabularInline):
     model = NightRate
     extra = 0
     classes = ["collapse", "tab-rates"]
-    verbose_name_plural = "Nights set in the rate calendar"
+    verbose_name_plural = gettext_lazy("Nights set in the rate calendar")
 
 
 class ArrivalDayMinimumInline(admin.TabularInline):
@@ -196,10 +200,10 @@ class CancellationTierFormSet(forms.BaseInlineFormSet):
         # Before Django's own uniqueness check, whose message ("duplicate data") says less.
         kept = [f for f in self.forms if getattr(f, "cleaned_data", None) and not f.cleaned_data.get("DELETE")]
         if not kept:
-            raise forms.ValidationError("The cancellation policy needs at least one tier (e.g. 0 days before arrival: 0 %).")
+            raise forms.ValidationError(_("The cancellation policy needs at least one tier (e.g. 0 days before arrival: 0 %)."))
         days = [f.cleaned_data["days_before_arrival"] for f in kept if f.cleaned_data.get("days_before_arrival") is not None]
         if len(days) != len(set(days)):
-            raise forms.ValidationError("Each tier needs its own number of days: two tiers cannot both start at the same day.")
+            raise forms.ValidationError(_("Each tier needs its own number of days: two tiers cannot both start at the same day."))
         super().clean()
 
 
@@ -212,8 +216,8 @@ class CancellationTierInline(admin.TabularInline):
     formset = CancellationTierFormSet
     extra = 0
     min_num = 1
-    verbose_name = "cancellation tier"
-    verbose_name_plural = "Cancellation policy (cancel at least N days before arrival → this % refunded; the city tax always in full)"
+    verbose_name = gettext_lazy("cancellation tier")
+    verbose_name_plural = gettext_lazy("Cancellation policy (cancel at least N days before arrival → this % refunded; the city tax always in full)")
 
 
 @admin.register(Property)
@@ -233,21 +237,21 @@ class PropertyAdmin(TranslationAdmin):  # the owner's texts in every language (b
         css = {"all": ["admin_booking/property-form.css"]}
         js = ["admin_booking/property-form.js"]
     fieldsets = [
-        ("The property", {"classes": ["tab-listing"], "fields": ["name", "slug", "property_type", "headline", "summary", "description", "national_code"]}),
-        ("Where it is", {"classes": ["tab-listing"], "fields": ["street_address", "postal_code", "city", "region", "country_code", "neighbourhood", "latitude", "longitude"]}),
-        ("Capacity", {"classes": ["tab-listing"], "fields": ["max_guests", "bedrooms", "beds", "bathrooms", "size_sqm"]}),
-        ("Arrival, departure and rules", {"classes": ["tab-stay"], "fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "payment_policy"]}),
-        ("Host and contact", {"classes": ["tab-stay"], "fields": ["host_name", "contact_email", "contact_phone", "languages"]}),
-        ("Arrival email", {"classes": ["tab-stay"],
-            "description": "Sent to every guest this many days before check-in, with the address, the check-in times and your phone number.",
+        (gettext_lazy("The property"), {"classes": ["tab-listing"], "fields": ["name", "slug", "property_type", "headline", "summary", "description", "national_code"]}),
+        (gettext_lazy("Where it is"), {"classes": ["tab-listing"], "fields": ["street_address", "postal_code", "city", "region", "country_code", "neighbourhood", "latitude", "longitude"]}),
+        (gettext_lazy("Capacity"), {"classes": ["tab-listing"], "fields": ["max_guests", "bedrooms", "beds", "bathrooms", "size_sqm"]}),
+        (gettext_lazy("Arrival, departure and rules"), {"classes": ["tab-stay"], "fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "payment_policy"]}),
+        (gettext_lazy("Host and contact"), {"classes": ["tab-stay"], "fields": ["host_name", "contact_email", "contact_phone", "languages"]}),
+        (gettext_lazy("Arrival email"), {"classes": ["tab-stay"],
+            "description": gettext_lazy("Sent to every guest this many days before check-in, with the address, the check-in times and your phone number."),
             "fields": ["pre_arrival_days", "pre_arrival_message"],
         }),
-        ("Nightly rates", {"classes": ["tab-rates"],
-            "description": "Seasons (below) override these rates on their nights. Overlapping seasons: the higher priority wins.",
+        (gettext_lazy("Nightly rates"), {"classes": ["tab-rates"],
+            "description": gettext_lazy("Seasons (below) override these rates on their nights. Overlapping seasons: the higher priority wins."),
             "fields": ["base_nightly_rate", "weekend_nightly_rate", "base_occupancy", "extra_guest_fee"],
         }),
-        ("Stay rules", {"classes": ["tab-rates"], "fields": ["min_nights", "max_nights", "closed_to_arrival", "closed_to_departure", "booking_window_days"]}),
-        ("Fees and city tax", {"classes": ["tab-rates"], "fields": ["cleaning_fee", "cleaning_fee_label", "city_tax_per_person_night", "city_tax_max_nights", "city_tax_exempt_under_age"]}),
+        (gettext_lazy("Stay rules"), {"classes": ["tab-rates"], "fields": ["min_nights", "max_nights", "closed_to_arrival", "closed_to_departure", "booking_window_days"]}),
+        (gettext_lazy("Fees and city tax"), {"classes": ["tab-rates"], "fields": ["cleaning_fee", "cleaning_fee_label", "city_tax_per_person_night", "city_tax_max_nights", "city_tax_exempt_under_age"]}),
     ]
 
     def get_urls(self):
@@ -276,7 +280,7 @@ class PropertyAdmin(TranslationAdmin):  # the owner's texts in every language (b
                     return HttpResponseRedirect(f"{request.path}?month={form.cleaned_data['first_night']:%Y-%m}")
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Rates and availability — {first:%B %Y}",
+            "title": _("Rates and availability — %(month)s") % {"month": date_format(first, "F Y")},
             "opts": self.model._meta,
             "month": rate_month(prop, first),
             "form": form,
@@ -298,44 +302,49 @@ def month_from_query(value: str | None) -> date:
 
 class RateCalendarForm(forms.Form):
     WHAT = [
-        ("price", "Set the nightly price"),
-        ("min_nights", "Set the minimum stay"),
-        ("clear", "Back to the seasons and base rates"),
-        ("block", "Block these nights (not for sale)"),
+        ("price", gettext_lazy("Set the nightly price")),
+        ("min_nights", gettext_lazy("Set the minimum stay")),
+        ("clear", gettext_lazy("Back to the seasons and base rates")),
+        ("block", gettext_lazy("Block these nights (not for sale)")),
     ]
     PERMISSIONS = {"price": "booking.change_property", "min_nights": "booking.change_property", "clear": "booking.change_property", "block": "booking.add_dateblock"}
 
-    first_night = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    last_night = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), help_text="Included.")
-    what = forms.ChoiceField(choices=WHAT, widget=forms.RadioSelect, initial="price")
-    nightly_rate = forms.DecimalField(label="Price a night", max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
-    min_nights = forms.IntegerField(label="Minimum stay (nights)", min_value=1, max_value=365, required=False)
-    reason = forms.CharField(label="Reason for the block", max_length=200, required=False)
+    # An <input type="date"> takes and gives ISO dates whatever the language (the browser shows
+    # them the user's way): never the locale's 14/03/2027 in its value.
+    first_night = forms.DateField(label=gettext_lazy("First night"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    last_night = forms.DateField(
+        label=gettext_lazy("Last night"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), help_text=gettext_lazy("Included."),
+    )
+    what = forms.ChoiceField(label=gettext_lazy("What"), choices=WHAT, widget=forms.RadioSelect, initial="price")
+    nightly_rate = forms.DecimalField(label=gettext_lazy("Price a night"), max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
+    min_nights = forms.IntegerField(label=gettext_lazy("Minimum stay (nights)"), min_value=1, max_value=365, required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason for the block"), max_length=200, required=False)
 
     def clean(self):
         cleaned = super().clean()
         first, last, what = cleaned.get("first_night"), cleaned.get("last_night"), cleaned.get("what")
         if first and last and last < first:
-            self.add_error("last_night", "The last night must not be before the first night.")
+            self.add_error("last_night", _("The last night must not be before the first night."))
         if what == "price" and cleaned.get("nightly_rate") is None:
-            self.add_error("nightly_rate", "Give the price a night.")
+            self.add_error("nightly_rate", _("Give the price a night."))
         if what == "min_nights" and cleaned.get("min_nights") is None:
-            self.add_error("min_nights", "Give the minimum stay.")
+            self.add_error("min_nights", _("Give the minimum stay."))
         return cleaned
 
     def apply(self, *, actor: str) -> str:
         data = self.cleaned_data
         start, end = data["first_night"], data["last_night"] + timedelta(days=1)
-        span = f"{data['first_night']:%d %b %Y} – {data['last_night']:%d %b %Y}"
+        span = f"{date_format(data['first_night'], 'j M Y')} – {date_format(data['last_night'], 'j M Y')}"
         if data["what"] == "block":
             block_services.block_dates(start=start, end=end, reason=data["reason"] or "blocked in the rate calendar", actor=actor)
-            return f"Blocked {span}."
+            return _("Blocked %(nights)s.") % {"nights": span}
         change = rate_services.set_night_rates(
             start, end, actor=actor, clear=data["what"] == "clear",
             nightly_rate=data["nightly_rate"] if data["what"] == "price" else None,
             min_nights=data["min_nights"] if data["what"] == "min_nights" else None,
         )
-        return f"{span} ({change.nights} night{'s' if change.nights != 1 else ''}): {change.what}."
+        nights = ngettext("%(count)d night", "%(count)d nights", change.nights) % {"count": change.nights}
+        return f"{span} ({nights}): {change.what}."
 
 
 class ReservationEventInline(admin.TabularInline):
@@ -344,7 +353,7 @@ class ReservationEventInline(admin.TabularInline):
     can_delete = False
     fields = readonly_fields = ["when", "action", "from_status", "to_status", "actor", "note"]
 
-    @admin.display(description="when")
+    @admin.display(description=gettext_lazy("when"))
     def when(self, obj):
         return local_time(obj.at)
 
@@ -359,13 +368,13 @@ class OutboundEmailInline(admin.TabularInline):
     extra = 0
     can_delete = False
     fields = readonly_fields = ["kind", "recipient", "status", "attempts", "next_attempt", "sent", "last_error"]
-    verbose_name_plural = "emails"
+    verbose_name_plural = gettext_lazy("emails")
 
-    @admin.display(description="next attempt")
+    @admin.display(description=gettext_lazy("next attempt"))
     def next_attempt(self, obj):
         return local_time(obj.next_attempt_at) if obj.status != "sent" else "–"
 
-    @admin.display(description="sent")
+    @admin.display(description=gettext_lazy("sent"))
     def sent(self, obj):
         return local_time(obj.sent_at)
 
@@ -389,11 +398,11 @@ def parse_search_date(term: str) -> date | None:
 
 
 class StayDatesFilter(admin.SimpleListFilter):
-    title = "stay dates"
+    title = gettext_lazy("stay dates")
     parameter_name = "stay"
 
     def lookups(self, request, model_admin):
-        return [("current", "In the house now"), ("upcoming", "Arriving in the next 30 days"), ("past", "Past stays")]
+        return [("current", _("In the house now")), ("upcoming", _("Arriving in the next 30 days")), ("past", _("Past stays"))]
 
     def queryset(self, request, queryset):
         today = timezone.localdate()
@@ -411,9 +420,9 @@ class RefundForm(forms.Form):
     `refunded_before` is what the page showed as refunded: a second send of the same page refunds
     nothing (payments.services.refund_payment)."""
 
-    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"), help_text="At most what is left to refund.")
-    reason = forms.CharField(max_length=300, required=False, help_text="Kept in the reservation's history.")
-    cancel_reservation = forms.BooleanField(required=False, label="Also cancel the reservation (its dates become free; the guest is emailed)")
+    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"), label=gettext_lazy("Amount"), help_text=gettext_lazy("At most what is left to refund."))
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300, required=False, help_text=gettext_lazy("Kept in the reservation's history."))
+    cancel_reservation = forms.BooleanField(required=False, label=gettext_lazy("Also cancel the reservation (its dates become free; the guest is emailed)"))
     refunded_before = forms.DecimalField(max_digits=10, decimal_places=2, widget=forms.HiddenInput)
 
     def __init__(self, *args, refundable: Decimal, **kwargs):
@@ -429,19 +438,19 @@ class MaxRefund:
 
     def __call__(self, value):
         if value is not None and value > self.refundable:
-            raise forms.ValidationError(f"At most {self.refundable} is left to refund.")
+            raise forms.ValidationError(_("At most %(amount)s is left to refund.") % {"amount": number_format(self.refundable, 2)})
 
 
 class CancelForm(forms.Form):
     REFUND_CHOICES = [
-        ("policy", "As the cancellation policy gives today (suggested above)"),
-        ("full", "Everything paid and not yet refunded"),
-        ("none", "No refund"),
-        ("amount", "This amount (one reservation only):"),
+        ("policy", gettext_lazy("As the cancellation policy gives today (suggested above)")),
+        ("full", gettext_lazy("Everything paid and not yet refunded")),
+        ("none", gettext_lazy("No refund")),
+        ("amount", gettext_lazy("This amount (one reservation only):")),
     ]
-    refund = forms.ChoiceField(choices=REFUND_CHOICES, initial="policy", widget=forms.RadioSelect)
-    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
-    reason = forms.CharField(max_length=300, required=False, help_text="Kept in the reservation's history.")
+    refund = forms.ChoiceField(label=gettext_lazy("Refund"), choices=REFUND_CHOICES, initial="policy", widget=forms.RadioSelect)
+    amount = forms.DecimalField(label=gettext_lazy("Amount"), max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300, required=False, help_text=gettext_lazy("Kept in the reservation's history."))
 
     def __init__(self, *args, reservations: list[Reservation], **kwargs):
         super().__init__(*args, **kwargs)
@@ -451,12 +460,12 @@ class CancelForm(forms.Form):
         cleaned = super().clean()
         if cleaned.get("refund") == "amount":
             if len(self.reservations) != 1:
-                raise forms.ValidationError("An amount can be given for one reservation at a time.")
+                raise forms.ValidationError(_("An amount can be given for one reservation at a time."))
             amount, refundable = cleaned.get("amount"), refundable_now(self.reservations[0])
             if amount is None:
-                self.add_error("amount", "Give the amount to refund.")
+                self.add_error("amount", _("Give the amount to refund."))
             elif amount > refundable:
-                self.add_error("amount", f"At most {refundable} {self.reservations[0].currency} is left to refund.")
+                self.add_error("amount", _("At most %(amount)s is left to refund.") % {"amount": with_currency(refundable, self.reservations[0].currency)})
         return cleaned
 
     def refund_for(self, reservation: Reservation) -> Decimal | None:
@@ -483,7 +492,7 @@ class ReservationAdmin(GuardedModelAdmin):
     list_display_links = ["guest_or_id"]
     list_filter = ["status", StayDatesFilter, "source", "agent_name", ("needs_attention", admin.EmptyFieldListFilter)]
     search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id"]
-    search_help_text = "Name, email, phone, reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day."
+    search_help_text = gettext_lazy("Name, email, phone, reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day.")
     date_hierarchy = "check_in"
     inlines = [ReservationEventInline, OutboundEmailInline]
     actions = ["cancel_selected", "refund_selected", "export_csv"]
@@ -496,11 +505,11 @@ class ReservationAdmin(GuardedModelAdmin):
         "payment_intent_id", "confirmed", "cancelled", "created", "updated", "refund_still_pending", "language",
     ]
     fieldsets = [
-        ("Stay", {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "agent_name"]}),
-        ("Guest", {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language"]}),
-        ("Price (frozen when the dates were held)", {"fields": ["breakdown_table", "total_with_currency"]}),
-        ("Payment", {"fields": ["payment_provider", "checkout_session_id", "checkout_url", "checkout_open_until", "paid", "refunded", "refund_still_pending", "payment_intent_id", "needs_attention"]}),
-        ("Times (the property's time zone)", {"fields": ["created", "confirmed", "cancelled", "updated", "client_ip"]}),
+        (gettext_lazy("Stay"), {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "agent_name"]}),
+        (gettext_lazy("Guest"), {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language"]}),
+        (gettext_lazy("Price (frozen when the dates were held)"), {"fields": ["breakdown_table", "total_with_currency"]}),
+        (gettext_lazy("Payment"), {"fields": ["payment_provider", "checkout_session_id", "checkout_url", "checkout_open_until", "paid", "refunded", "refund_still_pending", "payment_intent_id", "needs_attention"]}),
+        (gettext_lazy("Times (the property's time zone)"), {"fields": ["created", "confirmed", "cancelled", "updated", "client_ip"]}),
     ]
 
     def has_add_permission(self, request):
@@ -514,74 +523,77 @@ class ReservationAdmin(GuardedModelAdmin):
 
     # --- How a reservation reads: money with its currency, times on the property's clock --------
 
-    @admin.display(description="guest", ordering="guest_last_name")
+    @admin.display(description=gettext_lazy("guest"), ordering="guest_last_name")
     def guest_or_id(self, obj):
         return obj.guest_name or (obj.pk[:10] + "…" if len(obj.pk) > 11 else obj.pk)
 
-    @admin.display(description="status", ordering="status")
+    @admin.display(description=gettext_lazy("status"), ordering="status")
     def state(self, obj):
         if obj.needs_attention:
-            return format_html('{} <strong class="needs-attention" title="{}">· needs attention</strong>', obj.get_status_display(), obj.needs_attention)
+            return format_html('{} <strong class="needs-attention" title="{}">· {}</strong>', obj.get_status_display(), obj.needs_attention, _("needs attention"))
         return obj.get_status_display()
 
-    @admin.display(description="stay", ordering="check_in")
+    @admin.display(description=gettext_lazy("stay"), ordering="check_in")
     def stay(self, obj):
         nights = (obj.check_out - obj.check_in).days
-        return format_html('<span class="stay-dates">{} → {}</span> {} night{}', f"{obj.check_in:%d %b}", f"{obj.check_out:%d %b %Y}", nights, "s" if nights != 1 else "")
+        return format_html(
+            '<span class="stay-dates">{} → {}</span> {}', date_format(obj.check_in, "d M"), date_format(obj.check_out, "d M Y"),
+            ngettext("%(count)d night", "%(count)d nights", nights) % {"count": nights},
+        )
 
-    @admin.display(description="total", ordering="total")
+    @admin.display(description=gettext_lazy("total"), ordering="total")
     def total_with_currency(self, obj):
         return with_currency(obj.total, obj.currency)
 
-    @admin.display(description="payment")
+    @admin.display(description=gettext_lazy("payment"))
     def payment_state(self, obj):
         if obj.amount_refunded > 0:
-            return f"refunded {with_currency(obj.amount_refunded, obj.currency)}"
+            return _("refunded %(amount)s") % {"amount": with_currency(obj.amount_refunded, obj.currency)}
         if obj.amount_paid >= obj.total > 0:
-            return "paid"
-        return "part paid" if obj.amount_paid > 0 else "unpaid"
+            return pgettext("payment", "paid")
+        return pgettext("payment", "part paid") if obj.amount_paid > 0 else pgettext("payment", "unpaid")
 
-    @admin.display(description="paid")
+    @admin.display(description=gettext_lazy("paid"))
     def paid(self, obj):
         return with_currency(obj.amount_paid, obj.currency)
 
-    @admin.display(description="refunded")
+    @admin.display(description=gettext_lazy("refunded"))
     def refunded(self, obj):
         return with_currency(obj.amount_refunded, obj.currency)
 
-    @admin.display(description="refund pending (retried automatically)")
+    @admin.display(description=gettext_lazy("refund pending (retried automatically)"))
     def refund_still_pending(self, obj):
         return with_currency(obj.refund_pending, obj.currency)
 
-    @admin.display(description="hold expires")
+    @admin.display(description=gettext_lazy("hold expires"))
     def hold_expires_until(self, obj):
         return local_time(obj.hold_expires_at)
 
-    @admin.display(description="checkout open until")
+    @admin.display(description=gettext_lazy("checkout open until"))
     def checkout_open_until(self, obj):
         return local_time(obj.checkout_expires_at)
 
-    @admin.display(description="created", ordering="created_at")
+    @admin.display(description=gettext_lazy("created"), ordering="created_at")
     def created(self, obj):
         return local_time(obj.created_at)
 
-    @admin.display(description="confirmed")
+    @admin.display(description=gettext_lazy("confirmed"))
     def confirmed(self, obj):
         return local_time(obj.confirmed_at)
 
-    @admin.display(description="cancelled")
+    @admin.display(description=gettext_lazy("cancelled"))
     def cancelled(self, obj):
         return local_time(obj.cancelled_at)
 
-    @admin.display(description="updated")
+    @admin.display(description=gettext_lazy("updated"))
     def updated(self, obj):
         return local_time(obj.updated_at)
 
-    @admin.display(description="needs attention", boolean=True)
+    @admin.display(description=gettext_lazy("needs attention"), boolean=True)
     def attention(self, obj):
         return bool(obj.needs_attention)
 
-    @admin.display(description="Price breakdown")
+    @admin.display(description=gettext_lazy("Price breakdown"))
     def breakdown_table(self, obj):
         b = obj.price_breakdown or {}
         currency = b.get("currency") or obj.currency
@@ -589,13 +601,13 @@ class ReservationAdmin(GuardedModelAdmin):
         def amount(value):
             return "" if value in (None, "") else with_currency(Decimal(str(value)), currency)
 
-        rows = [(n["date"], n["source"], amount(n["amount"])) for n in b.get("nightly_rates", [])]
+        rows = [(n["date"], source_label(n["source"]), amount(n["amount"])) for n in b.get("nightly_rates", [])]
         rows += [
-            ("Accommodation", "", amount(b.get("accommodation"))),
-            (b.get("discount_label") or "Discount", "", amount(b.get("discount_amount"))),
-            (b.get("cleaning_fee_label", "Cleaning"), "", amount(b.get("cleaning_fee"))),
-            ("City tax", b.get("city_tax_note", ""), amount(b.get("city_tax"))),
-            ("Total", "", amount(b.get("total"))),
+            (_("Accommodation"), "", amount(b.get("accommodation"))),
+            (b.get("discount_label") or _("Discount"), "", amount(b.get("discount_amount"))),
+            (b.get("cleaning_fee_label") or _("Cleaning"), "", amount(b.get("cleaning_fee"))),
+            (_("City tax"), b.get("city_tax_note", ""), amount(b.get("city_tax"))),
+            (_("Total"), "", amount(b.get("total"))),
         ]
         return format_html("<table>{}</table>", format_html_join("", "<tr><td>{}</td><td>{}</td><td style='text-align:right'>{}</td></tr>", rows))
 
@@ -625,7 +637,7 @@ class ReservationAdmin(GuardedModelAdmin):
             extra_context["can_refund"] = self.has_refund_permission(request) and refundable_now(reservation) > 0 and bool(reservation.payment_intent_id)
         return super().change_view(request, object_id, form_url, extra_context)
 
-    @admin.action(description="Cancel the selected reservations (with the refund the policy gives, or another)", permissions=["change"])
+    @admin.action(description=gettext_lazy("Cancel the selected reservations (with the refund the policy gives, or another)"), permissions=["change"])
     def cancel_selected(self, request, queryset):
         reservations = list(queryset.select_related("property"))
         return self.cancel_confirmation(request, reservations, from_list=True)
@@ -648,7 +660,7 @@ class ReservationAdmin(GuardedModelAdmin):
             done = 0
             for reservation in reservations:
                 if reservation.status == Reservation.Status.CANCELLED:
-                    self.message_user(request, f"{reservation.pk} was already cancelled: nothing was done.", messages.INFO)
+                    self.message_user(request, _("%(reservation)s was already cancelled: nothing was done.") % {"reservation": reservation.pk}, messages.INFO)
                     continue
                 try:
                     cancelled = cancellation_services.cancel_stay(
@@ -659,9 +671,13 @@ class ReservationAdmin(GuardedModelAdmin):
                     continue
                 done += 1
                 if cancelled.refund_pending > 0:
-                    self.message_user(request, f"{reservation.pk}: the refund of {with_currency(cancelled.refund_pending, cancelled.currency)} is pending (the provider did not answer); it is retried automatically.", messages.WARNING)
+                    self.message_user(request, _("%(reservation)s: the refund of %(amount)s is pending (the provider did not answer); it is retried automatically.") % {
+                        "reservation": reservation.pk, "amount": with_currency(cancelled.refund_pending, cancelled.currency),
+                    }, messages.WARNING)
             if done:
-                self.message_user(request, f"Cancelled {done} reservation(s); the guests are emailed.", messages.SUCCESS)
+                self.message_user(request, ngettext(
+                    "Cancelled %(count)d reservation(s); the guests are emailed.", "Cancelled %(count)d reservation(s); the guests are emailed.", done,
+                ) % {"count": done}, messages.SUCCESS)
             if from_list:
                 return None
             return HttpResponseRedirect(reverse("admin:booking_reservation_change", args=[quote(reservations[0].pk)]))
@@ -672,7 +688,7 @@ class ReservationAdmin(GuardedModelAdmin):
         ]
         context = {
             **self.admin_site.each_context(request),
-            "title": "Cancel reservations" if from_list else f"Cancel reservation {reservations[0].pk}",
+            "title": _("Cancel reservations") if from_list else _("Cancel reservation %(reservation)s") % {"reservation": reservations[0].pk},
             "opts": self.model._meta,
             "rows": rows,
             "form": form,
@@ -681,10 +697,10 @@ class ReservationAdmin(GuardedModelAdmin):
         }
         return TemplateResponse(request, "admin/booking/cancel_confirmation.html", context)
 
-    @admin.action(description="Refund the payment of the selected reservation (full or partial)", permissions=["refund"])
+    @admin.action(description=gettext_lazy("Refund the payment of the selected reservation (full or partial)"), permissions=["refund"])
     def refund_selected(self, request, queryset):
         if queryset.count() != 1:
-            self.message_user(request, "Choose exactly one reservation to refund.", messages.WARNING)
+            self.message_user(request, _("Choose exactly one reservation to refund."), messages.WARNING)
             return None
         return HttpResponseRedirect(reverse("admin:booking_reservation_refund", args=[quote(queryset.get().pk)]))
 
@@ -699,7 +715,7 @@ class ReservationAdmin(GuardedModelAdmin):
         change_url = reverse("admin:booking_reservation_change", args=[quote(reservation.pk)])
         refundable = refundable_now(reservation)
         if refundable <= 0 or not reservation.payment_intent_id:
-            self.message_user(request, f"{reservation.pk}: nothing is left to refund (no payment was taken, or it was refunded in full).", messages.WARNING)
+            self.message_user(request, _("%(reservation)s: nothing is left to refund (no payment was taken, or it was refunded in full).") % {"reservation": reservation.pk}, messages.WARNING)
             return HttpResponseRedirect(change_url)
         initial = {"amount": refundable, "refunded_before": reservation.amount_refunded}
         form = RefundForm(request.POST if request.method == "POST" else None, initial=initial, refundable=refundable)
@@ -709,7 +725,7 @@ class ReservationAdmin(GuardedModelAdmin):
             try:
                 if data["cancel_reservation"] and reservation.status == Reservation.Status.CONFIRMED:
                     if data["refunded_before"] != reservation.amount_refunded:
-                        raise payment_services.RefundNotPossible("Nothing was done: the reservation was refunded meanwhile. Check it before acting again.")
+                        raise payment_services.RefundNotPossible(_("Nothing was done: the reservation was refunded meanwhile. Check it before acting again."))
                     # The guest-facing cancel path: the stay's nights freed, the guest emailed, this refund through the provider.
                     reservation = cancellation_services.cancel_stay(reservation.pk, actor=actor, refund=data["amount"], reason=data["reason"] or "cancelled with a refund")
                 else:
@@ -720,13 +736,17 @@ class ReservationAdmin(GuardedModelAdmin):
                 self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
                 return HttpResponseRedirect(change_url)
             if reservation.refund_pending > 0:
-                self.message_user(request, f"{reservation.pk}: cancelled; the refund of {with_currency(reservation.refund_pending, reservation.currency)} is pending (the provider did not answer) and is retried automatically.", messages.WARNING)
+                self.message_user(request, _("%(reservation)s: cancelled; the refund of %(amount)s is pending (the provider did not answer) and is retried automatically.") % {
+                    "reservation": reservation.pk, "amount": with_currency(reservation.refund_pending, reservation.currency),
+                }, messages.WARNING)
             else:
-                self.message_user(request, f"{reservation.pk}: refunded so far {with_currency(reservation.amount_refunded, reservation.currency)}.", messages.SUCCESS)
+                self.message_user(request, _("%(reservation)s: refunded so far %(amount)s.") % {
+                    "reservation": reservation.pk, "amount": with_currency(reservation.amount_refunded, reservation.currency),
+                }, messages.SUCCESS)
             return HttpResponseRedirect(change_url)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Refund reservation {reservation.pk}",
+            "title": _("Refund reservation %(reservation)s") % {"reservation": reservation.pk},
             "opts": self.model._meta,
             "reservation": reservation,
             "paid": with_currency(reservation.amount_paid, reservation.currency),
@@ -735,9 +755,9 @@ class ReservationAdmin(GuardedModelAdmin):
             "suggested": with_currency(refund_if_cancelled(reservation).amount, reservation.currency) if reservation.status == Reservation.Status.CONFIRMED else None,
             "form": form,
         }
-        return TemplateResponse(request, "payments/admin_refund.html", context)
+        return TemplateResponse(request, "admin/booking/reservation/refund_confirmation.html", context)
 
-    @admin.action(description="Export the selected reservations as CSV (for the accountant)", permissions=["view"])
+    @admin.action(description=gettext_lazy("Export the selected reservations as CSV (for the accountant)"), permissions=["view"])
     def export_csv(self, request, queryset):
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="reservations-{timezone.localdate():%Y-%m-%d}.csv"'
@@ -778,10 +798,10 @@ class ReservationAdmin(GuardedModelAdmin):
             row = []
             for day in week:
                 entries = [
-                    {"label": f"{r.guest_name or r.pk[:12]} ({r.status})", "kind": r.status, "url": reverse("admin:booking_reservation_change", args=[quote(r.pk)])}
+                    {"label": f"{r.guest_name or r.pk[:12]} ({r.get_status_display()})", "kind": r.status, "url": reverse("admin:booking_reservation_change", args=[quote(r.pk)])}
                     for r in stays if r.check_in <= day < r.check_out
                 ] + [
-                    {"label": f"{b.get_source_display()}: {b.reason or 'blocked'}", "kind": "block", "url": reverse("admin:booking_dateblock_change", args=[b.pk])}
+                    {"label": f"{b.get_source_display()}: {b.reason or _('blocked')}", "kind": "block", "url": reverse("admin:booking_dateblock_change", args=[b.pk])}
                     for b in blocks if b.start <= day < b.end
                 ]
                 row.append({"date": day, "in_month": day.month == first.month, "entries": entries})
@@ -790,7 +810,8 @@ class ReservationAdmin(GuardedModelAdmin):
         following = last + timedelta(days=1)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Calendar — {first:%B %Y}",
+            "title": _("Calendar — %(month)s") % {"month": date_format(first, "F Y")},
+            "weekdays": [WEEKDAYS_ABBR[day] for day in range(7)],
             "weeks": weeks,
             "previous": previous,
             "following": following,
@@ -811,10 +832,10 @@ class DateBlockForm(forms.ModelForm):
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end:
             if end <= start:
-                raise forms.ValidationError("The block must end after it starts.")
+                raise forms.ValidationError(_("The block must end after it starts."))
             clash = blocking_reservations(get_property(), start, end).first()
             if clash is not None:
-                raise forms.ValidationError(f"Reservation {clash.pk} ({clash.status}) takes some of these nights; cancel it first.")
+                raise forms.ValidationError(_("Reservation %(reservation)s (%(status)s) takes some of these nights; cancel it first.") % {"reservation": clash.pk, "status": clash.get_status_display()})
         return cleaned
 
 

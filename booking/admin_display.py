@@ -5,6 +5,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
 from django.utils.formats import number_format
 
 
@@ -19,4 +20,4 @@ def local_time(moment: datetime | None) -> str:
     if moment is None:
         return "–"
     local = timezone.localtime(moment)
-    return f"{local:%d %b %Y %H:%M} {local.tzname()}"
+    return f"{date_format(local, 'd M Y H:i')} {local.tzname()}"  # the month in the page's language

@@ -23,6 +23,8 @@ from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from booking.models import DateBlock, Property, Reservation
 from partner_sync.models import Conflict, Feed, SyncOutcome
@@ -65,6 +67,13 @@ class Movement:
             return "paid"
         return "part paid" if self.amount_paid > 0 else "unpaid"
 
+    @property
+    def payment_label(self) -> str:
+        """`payment` in the page's language (`payment` itself stays a stable CSS class)."""
+        return {"paid": pgettext("payment", "paid"), "part paid": pgettext("payment", "part paid"), "unpaid": pgettext("payment", "unpaid")}.get(
+            self.payment, self.payment,
+        )
+
 
 def upcoming_movements(today: date, feeds: dict[str, str], days: int = MOVEMENT_DAYS) -> list[Movement]:
     """Arrivals and departures from today through the next `days` - 1 days, departures first on a
@@ -86,7 +95,7 @@ def upcoming_movements(today: date, feeds: dict[str, str], days: int = MOVEMENT_
             movements.append(Movement(day=reservation.check_out, kind="departure", **common))
     blocks = DateBlock.objects.filter(source=DateBlock.Source.PARTNER).filter(Q(start__gte=today, start__lt=end) | Q(end__gte=today, end__lt=end))
     for block in blocks:
-        common = {"channel": feeds.get(block.feed_key, block.feed_key or "Listing platform"), "guest_name": block.reason, "block_id": block.pk}
+        common = {"channel": feeds.get(block.feed_key, block.feed_key or _("Listing platform")), "guest_name": block.reason, "block_id": block.pk}
         if today <= block.start < end:
             movements.append(Movement(day=block.start, kind="arrival", **common))
         if today <= block.end < end:
@@ -228,15 +237,15 @@ class ChannelNights:
 def nights_by_channel(rows: WindowRows, feeds: dict[str, str]) -> list[ChannelNights]:
     """Booked nights of the window by where they were sold: our own reservations by source
     (website, API, agents, back office) and each partner feed (`feeds`: see feed_names). Largest first."""
-    labels = dict(Reservation.Source.choices)
+    labels = dict(Reservation._meta.get_field("source").flatchoices)  # in the page's language (config.admin)
     direct: dict[str, int] = defaultdict(int)
     for stay in rows.stays:
-        direct[labels.get(stay.source, stay.source)] += sum(1 for _ in _nights(stay.check_in, stay.check_out, rows.start, rows.end))
+        direct[labels.get(stay.source, stay.source)] += sum(1 for _night in _nights(stay.check_in, stay.check_out, rows.start, rows.end))
     partner: dict[str, int] = defaultdict(int)
     for block in rows.blocks:
         if block.source == DateBlock.Source.PARTNER:
-            partner[feeds.get(block.feed_key, block.feed_key or "Listing platform")] += sum(1 for _ in _nights(block.start, block.end, rows.start, rows.end))
-    counted = [ChannelNights(f"Direct: {label}", True, nights) for label, nights in direct.items()]
+            partner[feeds.get(block.feed_key, block.feed_key or _("Listing platform"))] += sum(1 for _night in _nights(block.start, block.end, rows.start, rows.end))
+    counted = [ChannelNights(_("Direct: %(channel)s") % {"channel": label}, True, nights) for label, nights in direct.items()]
     counted += [ChannelNights(name, False, nights) for name, nights in partner.items()]
     total = sum(row.nights for row in counted)
     shared = [

@@ -14,6 +14,7 @@ from django.core.files.storage import default_storage
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from booking.images import UnreadableImage, open_upright, process_photo
 
@@ -31,71 +32,71 @@ class Property(models.Model):
 
     # Identity and description
     name = models.CharField(max_length=200)
-    slug = models.SlugField(unique=True, help_text="Used in links; lowercase words joined by hyphens.")
-    headline = models.CharField(max_length=300, blank=True, help_text="One sentence shown under the name.")
-    summary = models.TextField(blank=True, help_text="A short paragraph for search results and agents.")
-    description = models.TextField(blank=True, help_text="The full description. Blank lines start new paragraphs.")
+    slug = models.SlugField(unique=True, help_text=_("Used in links; lowercase words joined by hyphens."))
+    headline = models.CharField(max_length=300, blank=True, help_text=_("One sentence shown under the name."))
+    summary = models.TextField(blank=True, help_text=_("A short paragraph for search results and agents."))
+    description = models.TextField(blank=True, help_text=_("The full description. Blank lines start new paragraphs."))
     property_type = models.CharField(max_length=100, default="Apartment")
     # Location
     street_address = models.CharField(max_length=200, blank=True)
     city = models.CharField(max_length=100, blank=True)
     postal_code = models.CharField(max_length=20, blank=True)
     region = models.CharField(max_length=100, blank=True)
-    country_code = models.CharField(max_length=2, default="IT", help_text="Two letters, e.g. IT.")
+    country_code = models.CharField(max_length=2, default="IT", help_text=_("Two letters, e.g. IT."))
     latitude = models.DecimalField(max_digits=9, decimal_places=6, validators=[MinValueValidator(-90), MaxValueValidator(90)])
     longitude = models.DecimalField(max_digits=9, decimal_places=6, validators=[MinValueValidator(-180), MaxValueValidator(180)])
     neighbourhood = models.CharField(max_length=200, blank=True)
     # Capacity
-    max_guests = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(50)], help_text="Most guests allowed, children included.")
+    max_guests = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(50)], help_text=_("Most guests allowed, children included."))
     bedrooms = models.PositiveSmallIntegerField(default=3)
     beds = models.PositiveSmallIntegerField(default=4)
     bathrooms = models.DecimalField(max_digits=3, decimal_places=1, default=Decimal("2"))
-    size_sqm = models.PositiveIntegerField(null=True, blank=True, help_text="Floor area in square metres.")
+    size_sqm = models.PositiveIntegerField(null=True, blank=True, help_text=_("Floor area in square metres."))
     # Arrival and rules
     check_in_from = models.TimeField(default=time(15, 0))
     check_in_until = models.TimeField(default=time(20, 0))
     check_out_until = models.TimeField(default=time(10, 0))
-    house_rules = models.TextField(blank=True, help_text="One rule per line.")
+    house_rules = models.TextField(blank=True, help_text=_("One rule per line."))
     payment_policy = models.TextField(blank=True)
     national_code = models.CharField(
         "CIN (Codice Identificativo Nazionale)", max_length=40, blank=True,
-        help_text="The Italian national identification code of the rental, e.g. IT048017C2XXXXXXXX.",
+        help_text=_("The Italian national identification code of the rental, e.g. IT048017C2XXXXXXXX."),
     )
     # Contact
     host_name = models.CharField(max_length=100, blank=True)
     contact_email = models.EmailField(blank=True)
     contact_phone = models.CharField(max_length=40, blank=True)
-    languages = models.CharField(max_length=200, blank=True, help_text="Languages the host speaks, comma-separated.")
+    languages = models.CharField(max_length=200, blank=True, help_text=_("Languages the host speaks, comma-separated."))
     # The email a guest gets shortly before arriving
     pre_arrival_days = models.PositiveSmallIntegerField(
         default=3, validators=[MaxValueValidator(60)],
-        help_text="How many days before check-in the guest gets the arrival email (0 = on the day of arrival).",
+        help_text=_("How many days before check-in the guest gets the arrival email (0 = on the day of arrival)."),
     )
     pre_arrival_message = models.TextField(
-        blank=True, help_text="Check-in instructions for the arrival email: how to get in, parking, whom to call. Blank lines start new paragraphs.",
+        blank=True, help_text=_("Check-in instructions for the arrival email: how to get in, parking, whom to call. Blank lines start new paragraphs."),
     )
     # Money and calendar rules
     currency = models.CharField(max_length=3, default="EUR", editable=False)
-    base_nightly_rate = models.DecimalField(**MONEY, validators=[MinValueValidator(0)], help_text="Price of one night outside any season, for up to the base occupancy.")
-    weekend_nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)], help_text="Price of a Friday or Saturday night outside any season. Leave empty to use the base rate.")
-    min_nights = models.PositiveSmallIntegerField(default=2, validators=[MinValueValidator(1)], help_text="Shortest stay, unless a season or arrival-day rule says otherwise.")
-    max_nights = models.PositiveSmallIntegerField(default=30, validators=[MinValueValidator(1)], help_text="Longest stay.")
-    closed_to_arrival = models.JSONField(default=list, blank=True, validators=[weekday_list_validator], help_text="Weekdays on which guests may not arrive.")
-    closed_to_departure = models.JSONField(default=list, blank=True, validators=[weekday_list_validator], help_text="Weekdays on which guests may not leave.")
-    base_occupancy = models.PositiveSmallIntegerField(default=4, validators=[MinValueValidator(1)], help_text="Guests included in the nightly rate.")
-    extra_guest_fee = models.DecimalField(**MONEY, default=Decimal("0"), validators=[MinValueValidator(0)], help_text="Per extra guest, per night, above the base occupancy.")
-    cleaning_fee = models.DecimalField(**MONEY, default=Decimal("0"), validators=[MinValueValidator(0)], help_text="Charged once per stay.")
+    base_nightly_rate = models.DecimalField(**MONEY, validators=[MinValueValidator(0)], help_text=_("Price of one night outside any season, for up to the base occupancy."))
+    weekend_nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)], help_text=_("Price of a Friday or Saturday night outside any season. Leave empty to use the base rate."))
+    min_nights = models.PositiveSmallIntegerField(default=2, validators=[MinValueValidator(1)], help_text=_("Shortest stay, unless a season or arrival-day rule says otherwise."))
+    max_nights = models.PositiveSmallIntegerField(default=30, validators=[MinValueValidator(1)], help_text=_("Longest stay."))
+    closed_to_arrival = models.JSONField(default=list, blank=True, validators=[weekday_list_validator], help_text=_("Weekdays on which guests may not arrive."))
+    closed_to_departure = models.JSONField(default=list, blank=True, validators=[weekday_list_validator], help_text=_("Weekdays on which guests may not leave."))
+    base_occupancy = models.PositiveSmallIntegerField(default=4, validators=[MinValueValidator(1)], help_text=_("Guests included in the nightly rate."))
+    extra_guest_fee = models.DecimalField(**MONEY, default=Decimal("0"), validators=[MinValueValidator(0)], help_text=_("Per extra guest, per night, above the base occupancy."))
+    cleaning_fee = models.DecimalField(**MONEY, default=Decimal("0"), validators=[MinValueValidator(0)], help_text=_("Charged once per stay."))
     cleaning_fee_label = models.CharField(max_length=100, default="Final cleaning")
-    city_tax_per_person_night = models.DecimalField(**MONEY, default=Decimal("3.50"), validators=[MinValueValidator(0)], help_text="Tourist tax per guest per night.")
-    city_tax_max_nights = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1)], help_text="The tax is charged for at most this many nights.")
-    city_tax_exempt_under_age = models.PositiveSmallIntegerField(default=12, help_text="Children under this age pay no city tax (when their ages are given at booking).")
-    booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text="How many days ahead guests may arrive.")
+    city_tax_per_person_night = models.DecimalField(**MONEY, default=Decimal("3.50"), validators=[MinValueValidator(0)], help_text=_("Tourist tax per guest per night."))
+    city_tax_max_nights = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1)], help_text=_("The tax is charged for at most this many nights."))
+    city_tax_exempt_under_age = models.PositiveSmallIntegerField(default=12, help_text=_("Children under this age pay no city tax (when their ages are given at booking)."))
+    booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text=_("How many days ahead guests may arrive."))
     # Bumped whenever a pricing rule changes, so every process rebuilds its cached rules.
     rules_version = models.PositiveIntegerField(default=1, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name_plural = "properties"
+        verbose_name_plural = _("properties")
 
     def __str__(self):
         return self.name
@@ -113,10 +114,10 @@ class CancellationTier(models.Model):
 
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="cancellation_tiers")
     days_before_arrival = models.PositiveSmallIntegerField(
-        validators=[MaxValueValidator(730)], help_text="Cancelling at least this many days before the arrival date (0 = up to arrival).",
+        validators=[MaxValueValidator(730)], help_text=_("Cancelling at least this many days before the arrival date (0 = up to arrival)."),
     )
     refund_percent = models.PositiveSmallIntegerField(
-        validators=[MaxValueValidator(100)], help_text="Share of the price refunded, 0 to 100 (the city tax always comes back in full).",
+        validators=[MaxValueValidator(100)], help_text=_("Share of the price refunded, 0 to 100 (the city tax always comes back in full)."),
     )
 
     class Meta:
@@ -130,12 +131,12 @@ class CancellationTier(models.Model):
 class Amenity(models.Model):
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="amenities")
     name = models.CharField(max_length=100)
-    category = models.CharField(max_length=50, blank=True, help_text="e.g. Kitchen, Comfort, Outdoor.")
+    category = models.CharField(max_length=50, blank=True, help_text=_("e.g. Kitchen, Comfort, Outdoor."))
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["position", "id"]
-        verbose_name_plural = "amenities"
+        verbose_name_plural = _("amenities")
 
     def __str__(self):
         return self.name
@@ -143,9 +144,9 @@ class Amenity(models.Model):
 
 class Photo(models.Model):
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="photos")
-    image = models.ImageField(upload_to="photos/", blank=True, help_text="Upload a photo, or give a static path below.")
-    static_path = models.CharField(max_length=200, blank=True, help_text="A file under static/, e.g. img/terrace.svg.")
-    alt_text = models.CharField(max_length=200, help_text="What the photo shows, for screen readers and search engines.")
+    image = models.ImageField(upload_to="photos/", blank=True, help_text=_("Upload a photo, or give a static path below."))
+    static_path = models.CharField(max_length=200, blank=True, help_text=_("A file under static/, e.g. img/terrace.svg."))
+    alt_text = models.CharField(max_length=200, help_text=_("What the photo shows, for screen readers and search engines."))
     caption = models.CharField(max_length=200, blank=True)
     position = models.PositiveSmallIntegerField(default=0)
     # Filled from the upload (booking.images.process_photo): the upright size of the original and
@@ -212,10 +213,10 @@ class Photo(models.Model):
 class Review(models.Model):
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="reviews")
     author = models.CharField(max_length=100)
-    rating = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(5)], help_text="1 to 5 stars.")
+    rating = models.PositiveSmallIntegerField(validators=[MinValueValidator(1), MaxValueValidator(5)], help_text=_("1 to 5 stars."))
     date = models.DateField()
     text = models.TextField()
-    source = models.CharField(max_length=50, default="Direct", help_text="Where the review was written, e.g. Airbnb, Booking.com, Direct.")
+    source = models.CharField(max_length=50, default="Direct", help_text=_("Where the review was written, e.g. Airbnb, Booking.com, Direct."))
     published = models.BooleanField(default=True)
 
     class Meta:
@@ -228,13 +229,13 @@ class Review(models.Model):
 class Season(models.Model):
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(max_length=100)
-    start_date = models.DateField(help_text="First night of the season.")
-    end_date = models.DateField(help_text="Last night of the season (inclusive).")
-    recurring = models.BooleanField(default=True, help_text="Repeat every year on the same days (the year of the dates is ignored).")
+    start_date = models.DateField(help_text=_("First night of the season."))
+    end_date = models.DateField(help_text=_("Last night of the season (inclusive)."))
+    recurring = models.BooleanField(default=True, help_text=_("Repeat every year on the same days (the year of the dates is ignored)."))
     nightly_rate = models.DecimalField(**MONEY, validators=[MinValueValidator(0)])
-    weekend_nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)], help_text="Friday and Saturday nights. Empty: the season's nightly rate.")
-    min_nights = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(1)], help_text="Shortest stay for arrivals in this season. Empty: the property's minimum.")
-    priority = models.SmallIntegerField(default=0, help_text="Where seasons overlap, the higher priority wins.")
+    weekend_nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)], help_text=_("Friday and Saturday nights. Empty: the season's nightly rate."))
+    min_nights = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(1)], help_text=_("Shortest stay for arrivals in this season. Empty: the property's minimum."))
+    priority = models.SmallIntegerField(default=0, help_text=_("Where seasons overlap, the higher priority wins."))
 
     class Meta:
         ordering = ["-priority", "start_date"]
@@ -256,12 +257,12 @@ class NightRate(models.Model):
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="night_rates")
     night = models.DateField()
     nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)])
-    min_nights = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(1)], help_text="Shortest stay for arrivals on this night.")
+    min_nights = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(1)], help_text=_("Shortest stay for arrivals on this night."))
 
     class Meta:
         ordering = ["night"]
         constraints = [models.UniqueConstraint(fields=["property", "night"], name="one_rate_calendar_entry_per_night")]
-        verbose_name = "rate calendar night"
+        verbose_name = _("rate calendar night")
 
     def __str__(self):
         return f"{self.night}: {self.nightly_rate if self.nightly_rate is not None else '-'} / min {self.min_nights or '-'}"
@@ -274,8 +275,8 @@ class ArrivalDayMinimum(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["property", "weekday"], name="one_minimum_per_arrival_day")]
-        verbose_name = "minimum stay by arrival day"
-        verbose_name_plural = "minimum stays by arrival day"
+        verbose_name = _("minimum stay by arrival day")
+        verbose_name_plural = _("minimum stays by arrival day")
 
     def __str__(self):
         return f"{self.get_weekday_display()}: {self.min_nights} nights"
@@ -283,7 +284,7 @@ class ArrivalDayMinimum(models.Model):
 
 class LengthOfStayDiscount(models.Model):
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="discounts")
-    label = models.CharField(max_length=100, help_text="Shown to the guest, e.g. Weekly discount.")
+    label = models.CharField(max_length=100, help_text=_("Shown to the guest, e.g. Weekly discount."))
     min_nights = models.PositiveSmallIntegerField(validators=[MinValueValidator(2)])
     percent = models.DecimalField(max_digits=5, decimal_places=2, validators=[MinValueValidator(Decimal("0.01")), MaxValueValidator(100)])
 
@@ -300,13 +301,13 @@ class DisplayCurrency(models.Model):
 
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="display_currencies")
     code = models.CharField(max_length=3, validators=[RegexValidator(r"^[A-Z]{3}$", "Three capital letters, e.g. USD.")])
-    rate = models.DecimalField(max_digits=12, decimal_places=6, validators=[MinValueValidator(Decimal("0.000001"))], help_text="Units of this currency per 1 unit of the property's currency.")
+    rate = models.DecimalField(max_digits=12, decimal_places=6, validators=[MinValueValidator(Decimal("0.000001"))], help_text=_("Units of this currency per 1 unit of the property's currency."))
     enabled = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["code"]
         constraints = [models.UniqueConstraint(fields=["property", "code"], name="one_rate_per_currency")]
-        verbose_name_plural = "display currencies"
+        verbose_name_plural = _("display currencies")
 
     def __str__(self):
         return f"{self.code} @ {self.rate}"
@@ -349,7 +350,7 @@ class Reservation(models.Model):
     guest_phone = models.CharField(max_length=40, blank=True)
     special_requests = models.TextField(blank=True)
     agent_name = models.CharField(max_length=100, blank=True)
-    client_ip = models.GenericIPAddressField(null=True, blank=True, help_text="Who asked for the hold; for abuse limits.")
+    client_ip = models.GenericIPAddressField(null=True, blank=True, help_text=_("Who asked for the hold; for abuse limits."))
     # Payment (see booking/payments/)
     payment_provider = models.CharField(max_length=20, blank=True)
     checkout_session_id = models.CharField(max_length=255, blank=True, db_index=True)
@@ -358,7 +359,7 @@ class Reservation(models.Model):
     amount_paid = models.DecimalField(**MONEY, default=Decimal("0"))
     amount_refunded = models.DecimalField(**MONEY, default=Decimal("0"))
     payment_intent_id = models.CharField(max_length=255, blank=True)
-    needs_attention = models.CharField(max_length=300, blank=True, help_text="Set when staff must act, e.g. a late payment for dates taken meanwhile.")
+    needs_attention = models.CharField(max_length=300, blank=True, help_text=_("Set when staff must act, e.g. a late payment for dates taken meanwhile."))
     confirmed_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
     # Owed to the guest after a cancellation and not yet confirmed by the payment provider (it
@@ -411,7 +412,7 @@ class ReservationEvent(models.Model):
     from_status = models.CharField(max_length=16, blank=True)
     to_status = models.CharField(max_length=16, blank=True)
     action = models.CharField(max_length=50)
-    actor = models.CharField(max_length=150, help_text="Who or what made the change: a staff user, 'api', 'stripe webhook', 'expiry job'.")
+    actor = models.CharField(max_length=150, help_text=_("Who or what made the change: a staff user, 'api', 'stripe webhook', 'expiry job'."))
     note = models.TextField(blank=True)
 
     class Meta:
@@ -429,8 +430,8 @@ class DateBlock(models.Model):
         PARTNER = "partner", "Listing platform"
 
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="blocks")
-    start = models.DateField(help_text="First blocked night.")
-    end = models.DateField(help_text="The day after the last blocked night (like a check-out day).")
+    start = models.DateField(help_text=_("First blocked night."))
+    end = models.DateField(help_text=_("The day after the last blocked night (like a check-out day)."))
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.STAFF)
     reason = models.CharField(max_length=300, blank=True)
     # Partner blocks: which feed and which event (UID) they came from, so a moved event moves.

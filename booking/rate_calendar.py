@@ -14,6 +14,8 @@ from decimal import Decimal
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from booking import pricing
 from booking.models import DateBlock, Property, Reservation
@@ -29,6 +31,14 @@ class Taker:
     reservation_id: str | None = None
     block_id: int | None = None
 
+    @property
+    def kind_label(self) -> str:
+        """`kind` in the page's language (`kind` itself stays a stable CSS class)."""
+        return {
+            "stay": pgettext("night taken by", "stay"), "hold": pgettext("night taken by", "hold"),
+            "block": pgettext("night taken by", "blocked"), "partner": pgettext("night taken by", "partner booking"),
+        }.get(self.kind, self.kind)
+
 
 @dataclass(frozen=True)
 class RateNight:
@@ -42,11 +52,16 @@ class RateNight:
 
     @property
     def source_label(self) -> str:
-        if self.source == "rate_calendar":
-            return "set here"
-        if self.source.startswith("season:"):
-            return self.source.removeprefix("season:")
-        return {"weekend_rate": "weekend rate", "base_rate": "base rate"}.get(self.source, self.source)
+        return source_label(self.source)
+
+
+def source_label(source: str) -> str:
+    """Where a night's price comes from (pricing.price_night's `source`), in the page's language."""
+    if source == "rate_calendar":
+        return _("set here")
+    if source.startswith("season:"):
+        return source.removeprefix("season:")
+    return {"weekend_rate": _("weekend rate"), "base_rate": _("base rate")}.get(source, source)
 
 
 @dataclass(frozen=True)
@@ -76,12 +91,19 @@ def rate_month(prop: Property, first: date, now=None) -> RateMonth:
     ).only("id", "status", "check_in", "check_out", "guest_first_name", "guest_last_name", "guests")
     for r in reservations:
         kind = "stay" if r.status == Status.CONFIRMED else "hold"
-        label = f"{r.guest_name or r.pk[:10]} · {r.guests} guests" if kind == "stay" else f"hold {r.pk[:10]}"
+        if kind == "stay":
+            guests = ngettext("%(count)d guest", "%(count)d guests", r.guests) % {"count": r.guests}
+            label = f"{r.guest_name or r.pk[:10]} · {guests}"
+        else:
+            label = r.pk[:10]
         for night in _nights(max(r.check_in, start), min(r.check_out, end)):
             takers[night] = Taker(kind, label, reservation_id=r.pk)
     for b in DateBlock.objects.filter(property=prop, start__lt=end, end__gt=start):
         kind = "block" if b.source == DateBlock.Source.STAFF else "partner"
-        label = (b.reason or "blocked") if kind == "block" else f"{b.feed_key or 'partner'}: {b.reason or 'booked'}"
+        if kind == "block":
+            label = b.reason or _("blocked")
+        else:
+            label = f"{b.feed_key or _('partner')}: {b.reason or _('booked')}"
         for night in _nights(max(b.start, start), min(b.end, end)):
             takers.setdefault(night, Taker(kind, label, block_id=b.pk))
     weeks = []

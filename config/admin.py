@@ -10,7 +10,35 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.core.exceptions import PermissionDenied
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
+from django.utils.dateformat import format as date_format
+from django.utils.formats import number_format
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+
+class BackOfficeLanguageMiddleware:
+    """The back office speaks the browser's language (language cookie, then Accept-Language, then
+    English). Its paths carry no language prefix, so LocaleMiddleware (just before this one) gave
+    them English; only requests under settings.ADMIN_PATH are changed, the guest site keeps its
+    path-only rule."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.prefix = "/" + settings.ADMIN_PATH
+
+    def __call__(self, request):
+        if not request.path_info.startswith(self.prefix):
+            return self.get_response(request)
+        language = translation.get_language_from_request(request, check_path=False)
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()
+        response = self.get_response(request)
+        patch_vary_headers(response, ("Accept-Language",))
+        response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
+        return response
 
 
 class GuardedModelAdmin(admin.ModelAdmin):
@@ -29,6 +57,50 @@ class GuardedModelAdmin(admin.ModelAdmin):
 
 class BookingAdminConfig(AdminConfig):
     default_site = "config.admin.BookingAdminSite"
+
+    def ready(self):
+        super().ready()
+        translate_model_names()
+
+
+# The apps whose models the back office shows: their names and field names are translated.
+BACK_OFFICE_APPS = ("booking", "pages", "partner_sync")
+
+
+# Choice labels that end up in stored text (the notes of booking/notifications.py): kept in English.
+UNTRANSLATED_CHOICES = {("booking.OutboundEmail", "kind")}
+
+
+def translate_model_names() -> None:
+    """Model and field names the models leave to Django (a field `check_in` reads "check in", a
+    model `DateBlock` "date block") and the labels of choices ("Confirmed") are made translatable at
+    start-up, so admin labels, list columns, filters and titles follow the back office's language
+    without a verbose_name on every field.
+
+    Only the running objects change (`field.verbose_name`, `_meta.verbose_name[_plural]`); the
+    migrations read the declared `_verbose_name` and `Meta` options, so no migration follows. The
+    msgids are these English names; their translations are in locale/back-office (they cannot be
+    extracted by makemessages: see the comment at the top of those catalogs)."""
+    from django.apps import apps
+
+    with translation.override("en"):
+        for label in BACK_OFFICE_APPS:
+            app = apps.get_app_config(label)
+            app.verbose_name = gettext_lazy(str(app.verbose_name))  # "Property, rates and reservations"
+        for model in (m for label in BACK_OFFICE_APPS for m in apps.get_app_config(label).get_models()):
+            opts = model._meta
+            for option in ("verbose_name", "verbose_name_plural"):
+                if option not in opts.original_attrs:  # derived by Django: English words, or "{}s" of a translated singular
+                    setattr(opts, option, gettext_lazy(str(getattr(opts, option))))
+            fields = [f for f in opts.get_fields() if not f.auto_created and hasattr(f, "verbose_name")]
+            for field in fields:
+                if getattr(field, "_verbose_name", "") is None and not hasattr(field, "translated_field"):
+                    field.verbose_name = gettext_lazy(str(field.verbose_name))
+                if getattr(field, "choices", None) and (opts.label, field.name) not in UNTRANSLATED_CHOICES:
+                    field.choices = [(value, gettext_lazy(label) if isinstance(label, str) else label) for value, label in field.choices]
+            for field in fields:
+                if hasattr(field, "translated_field"):  # modeltranslation's "title [it]": the base name, translated
+                    field.verbose_name = format_lazy("{} [{}]", field.translated_field.verbose_name, field.language)
 
 
 class BookingAdminSite(admin.AdminSite):
@@ -50,7 +122,7 @@ def dashboard_context(now) -> dict:
     window = dashboard.load_window(today)
     feeds = dashboard.feed_names()
     months = dashboard.monthly_occupancy_and_revenue(window)
-    labels = [f"{m.month:%b %y}" for m in months]
+    labels = [date_format(m.month, "M y") for m in months]
     current = next(i for i, m in enumerate(months) if m.month == today.replace(day=1))
     currency = dashboard.property_currency()
     revenue = [m.revenue for m in months]
@@ -66,12 +138,12 @@ def dashboard_context(now) -> dict:
         "window_start": window.start,
         "window_last_month": dashboard.add_months(window.end, -1),
         "occupancy_chart": bar_chart_svg(
-            [m.occupancy_percent for m in months], labels, title="Occupancy per month (%)", maximum=100, highlight=current,
-            value_labels=["–" if m.occupancy_percent is None else f"{m.occupancy_percent:.0f}%" for m in months],
+            [m.occupancy_percent for m in months], labels, title=_("Occupancy per month (%)"), maximum=100, highlight=current,
+            value_labels=["–" if m.occupancy_percent is None else f"{number_format(m.occupancy_percent, 0)}%" for m in months],
         ),
         "revenue_chart": bar_chart_svg(
-            revenue, labels, title=f"Revenue per month ({currency})", highlight=current,
-            value_labels=[f"{amount:,.0f}" for amount in revenue],
+            revenue, labels, title=_("Revenue per month (%(currency)s)") % {"currency": currency}, highlight=current,
+            value_labels=[number_format(amount, 0, force_grouping=True) for amount in revenue],
         ),
         "revenue_total": sum(revenue, start=Decimal(0)),
         "average_nightly_rate": dashboard.average_nightly_rate(window),

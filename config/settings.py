@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",  # the language comes from the path only (/it/, /de/, /fr/)
+    "config.admin.BackOfficeLanguageMiddleware",  # ...except the back office: the browser's language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -238,7 +239,7 @@ LANGUAGE_CODE = "en"
 # English at the unprefixed paths, the others under /it/, /de/, /fr/ (pages/urls.py). The JSON API,
 # MCP and A2A stay English.
 LANGUAGES = [("en", "English"), ("it", "Italiano"), ("de", "Deutsch"), ("fr", "Français")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "back-office"]  # the back office's own catalogs
 MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)  # an empty translation shows the English text
 TIME_ZONE = "Europe/Rome"  # the property's time zone: dates of stays are plain dates here

@@ -3,7 +3,9 @@ entries and articles have a field per language (pages/translation.py); an empty 
 
 from django.contrib import admin
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy, ngettext
 from modeltranslation.admin import TranslationAdmin
 
 from config.admin import GuardedModelAdmin
@@ -38,24 +40,27 @@ class BlogPostAdmin(GuardedModelAdmin, TranslationAdmin):
     date_hierarchy = "published_at"
     fieldsets = [
         (None, {"fields": ["title", "slug", "summary", "body", "author"]}),
-        ("Cover picture", {"fields": ["cover_image", "cover_static_path", "cover_alt"]}),
-        ("Publishing", {"fields": ["status", "published_at"], "description": "Only published articles whose publish date has arrived are shown on the site."}),
+        (gettext_lazy("Cover picture"), {"fields": ["cover_image", "cover_static_path", "cover_alt"]}),
+        (gettext_lazy("Publishing"), {
+            "fields": ["status", "published_at"],
+            "description": gettext_lazy("Only published articles whose publish date has arrived are shown on the site."),
+        }),
     ]
     actions = ["publish_now", "back_to_draft"]
 
-    @admin.display(boolean=True, description="On the site")
+    @admin.display(boolean=True, description=gettext_lazy("On the site"))
     def visible(self, post):
         return post.is_public
 
-    @admin.action(description="Publish the selected articles now", permissions=["change"])
+    @admin.action(description=gettext_lazy("Publish the selected articles now"), permissions=["change"])
     def publish_now(self, request, queryset):
         updated = queryset.exclude(status=BlogPost.Status.PUBLISHED).update(status=BlogPost.Status.PUBLISHED, published_at=timezone.now(), updated_at=timezone.now())
-        self.message_user(request, f"{updated} article(s) published.")
+        self.message_user(request, ngettext("%(count)d article published.", "%(count)d articles published.", updated) % {"count": updated})
 
-    @admin.action(description="Turn the selected articles back into drafts", permissions=["change"])
+    @admin.action(description=gettext_lazy("Turn the selected articles back into drafts"), permissions=["change"])
     def back_to_draft(self, request, queryset):
         updated = queryset.update(status=BlogPost.Status.DRAFT, updated_at=timezone.now())
-        self.message_user(request, f"{updated} article(s) are drafts again.")
+        self.message_user(request, ngettext("%(count)d article is a draft again.", "%(count)d articles are drafts again.", updated) % {"count": updated})
 
 
 @admin.register(ContactInquiry)
@@ -71,12 +76,13 @@ class ContactInquiryAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False  # inquiries come from guests, through the contact form
 
-    @admin.display(description="Email", ordering="email")
+    @admin.display(description=gettext_lazy("Email"), ordering="email")
     def email_link(self, inquiry):
         return format_html('<a href="mailto:{}">{}</a>', inquiry.email, inquiry.email)
 
-    @admin.display(description="Stay")
+    @admin.display(description=gettext_lazy("Stay"))
     def stay(self, inquiry):
         if inquiry.check_in and inquiry.check_out:
-            return f"{inquiry.check_in:%d %b} → {inquiry.check_out:%d %b %Y}" + (f", {inquiry.guests} guests" if inquiry.guests else "")
+            guests = ngettext(", %(count)d guest", ", %(count)d guests", inquiry.guests) % {"count": inquiry.guests} if inquiry.guests else ""
+            return f"{date_format(inquiry.check_in, 'd M')} → {date_format(inquiry.check_out, 'd M Y')}{guests}"
         return "—"

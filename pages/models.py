@@ -36,16 +36,16 @@ class PageKey(models.TextChoices):
 class PageText(models.Model):
     """The editable words of one page. A page without a row shows its default title only."""
 
-    key = models.CharField(max_length=40, choices=PageKey.choices, unique=True, help_text="Which page these words belong to.")
-    title = models.CharField(max_length=120, help_text="The heading of the page and the title shown in search results.")
-    meta_description = models.CharField(max_length=300, blank=True, help_text="One or two sentences for search results and link previews (about 155 characters).")
-    intro = models.TextField(blank=True, help_text="A short paragraph under the heading (plain text).")
-    body = models.TextField(blank=True, help_text="Further text, in Markdown (## headings, **bold**, [links](https://…), lists).")
+    key = models.CharField(max_length=40, choices=PageKey.choices, unique=True, help_text=_("Which page these words belong to."))
+    title = models.CharField(max_length=120, help_text=_("The heading of the page and the title shown in search results."))
+    meta_description = models.CharField(max_length=300, blank=True, help_text=_("One or two sentences for search results and link previews (about 155 characters)."))
+    intro = models.TextField(blank=True, help_text=_("A short paragraph under the heading (plain text)."))
+    body = models.TextField(blank=True, help_text=_("Further text, in Markdown (## headings, **bold**, [links](https://…), lists)."))
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["key"]
-        verbose_name = "page text"
+        verbose_name = _("page text")
 
     def __str__(self):
         return f"{self.get_key_display()}: {self.title}"
@@ -53,15 +53,15 @@ class PageText(models.Model):
 
 class FaqEntry(models.Model):
     question = models.CharField(max_length=300)
-    answer = models.TextField(help_text="Markdown: **bold**, [links](/booking-policies), lists.")
-    position = models.PositiveSmallIntegerField(default=0, help_text="Smaller numbers come first.")
+    answer = models.TextField(help_text=_("Markdown: **bold**, [links](/booking-policies), lists."))
+    position = models.PositiveSmallIntegerField(default=0, help_text=_("Smaller numbers come first."))
     published = models.BooleanField(default=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["position", "id"]
-        verbose_name = "FAQ entry"
-        verbose_name_plural = "FAQ entries"
+        verbose_name = _("FAQ entry")
+        verbose_name_plural = _("FAQ entries")
 
     def __str__(self):
         return self.question
@@ -79,15 +79,15 @@ class BlogPost(models.Model):
         PUBLISHED = "published", "Published"
 
     title = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=200, unique=True, help_text="The article's address: /blog/<slug>. Letters, digits, hyphens and underscores.")
-    summary = models.CharField(max_length=300, help_text="One or two sentences for the article list, search results and link previews.")
-    body = models.TextField(help_text="The article, in Markdown.")
-    cover_image = models.ImageField(upload_to="blog/", blank=True, help_text="Upload a cover picture, or give a static path below.")
-    cover_static_path = models.CharField(max_length=200, blank=True, help_text="A file under static/, e.g. img/blog/florence.svg.")
-    cover_alt = models.CharField(max_length=200, blank=True, help_text="What the cover shows, for screen readers.")
-    author = models.CharField(max_length=100, blank=True, help_text="Shown under the title. Empty: the host's name.")
+    slug = models.SlugField(max_length=200, unique=True, help_text=_("The article's address: /blog/<slug>. Letters, digits, hyphens and underscores."))
+    summary = models.CharField(max_length=300, help_text=_("One or two sentences for the article list, search results and link previews."))
+    body = models.TextField(help_text=_("The article, in Markdown."))
+    cover_image = models.ImageField(upload_to="blog/", blank=True, help_text=_("Upload a cover picture, or give a static path below."))
+    cover_static_path = models.CharField(max_length=200, blank=True, help_text=_("A file under static/, e.g. img/blog/florence.svg."))
+    cover_alt = models.CharField(max_length=200, blank=True, help_text=_("What the cover shows, for screen readers."))
+    author = models.CharField(max_length=100, blank=True, help_text=_("Shown under the title. Empty: the host's name."))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
-    published_at = models.DateTimeField(null=True, blank=True, help_text="Visible from this moment, once the status is Published. A future date schedules the article.")
+    published_at = models.DateTimeField(null=True, blank=True, help_text=_("Visible from this moment, once the status is Published. A future date schedules the article."))
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -95,7 +95,7 @@ class BlogPost(models.Model):
 
     class Meta:
         ordering = ["-published_at", "-id"]
-        verbose_name = "blog article"
+        verbose_name = _("blog article")
 
     def __str__(self):
         return self.title
@@ -133,16 +133,16 @@ class ContactInquiry(models.Model):
     guests = models.PositiveSmallIntegerField(null=True, blank=True)
     message = models.TextField()
     client_ip = models.GenericIPAddressField(null=True, blank=True)
-    emailed = models.BooleanField(default=False, help_text="Whether the email to the owner went out.")
+    emailed = models.BooleanField(default=False, help_text=_("Whether the email to the owner went out."))
     # The email to the owner in the outbox (booking.OutboundEmail), retried while the mail server is down.
     outbound_email = models.OneToOneField("booking.OutboundEmail", null=True, blank=True, editable=False, on_delete=models.SET_NULL, related_name="inquiry")
-    handled = models.BooleanField(default=False, help_text="Tick once you have answered.")
+    handled = models.BooleanField(default=False, help_text=_("Tick once you have answered."))
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
-        verbose_name = "contact inquiry"
-        verbose_name_plural = "contact inquiries"
+        verbose_name = _("contact inquiry")
+        verbose_name_plural = _("contact inquiries")
 
     def __str__(self):
         return f"{self.name} <{self.email}> ({self.created_at:%Y-%m-%d})"

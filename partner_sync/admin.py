@@ -9,6 +9,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from config.admin import GuardedModelAdmin
 from partner_sync import selectors, services
@@ -25,8 +27,22 @@ SYNC_STATE_FIELDS = [
 URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
 
 
+STATE_LABELS = {
+    "ok": pgettext_lazy("sync state", "ok"), "never_synced": pgettext_lazy("sync state", "never synced"),
+    "disabled": pgettext_lazy("sync state", "disabled"), "held_back": pgettext_lazy("sync state", "held back"),
+    "error": pgettext_lazy("sync state", "error"), "stale": pgettext_lazy("sync state", "stale"),
+    "not_configured": pgettext_lazy("sync state", "not configured"),
+}
+
+OUTCOME_LABELS = {
+    "imported": pgettext_lazy("sync outcome", "imported"), "not_modified": pgettext_lazy("sync outcome", "not modified"),
+    "held_back": pgettext_lazy("sync outcome", "held back"), "failed": pgettext_lazy("sync outcome", "failed"),
+}
+
+
+
 def state_badge(state: str):
-    return format_html('<strong style="color:{}">{}</strong>', STATE_COLOURS.get(state, "#666"), state.replace("_", " "))
+    return format_html('<strong style="color:{}">{}</strong>', STATE_COLOURS.get(state, "#666"), STATE_LABELS.get(state, state.replace("_", " ")))
 
 
 @admin.register(Feed)
@@ -41,7 +57,7 @@ class FeedAdmin(GuardedModelAdmin):
     actions = ["sync_now"]
     fieldsets = [
         (None, {"fields": ["name", "url", "enabled", "source"]}),
-        ("Last sync", {"fields": ["state", *SYNC_STATE_FIELDS]}),
+        (gettext_lazy("Last sync"), {"fields": ["state", *SYNC_STATE_FIELDS]}),
     ]
     readonly_fields = ["source", "state", *SYNC_STATE_FIELDS]
 
@@ -68,19 +84,19 @@ class FeedAdmin(GuardedModelAdmin):
         }
         return super().changelist_view(request, extra_context=context)
 
-    @admin.display(description="URL")
+    @admin.display(description=gettext_lazy("URL"))
     def shown_url(self, feed):
         return selectors.mask_url(feed.url)
 
-    @admin.display(description="Source")
+    @admin.display(description=gettext_lazy("Source"))
     def source(self, feed):
-        return "PARTNER_ICAL_URLS" if feed.from_environment else "admin"
+        return "PARTNER_ICAL_URLS" if feed.from_environment else pgettext("feed source", "admin")
 
-    @admin.display(description="State")
+    @admin.display(description=gettext_lazy("State"))
     def state(self, feed):
         return state_badge(selectors.feed_state(feed, now=timezone.now()))
 
-    @admin.display(description="Conflicts", ordering="open_conflicts")
+    @admin.display(description=gettext_lazy("Conflicts"), ordering="open_conflicts")
     def open_conflicts(self, feed):
         count = feed.open_conflicts
         if not count:
@@ -98,7 +114,7 @@ class FeedAdmin(GuardedModelAdmin):
         super().save_model(request, obj, form, change)
         services.feed_settings_changed(obj, changed=set(form.changed_data))
         if "enabled" in form.changed_data and not obj.enabled:
-            self.message_user(request, f"{obj.name}: its blocks were removed; those nights are open for direct stays again.", messages.WARNING)
+            self.message_user(request, _("%(feed)s: its blocks were removed; those nights are open for direct stays again.") % {"feed": obj.name}, messages.WARNING)
 
     def delete_model(self, request, obj):
         services.delete_feed(obj)
@@ -108,15 +124,17 @@ class FeedAdmin(GuardedModelAdmin):
             if self.has_delete_permission(request, feed):
                 services.delete_feed(feed)
 
-    @admin.action(description="Sync the selected calendars now", permissions=["change"])
+    @admin.action(description=gettext_lazy("Sync the selected calendars now"), permissions=["change"])
     def sync_now(self, request, queryset):
         reports = services.sync_feeds_now(list(queryset.values_list("pk", flat=True)))
         for report in reports:
             level = messages.ERROR if report.outcome == "failed" else messages.WARNING if report.error else messages.SUCCESS
-            detail = report.error or f"{report.created} new, {report.updated} moved, {report.deleted} removed blocks; {report.conflicts} conflicts"
-            self.message_user(request, f"{report.feed_name}: {report.outcome.replace('_', ' ')}. {detail}", level)
+            detail = report.error or _("%(created)d new, %(updated)d moved, %(deleted)d removed blocks; %(conflicts)d conflicts") % {
+                "created": report.created, "updated": report.updated, "deleted": report.deleted, "conflicts": report.conflicts,
+            }
+            self.message_user(request, f"{report.feed_name}: {OUTCOME_LABELS.get(report.outcome, report.outcome.replace('_', ' '))}. {detail}", level)
         if not reports:
-            self.message_user(request, "Nothing was synced: the selected calendars are disabled or being synced right now.", messages.WARNING)
+            self.message_user(request, _("Nothing was synced: the selected calendars are disabled or being synced right now."), messages.WARNING)
 
 
 @admin.register(Conflict)
@@ -129,12 +147,12 @@ class ConflictAdmin(admin.ModelAdmin):
     readonly_fields = ["feed", "reservation_link", "reservation_status", "external_uid", "start", "end", "first_seen_at", "last_seen_at", "resolved_at"]
     fields = readonly_fields
 
-    @admin.display(description="Direct stay")
+    @admin.display(description=gettext_lazy("Direct stay"))
     def reservation_link(self, conflict):
         url = reverse("admin:booking_reservation_change", args=[quote(conflict.reservation_id)])
         return format_html('<a href="{}">{}</a>', url, conflict.reservation_id)
 
-    @admin.display(description="Stay status")
+    @admin.display(description=gettext_lazy("Stay status"))
     def reservation_status(self, conflict):
         return conflict.reservation.get_status_display()
 
@@ -160,11 +178,11 @@ class ListingProbeAdmin(GuardedModelAdmin):
         services.ensure_listing_probe()
         return super().changelist_view(request, extra_context)
 
-    @admin.display(description="URL")
+    @admin.display(description=gettext_lazy("URL"))
     def shown_url(self, probe):
         return selectors.mask_url(probe.url) or "—"
 
-    @admin.display(description="Stale", boolean=True)
+    @admin.display(description=gettext_lazy("Stale"), boolean=True)
     def stale(self, probe):
         return selectors.listing_probe_status(now=timezone.now())["stale"]
 
@@ -175,12 +193,12 @@ class ListingProbeAdmin(GuardedModelAdmin):
         obj.pk = ListingProbe.SINGLETON_PK  # a single row: the status endpoint reads this one
         super().save_model(request, obj, form, change)
 
-    @admin.action(description="Probe the listing now", permissions=["change"])
+    @admin.action(description=gettext_lazy("Probe the listing now"), permissions=["change"])
     def probe_now(self, request, queryset):
         probe = services.probe_listing()
         if probe is None or not probe.url or not probe.enabled:
-            self.message_user(request, "The probe has no URL or is disabled.", messages.WARNING)
+            self.message_user(request, _("The probe has no URL or is disabled."), messages.WARNING)
         elif probe.last_error:
-            self.message_user(request, f"The listing did not answer well: {probe.last_error}", messages.ERROR)
+            self.message_user(request, _("The listing did not answer well: %(error)s") % {"error": probe.last_error}, messages.ERROR)
         else:
-            self.message_user(request, f"The listing answered {probe.last_status_code} in {probe.latency_ms} ms.", messages.SUCCESS)
+            self.message_user(request, _("The listing answered %(status)s in %(ms)s ms.") % {"status": probe.last_status_code, "ms": probe.latency_ms}, messages.SUCCESS)

@@ -8,6 +8,7 @@ written through booking.services.blocks (keyed by `Feed.block_key`).
 from django.core.validators import URLValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 HTTP_URL = URLValidator(schemes=["http", "https"])
 
@@ -24,14 +25,14 @@ class SyncOutcome(models.TextChoices):
 class Feed(models.Model):
     """A listing platform's iCal export (Airbnb, Booking.com, …) whose events block our nights."""
 
-    name = models.CharField(max_length=100, help_text="Shown in the admin and on the blocks it creates, e.g. Airbnb.")
+    name = models.CharField(max_length=100, help_text=_("Shown in the admin and on the blocks it creates, e.g. Airbnb."))
     url = models.URLField(
         "iCal URL", max_length=2000, validators=[HTTP_URL],
-        help_text="The platform's calendar export link (it usually carries a secret token: keep it private).",
+        help_text=_("The platform's calendar export link (it usually carries a secret token: keep it private)."),
     )
     enabled = models.BooleanField(
         default=True,
-        help_text="Untick to stop importing this calendar: its blocks are removed and its nights open up for direct stays.",
+        help_text=_("Untick to stop importing this calendar: its blocks are removed and its nights open up for direct stays."),
     )
     # The URL as listed in PARTNER_ICAL_URLS when the feed was seeded from the environment; blank for
     # feeds added in the admin. Seeding looks feeds up by it, so an owner's edit of `url` sticks.
@@ -43,7 +44,7 @@ class Feed(models.Model):
     last_outcome = models.CharField(max_length=16, choices=SyncOutcome.choices, blank=True)
     last_error = models.CharField(max_length=300, blank=True)
     last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    event_count = models.PositiveIntegerField("events", default=0, help_text="Current and future events imported by the last applied fetch.")
+    event_count = models.PositiveIntegerField("events", default=0, help_text=_("Current and future events imported by the last applied fetch."))
     # Validators of the content last applied, sent back as If-None-Match / If-Modified-Since.
     etag = models.CharField(max_length=500, blank=True)
     last_modified = models.CharField(max_length=100, blank=True)
@@ -57,7 +58,7 @@ class Feed(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
-        verbose_name = "listing platform calendar"
+        verbose_name = _("listing platform calendar")
         constraints = [
             models.UniqueConstraint(
                 fields=["environment_url"], condition=~models.Q(environment_url=""), name="one_feed_per_environment_url",
@@ -83,12 +84,12 @@ class Conflict(models.Model):
     feed = models.ForeignKey(Feed, on_delete=models.CASCADE, related_name="conflicts")
     reservation = models.ForeignKey("booking.Reservation", on_delete=models.CASCADE, related_name="partner_conflicts")
     external_uid = models.CharField("event UID", max_length=500)
-    start = models.DateField(help_text="First night of the platform's booking.")
-    end = models.DateField(help_text="Its check-out day.")
+    start = models.DateField(help_text=_("First night of the platform's booking."))
+    end = models.DateField(help_text=_("Its check-out day."))
     first_seen_at = models.DateTimeField(default=timezone.now)
     last_seen_at = models.DateTimeField(default=timezone.now)
     resolved_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the overlap disappeared from the feed (the platform moved or cancelled its booking).",
+        null=True, blank=True, help_text=_("When the overlap disappeared from the feed (the platform moved or cancelled its booking)."),
     )
 
     class Meta:
@@ -114,12 +115,12 @@ class ListingProbe(models.Model):
     last_success_at = models.DateTimeField(null=True, blank=True)
     last_error = models.CharField(max_length=300, blank=True)
     last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    latency_ms = models.PositiveIntegerField(null=True, blank=True, help_text="Time to the response headers.")
+    latency_ms = models.PositiveIntegerField(null=True, blank=True, help_text=_("Time to the response headers."))
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        verbose_name = "listing probe"
+        verbose_name = _("listing probe")
 
     def __str__(self):
         return self.url or "Listing probe (no URL)"

@@ -79,6 +79,12 @@
       else body.insertBefore(other, row);
       renumber();
     }
+    // The words come from the page (change_form.html), in the back office's language.
+    var tablist = document.getElementById("property-tabs");
+    var words = {
+      earlier: (tablist && tablist.getAttribute("data-photo-earlier")) || "Show this photo earlier",
+      later: (tablist && tablist.getAttribute("data-photo-later")) || "Show this photo later",
+    };
     rows().forEach(function (row) {
       var cell = row.querySelector("td.field-thumbnail") || row.querySelector("td.original") || row.cells[0];
       ["up", "down"].forEach(function (direction) {
@@ -86,7 +92,7 @@
         button.type = "button";
         button.className = "photo-move photo-move-" + direction;
         button.textContent = direction === "up" ? "↑" : "↓";
-        button.setAttribute("aria-label", direction === "up" ? "Show this photo earlier" : "Show this photo later");
+        button.setAttribute("aria-label", direction === "up" ? words.earlier : words.later);
         button.addEventListener("click", function () {
           move(row, direction === "up" ? -1 : 1);
           button.focus();
