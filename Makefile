@@ -38,10 +38,11 @@ prepare: $(VENV)/.installed-run
 	$(BIN)/python manage.py setup_roles
 
 # The real service: web (uvicorn, ASGI: site + API + MCP), Celery worker and beat.
-# Lint (ruff: pyflakes, pycodestyle, import order, bugbear, pyupgrade), types (mypy, strict on the
+# Lint (ruff: pyflakes, pycodestyle, import order, bugbear, pyupgrade), format (ruff format), types (mypy, strict on the
 # pricing engine and the services) and no model change without its migration. Part of `make test`.
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 

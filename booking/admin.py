@@ -75,7 +75,9 @@ def season_day_text(day: date, yearly: bool) -> str:
 
 class SeasonDayField(forms.CharField):
     def __init__(self, **kwargs):
-        super().__init__(max_length=10, help_text=gettext_lazy("dd/mm, or dd/mm/yyyy"), widget=forms.TextInput(attrs={"size": 10, "placeholder": "20/12"}), **kwargs)
+        super().__init__(
+            max_length=10, help_text=gettext_lazy("dd/mm, or dd/mm/yyyy"), widget=forms.TextInput(attrs={"size": 10, "placeholder": "20/12"}), **kwargs
+        )
 
     def clean(self, value):
         text = (super().clean(value) or "").strip().replace(".", "/").replace("-", "/")
@@ -225,8 +227,15 @@ class PropertyAdmin(TranslationAdmin):  # the owner's texts in every language (b
     form = PropertyForm
     list_display = ["name", "city", "max_guests", "base_nightly_rate", "updated_at"]
     inlines = [
-        SeasonInline, ArrivalDayMinimumInline, DiscountInline, CancellationTierInline, DisplayCurrencyInline, NightRateInline,
-        AmenityInline, PhotoInline, ReviewInline,
+        SeasonInline,
+        ArrivalDayMinimumInline,
+        DiscountInline,
+        CancellationTierInline,
+        DisplayCurrencyInline,
+        NightRateInline,
+        AmenityInline,
+        PhotoInline,
+        ReviewInline,
     ]
     prepopulated_fields = {"slug": ["name"]}
     change_form_template = "admin/booking/property/change_form.html"
@@ -236,22 +245,52 @@ class PropertyAdmin(TranslationAdmin):  # the owner's texts in every language (b
         # is one long page and positions are typed.
         css = {"all": ["admin_booking/property-form.css"]}
         js = ["admin_booking/property-form.js"]
+
     fieldsets = [
-        (gettext_lazy("The property"), {"classes": ["tab-listing"], "fields": ["name", "slug", "property_type", "headline", "summary", "description", "national_code"]}),
-        (gettext_lazy("Where it is"), {"classes": ["tab-listing"], "fields": ["street_address", "postal_code", "city", "region", "country_code", "neighbourhood", "latitude", "longitude"]}),
+        (
+            gettext_lazy("The property"),
+            {"classes": ["tab-listing"], "fields": ["name", "slug", "property_type", "headline", "summary", "description", "national_code"]},
+        ),
+        (
+            gettext_lazy("Where it is"),
+            {
+                "classes": ["tab-listing"],
+                "fields": ["street_address", "postal_code", "city", "region", "country_code", "neighbourhood", "latitude", "longitude"],
+            },
+        ),
         (gettext_lazy("Capacity"), {"classes": ["tab-listing"], "fields": ["max_guests", "bedrooms", "beds", "bathrooms", "size_sqm"]}),
-        (gettext_lazy("Arrival, departure and rules"), {"classes": ["tab-stay"], "fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "payment_policy"]}),
+        (
+            gettext_lazy("Arrival, departure and rules"),
+            {"classes": ["tab-stay"], "fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "payment_policy"]},
+        ),
         (gettext_lazy("Host and contact"), {"classes": ["tab-stay"], "fields": ["host_name", "contact_email", "contact_phone", "languages"]}),
-        (gettext_lazy("Arrival email"), {"classes": ["tab-stay"],
-            "description": gettext_lazy("Sent to every guest this many days before check-in, with the address, the check-in times and your phone number."),
-            "fields": ["pre_arrival_days", "pre_arrival_message"],
-        }),
-        (gettext_lazy("Nightly rates"), {"classes": ["tab-rates"],
-            "description": gettext_lazy("Seasons (below) override these rates on their nights. Overlapping seasons: the higher priority wins."),
-            "fields": ["base_nightly_rate", "weekend_nightly_rate", "base_occupancy", "extra_guest_fee"],
-        }),
-        (gettext_lazy("Stay rules"), {"classes": ["tab-rates"], "fields": ["min_nights", "max_nights", "closed_to_arrival", "closed_to_departure", "booking_window_days"]}),
-        (gettext_lazy("Fees and city tax"), {"classes": ["tab-rates"], "fields": ["cleaning_fee", "cleaning_fee_label", "city_tax_per_person_night", "city_tax_max_nights", "city_tax_exempt_under_age"]}),
+        (
+            gettext_lazy("Arrival email"),
+            {
+                "classes": ["tab-stay"],
+                "description": gettext_lazy("Sent to every guest this many days before check-in, with the address, the check-in times and your phone number."),
+                "fields": ["pre_arrival_days", "pre_arrival_message"],
+            },
+        ),
+        (
+            gettext_lazy("Nightly rates"),
+            {
+                "classes": ["tab-rates"],
+                "description": gettext_lazy("Seasons (below) override these rates on their nights. Overlapping seasons: the higher priority wins."),
+                "fields": ["base_nightly_rate", "weekend_nightly_rate", "base_occupancy", "extra_guest_fee"],
+            },
+        ),
+        (
+            gettext_lazy("Stay rules"),
+            {"classes": ["tab-rates"], "fields": ["min_nights", "max_nights", "closed_to_arrival", "closed_to_departure", "booking_window_days"]},
+        ),
+        (
+            gettext_lazy("Fees and city tax"),
+            {
+                "classes": ["tab-rates"],
+                "fields": ["cleaning_fee", "cleaning_fee_label", "city_tax_per_person_night", "city_tax_max_nights", "city_tax_exempt_under_age"],
+            },
+        ),
     ]
 
     def get_urls(self):
@@ -307,13 +346,20 @@ class RateCalendarForm(forms.Form):
         ("clear", gettext_lazy("Back to the seasons and base rates")),
         ("block", gettext_lazy("Block these nights (not for sale)")),
     ]
-    PERMISSIONS = {"price": "booking.change_property", "min_nights": "booking.change_property", "clear": "booking.change_property", "block": "booking.add_dateblock"}
+    PERMISSIONS = {
+        "price": "booking.change_property",
+        "min_nights": "booking.change_property",
+        "clear": "booking.change_property",
+        "block": "booking.add_dateblock",
+    }
 
     # An <input type="date"> takes and gives ISO dates whatever the language (the browser shows
     # them the user's way): never the locale's 14/03/2027 in its value.
     first_night = forms.DateField(label=gettext_lazy("First night"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     last_night = forms.DateField(
-        label=gettext_lazy("Last night"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"), help_text=gettext_lazy("Included."),
+        label=gettext_lazy("Last night"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        help_text=gettext_lazy("Included."),
     )
     what = forms.ChoiceField(label=gettext_lazy("What"), choices=WHAT, widget=forms.RadioSelect, initial="price")
     nightly_rate = forms.DecimalField(label=gettext_lazy("Price a night"), max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
@@ -339,7 +385,10 @@ class RateCalendarForm(forms.Form):
             block_services.block_dates(start=start, end=end, reason=data["reason"] or "blocked in the rate calendar", actor=actor)
             return _("Blocked %(nights)s.") % {"nights": span}
         change = rate_services.set_night_rates(
-            start, end, actor=actor, clear=data["what"] == "clear",
+            start,
+            end,
+            actor=actor,
+            clear=data["what"] == "clear",
             nightly_rate=data["nightly_rate"] if data["what"] == "price" else None,
             min_nights=data["min_nights"] if data["what"] == "min_nights" else None,
         )
@@ -383,8 +432,23 @@ class OutboundEmailInline(admin.TabularInline):
 
 
 RESERVATION_CSV_COLUMNS = [
-    "id", "status", "check_in", "check_out", "nights", "guests", "guest", "email", "channel",
-    "total", "paid", "refunded", "currency", "city_tax", "created", "confirmed", "cancelled",
+    "id",
+    "status",
+    "check_in",
+    "check_out",
+    "nights",
+    "guests",
+    "guest",
+    "email",
+    "channel",
+    "total",
+    "paid",
+    "refunded",
+    "currency",
+    "city_tax",
+    "created",
+    "confirmed",
+    "cancelled",
 ]
 
 
@@ -420,7 +484,9 @@ class RefundForm(forms.Form):
     `refunded_before` is what the page showed as refunded: a second send of the same page refunds
     nothing (payments.services.refund_payment)."""
 
-    amount = forms.DecimalField(max_digits=10, decimal_places=2, min_value=Decimal("0.01"), label=gettext_lazy("Amount"), help_text=gettext_lazy("At most what is left to refund."))
+    amount = forms.DecimalField(
+        max_digits=10, decimal_places=2, min_value=Decimal("0.01"), label=gettext_lazy("Amount"), help_text=gettext_lazy("At most what is left to refund.")
+    )
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300, required=False, help_text=gettext_lazy("Kept in the reservation's history."))
     cancel_reservation = forms.BooleanField(required=False, label=gettext_lazy("Also cancel the reservation (its dates become free; the guest is emailed)"))
     refunded_before = forms.DecimalField(max_digits=10, decimal_places=2, widget=forms.HiddenInput)
@@ -499,16 +565,53 @@ class ReservationAdmin(GuardedModelAdmin):
 
     class Media:
         css = {"all": ["admin_booking/reservations.css"]}
+
     readonly_fields = [
-        "id", "property", "status", "source", "check_in", "check_out", "guests", "hold_expires_until", "breakdown_table", "total_with_currency",
-        "client_ip", "payment_provider", "checkout_session_id", "checkout_url", "checkout_open_until", "paid", "refunded",
-        "payment_intent_id", "confirmed", "cancelled", "created", "updated", "refund_still_pending", "language",
+        "id",
+        "property",
+        "status",
+        "source",
+        "check_in",
+        "check_out",
+        "guests",
+        "hold_expires_until",
+        "breakdown_table",
+        "total_with_currency",
+        "client_ip",
+        "payment_provider",
+        "checkout_session_id",
+        "checkout_url",
+        "checkout_open_until",
+        "paid",
+        "refunded",
+        "payment_intent_id",
+        "confirmed",
+        "cancelled",
+        "created",
+        "updated",
+        "refund_still_pending",
+        "language",
     ]
     fieldsets = [
         (gettext_lazy("Stay"), {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "agent_name"]}),
         (gettext_lazy("Guest"), {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language"]}),
         (gettext_lazy("Price (frozen when the dates were held)"), {"fields": ["breakdown_table", "total_with_currency"]}),
-        (gettext_lazy("Payment"), {"fields": ["payment_provider", "checkout_session_id", "checkout_url", "checkout_open_until", "paid", "refunded", "refund_still_pending", "payment_intent_id", "needs_attention"]}),
+        (
+            gettext_lazy("Payment"),
+            {
+                "fields": [
+                    "payment_provider",
+                    "checkout_session_id",
+                    "checkout_url",
+                    "checkout_open_until",
+                    "paid",
+                    "refunded",
+                    "refund_still_pending",
+                    "payment_intent_id",
+                    "needs_attention",
+                ]
+            },
+        ),
         (gettext_lazy("Times (the property's time zone)"), {"fields": ["created", "confirmed", "cancelled", "updated", "client_ip"]}),
     ]
 
@@ -530,14 +633,18 @@ class ReservationAdmin(GuardedModelAdmin):
     @admin.display(description=gettext_lazy("status"), ordering="status")
     def state(self, obj):
         if obj.needs_attention:
-            return format_html('{} <strong class="needs-attention" title="{}">· {}</strong>', obj.get_status_display(), obj.needs_attention, _("needs attention"))
+            return format_html(
+                '{} <strong class="needs-attention" title="{}">· {}</strong>', obj.get_status_display(), obj.needs_attention, _("needs attention")
+            )
         return obj.get_status_display()
 
     @admin.display(description=gettext_lazy("stay"), ordering="check_in")
     def stay(self, obj):
         nights = (obj.check_out - obj.check_in).days
         return format_html(
-            '<span class="stay-dates">{} → {}</span> {}', date_format(obj.check_in, "d M"), date_format(obj.check_out, "d M Y"),
+            '<span class="stay-dates">{} → {}</span> {}',
+            date_format(obj.check_in, "d M"),
+            date_format(obj.check_out, "d M Y"),
             ngettext("%(count)d night", "%(count)d nights", nights) % {"count": nights},
         )
 
@@ -623,8 +730,12 @@ class ReservationAdmin(GuardedModelAdmin):
         super().save_model(request, obj, form, change)
         if change and form.changed_data:
             ReservationEvent.objects.create(
-                reservation=obj, action="edit", actor=f"staff {request.user.get_username()}",
-                from_status=obj.status, to_status=obj.status, note="changed: " + ", ".join(form.changed_data),
+                reservation=obj,
+                action="edit",
+                actor=f"staff {request.user.get_username()}",
+                from_status=obj.status,
+                to_status=obj.status,
+                note="changed: " + ", ".join(form.changed_data),
             )
 
     # --- Acting: cancel and refund, each behind its permission and a confirmation page ----------
@@ -633,7 +744,10 @@ class ReservationAdmin(GuardedModelAdmin):
         reservation = self.get_object(request, unquote(object_id))
         extra_context = dict(extra_context or {})
         if reservation is not None:
-            extra_context["can_cancel"] = self.has_change_permission(request, reservation) and reservation.status in (Reservation.Status.HELD, Reservation.Status.CONFIRMED)
+            extra_context["can_cancel"] = self.has_change_permission(request, reservation) and reservation.status in (
+                Reservation.Status.HELD,
+                Reservation.Status.CONFIRMED,
+            )
             extra_context["can_refund"] = self.has_refund_permission(request) and refundable_now(reservation) > 0 and bool(reservation.payment_intent_id)
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -664,26 +778,46 @@ class ReservationAdmin(GuardedModelAdmin):
                     continue
                 try:
                     cancelled = cancellation_services.cancel_stay(
-                        reservation.pk, actor=actor, refund=form.refund_for(reservation), reason=form.cleaned_data["reason"] or "cancelled in the back office",
+                        reservation.pk,
+                        actor=actor,
+                        refund=form.refund_for(reservation),
+                        reason=form.cleaned_data["reason"] or "cancelled in the back office",
                     )
                 except BookingError as error:
                     self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
                     continue
                 done += 1
                 if cancelled.refund_pending > 0:
-                    self.message_user(request, _("%(reservation)s: the refund of %(amount)s is pending (the provider did not answer); it is retried automatically.") % {
-                        "reservation": reservation.pk, "amount": with_currency(cancelled.refund_pending, cancelled.currency),
-                    }, messages.WARNING)
+                    self.message_user(
+                        request,
+                        _("%(reservation)s: the refund of %(amount)s is pending (the provider did not answer); it is retried automatically.")
+                        % {
+                            "reservation": reservation.pk,
+                            "amount": with_currency(cancelled.refund_pending, cancelled.currency),
+                        },
+                        messages.WARNING,
+                    )
             if done:
-                self.message_user(request, ngettext(
-                    "Cancelled %(count)d reservation(s); the guests are emailed.", "Cancelled %(count)d reservation(s); the guests are emailed.", done,
-                ) % {"count": done}, messages.SUCCESS)
+                self.message_user(
+                    request,
+                    ngettext(
+                        "Cancelled %(count)d reservation(s); the guests are emailed.",
+                        "Cancelled %(count)d reservation(s); the guests are emailed.",
+                        done,
+                    )
+                    % {"count": done},
+                    messages.SUCCESS,
+                )
             if from_list:
                 return None
             return HttpResponseRedirect(reverse("admin:booking_reservation_change", args=[quote(reservations[0].pk)]))
         rows = [
-            {"reservation": r, "paid": with_currency(r.amount_paid, r.currency), "refundable": with_currency(refundable_now(r), r.currency),
-             "suggested": with_currency(refund_if_cancelled(r).amount, r.currency) if r.status == Reservation.Status.CONFIRMED else "–"}
+            {
+                "reservation": r,
+                "paid": with_currency(r.amount_paid, r.currency),
+                "refundable": with_currency(refundable_now(r), r.currency),
+                "suggested": with_currency(refund_if_cancelled(r).amount, r.currency) if r.status == Reservation.Status.CONFIRMED else "–",
+            }
             for r in reservations
         ]
         context = {
@@ -715,7 +849,11 @@ class ReservationAdmin(GuardedModelAdmin):
         change_url = reverse("admin:booking_reservation_change", args=[quote(reservation.pk)])
         refundable = refundable_now(reservation)
         if refundable <= 0 or not reservation.payment_intent_id:
-            self.message_user(request, _("%(reservation)s: nothing is left to refund (no payment was taken, or it was refunded in full).") % {"reservation": reservation.pk}, messages.WARNING)
+            self.message_user(
+                request,
+                _("%(reservation)s: nothing is left to refund (no payment was taken, or it was refunded in full).") % {"reservation": reservation.pk},
+                messages.WARNING,
+            )
             return HttpResponseRedirect(change_url)
         initial = {"amount": refundable, "refunded_before": reservation.amount_refunded}
         form = RefundForm(request.POST if request.method == "POST" else None, initial=initial, refundable=refundable)
@@ -727,22 +865,40 @@ class ReservationAdmin(GuardedModelAdmin):
                     if data["refunded_before"] != reservation.amount_refunded:
                         raise payment_services.RefundNotPossible(_("Nothing was done: the reservation was refunded meanwhile. Check it before acting again."))
                     # The guest-facing cancel path: the stay's nights freed, the guest emailed, this refund through the provider.
-                    reservation = cancellation_services.cancel_stay(reservation.pk, actor=actor, refund=data["amount"], reason=data["reason"] or "cancelled with a refund")
+                    reservation = cancellation_services.cancel_stay(
+                        reservation.pk, actor=actor, refund=data["amount"], reason=data["reason"] or "cancelled with a refund"
+                    )
                 else:
                     reservation = payment_services.refund_payment(
-                        reservation.pk, actor=actor, amount=data["amount"], reason=data["reason"], refunded_before=data["refunded_before"],
+                        reservation.pk,
+                        actor=actor,
+                        amount=data["amount"],
+                        reason=data["reason"],
+                        refunded_before=data["refunded_before"],
                     )
             except BookingError as error:
                 self.message_user(request, f"{reservation.pk}: {error.detail}", messages.ERROR)
                 return HttpResponseRedirect(change_url)
             if reservation.refund_pending > 0:
-                self.message_user(request, _("%(reservation)s: cancelled; the refund of %(amount)s is pending (the provider did not answer) and is retried automatically.") % {
-                    "reservation": reservation.pk, "amount": with_currency(reservation.refund_pending, reservation.currency),
-                }, messages.WARNING)
+                self.message_user(
+                    request,
+                    _("%(reservation)s: cancelled; the refund of %(amount)s is pending (the provider did not answer) and is retried automatically.")
+                    % {
+                        "reservation": reservation.pk,
+                        "amount": with_currency(reservation.refund_pending, reservation.currency),
+                    },
+                    messages.WARNING,
+                )
             else:
-                self.message_user(request, _("%(reservation)s: refunded so far %(amount)s.") % {
-                    "reservation": reservation.pk, "amount": with_currency(reservation.amount_refunded, reservation.currency),
-                }, messages.SUCCESS)
+                self.message_user(
+                    request,
+                    _("%(reservation)s: refunded so far %(amount)s.")
+                    % {
+                        "reservation": reservation.pk,
+                        "amount": with_currency(reservation.amount_refunded, reservation.currency),
+                    },
+                    messages.SUCCESS,
+                )
             return HttpResponseRedirect(change_url)
         context = {
             **self.admin_site.each_context(request),
@@ -752,7 +908,9 @@ class ReservationAdmin(GuardedModelAdmin):
             "paid": with_currency(reservation.amount_paid, reservation.currency),
             "refunded": with_currency(reservation.amount_refunded, reservation.currency),
             "refundable": with_currency(refundable, reservation.currency),
-            "suggested": with_currency(refund_if_cancelled(reservation).amount, reservation.currency) if reservation.status == Reservation.Status.CONFIRMED else None,
+            "suggested": with_currency(refund_if_cancelled(reservation).amount, reservation.currency)
+            if reservation.status == Reservation.Status.CONFIRMED
+            else None,
             "form": form,
         }
         return TemplateResponse(request, "admin/booking/reservation/refund_confirmation.html", context)
@@ -765,11 +923,27 @@ class ReservationAdmin(GuardedModelAdmin):
         writer = csv.writer(response)
         writer.writerow(RESERVATION_CSV_COLUMNS)
         for r in queryset.order_by("check_in"):
-            writer.writerow([
-                r.pk, r.status, r.check_in, r.check_out, (r.check_out - r.check_in).days, r.guests, r.guest_name, r.guest_email, r.get_source_display(),
-                r.total, r.amount_paid, r.amount_refunded, r.currency, (r.price_breakdown or {}).get("city_tax", ""),
-                local_time(r.created_at), local_time(r.confirmed_at), local_time(r.cancelled_at),
-            ])
+            writer.writerow(
+                [
+                    r.pk,
+                    r.status,
+                    r.check_in,
+                    r.check_out,
+                    (r.check_out - r.check_in).days,
+                    r.guests,
+                    r.guest_name,
+                    r.guest_email,
+                    r.get_source_display(),
+                    r.total,
+                    r.amount_paid,
+                    r.amount_refunded,
+                    r.currency,
+                    (r.price_breakdown or {}).get("city_tax", ""),
+                    local_time(r.created_at),
+                    local_time(r.confirmed_at),
+                    local_time(r.cancelled_at),
+                ]
+            )
         return response
 
     def get_urls(self):
@@ -791,18 +965,32 @@ class ReservationAdmin(GuardedModelAdmin):
         except ValueError:
             first = today.replace(day=1)
         last = date(first.year, first.month, pycalendar.monthrange(first.year, first.month)[1])
-        stays = Reservation.objects.filter(Q(status=Reservation.Status.CONFIRMED) | Q(status=Reservation.Status.HELD, hold_expires_at__gt=timezone.now()), check_in__lte=last, check_out__gt=first)
+        stays = Reservation.objects.filter(
+            Q(status=Reservation.Status.CONFIRMED) | Q(status=Reservation.Status.HELD, hold_expires_at__gt=timezone.now()),
+            check_in__lte=last,
+            check_out__gt=first,
+        )
         blocks = DateBlock.objects.filter(start__lte=last, end__gt=first)
         weeks = []
         for week in pycalendar.Calendar().monthdatescalendar(first.year, first.month):
             row = []
             for day in week:
                 entries = [
-                    {"label": f"{r.guest_name or r.pk[:12]} ({r.get_status_display()})", "kind": r.status, "url": reverse("admin:booking_reservation_change", args=[quote(r.pk)])}
-                    for r in stays if r.check_in <= day < r.check_out
+                    {
+                        "label": f"{r.guest_name or r.pk[:12]} ({r.get_status_display()})",
+                        "kind": r.status,
+                        "url": reverse("admin:booking_reservation_change", args=[quote(r.pk)]),
+                    }
+                    for r in stays
+                    if r.check_in <= day < r.check_out
                 ] + [
-                    {"label": f"{b.get_source_display()}: {b.reason or _('blocked')}", "kind": "block", "url": reverse("admin:booking_dateblock_change", args=[b.pk])}
-                    for b in blocks if b.start <= day < b.end
+                    {
+                        "label": f"{b.get_source_display()}: {b.reason or _('blocked')}",
+                        "kind": "block",
+                        "url": reverse("admin:booking_dateblock_change", args=[b.pk]),
+                    }
+                    for b in blocks
+                    if b.start <= day < b.end
                 ]
                 row.append({"date": day, "in_month": day.month == first.month, "entries": entries})
             weeks.append(row)
@@ -835,7 +1023,10 @@ class DateBlockForm(forms.ModelForm):
                 raise forms.ValidationError(_("The block must end after it starts."))
             clash = blocking_reservations(get_property(), start, end).first()
             if clash is not None:
-                raise forms.ValidationError(_("Reservation %(reservation)s (%(status)s) takes some of these nights; cancel it first.") % {"reservation": clash.pk, "status": clash.get_status_display()})
+                raise forms.ValidationError(
+                    _("Reservation %(reservation)s (%(status)s) takes some of these nights; cancel it first.")
+                    % {"reservation": clash.pk, "status": clash.get_status_display()}
+                )
         return cleaned
 
 

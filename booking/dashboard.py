@@ -71,7 +71,8 @@ class Movement:
     def payment_label(self) -> str:
         """`payment` in the page's language (`payment` itself stays a stable CSS class)."""
         return {"paid": pgettext("payment", "paid"), "part paid": pgettext("payment", "part paid"), "unpaid": pgettext("payment", "unpaid")}.get(
-            self.payment, self.payment,
+            self.payment,
+            self.payment,
         )
 
 
@@ -85,8 +86,12 @@ def upcoming_movements(today: date, feeds: dict[str, str], days: int = MOVEMENT_
     )
     for reservation in reservations:
         common = {
-            "channel": reservation.get_source_display(), "guest_name": reservation.guest_name, "guests": reservation.guests,
-            "total": reservation.total, "amount_paid": reservation.amount_paid, "currency": reservation.currency,
+            "channel": reservation.get_source_display(),
+            "guest_name": reservation.guest_name,
+            "guests": reservation.guests,
+            "total": reservation.total,
+            "amount_paid": reservation.amount_paid,
+            "currency": reservation.currency,
             "reservation_id": reservation.pk,
         }
         if today <= reservation.check_in < end:
@@ -178,7 +183,13 @@ def load_window(today: date) -> WindowRows:
     """Two queries, whatever the number of stays: one per table."""
     start, end = month_window(today)
     stays = Reservation.objects.filter(status=Status.CONFIRMED, check_in__lt=end, check_out__gt=start).values_list(
-        "source", "check_in", "check_out", "total", "amount_refunded", "price_breakdown", named=True,
+        "source",
+        "check_in",
+        "check_out",
+        "total",
+        "amount_refunded",
+        "price_breakdown",
+        named=True,
     )
     blocks = DateBlock.objects.filter(start__lt=end, end__gt=start).values_list("source", "feed_key", "start", "end", named=True)
     return WindowRows(start, end, list(stays), list(blocks))
@@ -205,10 +216,15 @@ def monthly_occupancy_and_revenue(rows: WindowRows) -> list[MonthFigures]:
     months = []
     month = rows.start
     while month < rows.end:
-        months.append(MonthFigures(
-            month=month, nights=calendar.monthrange(month.year, month.month)[1], booked_nights=booked_by_month[month],
-            staff_blocked_nights=staff_by_month[month], revenue=revenue[month].quantize(CENT),
-        ))
+        months.append(
+            MonthFigures(
+                month=month,
+                nights=calendar.monthrange(month.year, month.month)[1],
+                booked_nights=booked_by_month[month],
+                staff_blocked_nights=staff_by_month[month],
+                revenue=revenue[month].quantize(CENT),
+            )
+        )
         month = add_months(month, 1)
     return months
 
@@ -244,13 +260,16 @@ def nights_by_channel(rows: WindowRows, feeds: dict[str, str]) -> list[ChannelNi
     partner: dict[str, int] = defaultdict(int)
     for block in rows.blocks:
         if block.source == DateBlock.Source.PARTNER:
-            partner[feeds.get(block.feed_key, block.feed_key or _("Listing platform"))] += sum(1 for _night in _nights(block.start, block.end, rows.start, rows.end))
+            partner[feeds.get(block.feed_key, block.feed_key or _("Listing platform"))] += sum(
+                1 for _night in _nights(block.start, block.end, rows.start, rows.end)
+            )
     counted = [ChannelNights(_("Direct: %(channel)s") % {"channel": label}, True, nights) for label, nights in direct.items()]
     counted += [ChannelNights(name, False, nights) for name, nights in partner.items()]
     total = sum(row.nights for row in counted)
     shared = [
         ChannelNights(row.channel, row.direct, row.nights, (Decimal(100 * row.nights) / total).quantize(Decimal("0.1"), ROUND_HALF_UP))
-        for row in counted if row.nights
+        for row in counted
+        if row.nights
     ]
     return sorted(shared, key=lambda row: (-row.nights, row.channel))
 
@@ -279,8 +298,7 @@ def needs_attention(now: datetime) -> Attention:
         flagged=[r for r in reservations if r.needs_attention],
         refunds_pending=[r for r in reservations if r.status == Status.CANCELLED and r.refund_pending > 0],
         checkouts_to_reconcile=[
-            r for r in reservations
-            if r.status == Status.HELD and r.checkout_session_id and r.hold_expires_at is not None and r.hold_expires_at <= now
+            r for r in reservations if r.status == Status.HELD and r.checkout_session_id and r.hold_expires_at is not None and r.hold_expires_at <= now
         ],
         failing_feeds=list(Feed.objects.filter(enabled=True, last_outcome__in=[SyncOutcome.FAILED, SyncOutcome.HELD_BACK])),
         conflicts=list(Conflict.objects.filter(resolved_at__isnull=True).select_related("feed").order_by("start", "pk")),

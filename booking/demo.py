@@ -48,11 +48,21 @@ Your dates are held for 30 minutes while you pay. Prices include VAT, the final 
 The city tax of Florence is included in the total so there is nothing to pay on arrival."""
 
 AMENITIES = [
-    ("Roof terrace with Duomo view", "Outdoor"), ("Outdoor dining for 8", "Outdoor"), ("Lift to the 5th floor", "Access"),
-    ("Air conditioning in every room", "Comfort"), ("Fibre Wi-Fi (300 Mbit/s)", "Comfort"), ("Heating", "Comfort"),
-    ("Fully equipped kitchen", "Kitchen"), ("Dishwasher", "Kitchen"), ("Espresso machine", "Kitchen"),
-    ("Washing machine", "Laundry"), ("Tumble dryer", "Laundry"), ("Linen and towels", "Comfort"),
-    ("Hair dryer", "Bathroom"), ("Smart TV with Netflix", "Entertainment"), ("Dedicated workspace", "Work"),
+    ("Roof terrace with Duomo view", "Outdoor"),
+    ("Outdoor dining for 8", "Outdoor"),
+    ("Lift to the 5th floor", "Access"),
+    ("Air conditioning in every room", "Comfort"),
+    ("Fibre Wi-Fi (300 Mbit/s)", "Comfort"),
+    ("Heating", "Comfort"),
+    ("Fully equipped kitchen", "Kitchen"),
+    ("Dishwasher", "Kitchen"),
+    ("Espresso machine", "Kitchen"),
+    ("Washing machine", "Laundry"),
+    ("Tumble dryer", "Laundry"),
+    ("Linen and towels", "Comfort"),
+    ("Hair dryer", "Bathroom"),
+    ("Smart TV with Netflix", "Entertainment"),
+    ("Dedicated workspace", "Work"),
     ("Cot and high chair on request", "Family"),
 ]
 
@@ -64,10 +74,34 @@ PHOTOS = [
 ]
 
 REVIEWS = [
-    ("Hannah", 5, date(2026, 6, 14), "The terrace is even better than the photos: we had breakfast with the Duomo every morning. Giulia met us at the door and her restaurant list was spot on.", "Airbnb"),
-    ("Marco & Elena", 5, date(2026, 5, 2), "Spotless, quiet at night despite being so central, and the beds are excellent. Perfect for our family of six.", "Direct"),
-    ("James", 4, date(2026, 4, 20), "Wonderful location near Santa Croce. The last flight of stairs to the terrace is steep with luggage, but worth it.", "Booking.com"),
-    ("Sophie", 5, date(2025, 10, 8), "We stayed two weeks and worked from the desk with fast Wi-Fi. Booking directly was simple and cheaper than the platforms.", "Direct"),
+    (
+        "Hannah",
+        5,
+        date(2026, 6, 14),
+        "The terrace is even better than the photos: we had breakfast with the Duomo every morning. Giulia met us at the door and her restaurant list was spot on.",
+        "Airbnb",
+    ),
+    (
+        "Marco & Elena",
+        5,
+        date(2026, 5, 2),
+        "Spotless, quiet at night despite being so central, and the beds are excellent. Perfect for our family of six.",
+        "Direct",
+    ),
+    (
+        "James",
+        4,
+        date(2026, 4, 20),
+        "Wonderful location near Santa Croce. The last flight of stairs to the terrace is steep with luggage, but worth it.",
+        "Booking.com",
+    ),
+    (
+        "Sophie",
+        5,
+        date(2025, 10, 8),
+        "We stayed two weeks and worked from the desk with fast Wi-Fi. Booking directly was simple and cheaper than the platforms.",
+        "Direct",
+    ),
     ("Kenji", 5, date(2025, 9, 1), "A beautiful home. Everything you need in the kitchen, and the market of Sant'Ambrogio is five minutes away.", "Airbnb"),
 ]
 
@@ -138,18 +172,32 @@ def load() -> bool:
         Photo.objects.bulk_create(Photo(property=prop, static_path=p, alt_text=a, caption=c, position=i) for i, (p, a, c) in enumerate(PHOTOS))
         Review.objects.bulk_create(Review(property=prop, author=a, rating=r, date=d, text=t, source=s) for a, r, d, t, s in REVIEWS)
         Season.objects.bulk_create(
-            Season(property=prop, name=n, start_date=s, end_date=e, recurring=True, nightly_rate=Decimal(r), weekend_nightly_rate=Decimal(w) if w else None, min_nights=m, priority=p)
+            Season(
+                property=prop,
+                name=n,
+                start_date=s,
+                end_date=e,
+                recurring=True,
+                nightly_rate=Decimal(r),
+                weekend_nightly_rate=Decimal(w) if w else None,
+                min_nights=m,
+                priority=p,
+            )
             for n, s, e, r, w, m, p in SEASONS
         )
-        LengthOfStayDiscount.objects.bulk_create([
-            LengthOfStayDiscount(property=prop, label="Weekly discount", min_nights=7, percent=Decimal("10")),
-            LengthOfStayDiscount(property=prop, label="Monthly discount", min_nights=28, percent=Decimal("20")),
-        ])
-        DisplayCurrency.objects.bulk_create([
-            DisplayCurrency(property=prop, code="USD", rate=Decimal("1.08")),
-            DisplayCurrency(property=prop, code="GBP", rate=Decimal("0.85")),
-            DisplayCurrency(property=prop, code="CHF", rate=Decimal("0.94")),
-        ])
+        LengthOfStayDiscount.objects.bulk_create(
+            [
+                LengthOfStayDiscount(property=prop, label="Weekly discount", min_nights=7, percent=Decimal("10")),
+                LengthOfStayDiscount(property=prop, label="Monthly discount", min_nights=28, percent=Decimal("20")),
+            ]
+        )
+        DisplayCurrency.objects.bulk_create(
+            [
+                DisplayCurrency(property=prop, code="USD", rate=Decimal("1.08")),
+                DisplayCurrency(property=prop, code="GBP", rate=Decimal("0.85")),
+                DisplayCurrency(property=prop, code="CHF", rate=Decimal("0.94")),
+            ]
+        )
         ArrivalDayMinimum.objects.bulk_create([ArrivalDayMinimum(property=prop, weekday=5, min_nights=2)])
         CancellationTier.objects.bulk_create(CancellationTier(property=prop, days_before_arrival=d, refund_percent=p) for d, p in CANCELLATION_TIERS)
     return True

@@ -47,7 +47,9 @@ class Property(models.Model):
     longitude = models.DecimalField(max_digits=9, decimal_places=6, validators=[MinValueValidator(-180), MaxValueValidator(180)])
     neighbourhood = models.CharField(max_length=200, blank=True)
     # Capacity
-    max_guests = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(50)], help_text=_("Most guests allowed, children included."))
+    max_guests = models.PositiveSmallIntegerField(
+        default=7, validators=[MinValueValidator(1), MaxValueValidator(50)], help_text=_("Most guests allowed, children included.")
+    )
     bedrooms = models.PositiveSmallIntegerField(default=3)
     beds = models.PositiveSmallIntegerField(default=4)
     bathrooms = models.DecimalField(max_digits=3, decimal_places=1, default=Decimal("2"))
@@ -59,7 +61,9 @@ class Property(models.Model):
     house_rules = models.TextField(blank=True, help_text=_("One rule per line."))
     payment_policy = models.TextField(blank=True)
     national_code = models.CharField(
-        "CIN (Codice Identificativo Nazionale)", max_length=40, blank=True,
+        "CIN (Codice Identificativo Nazionale)",
+        max_length=40,
+        blank=True,
         help_text=_("The Italian national identification code of the rental, e.g. IT048017C2XXXXXXXX."),
     )
     # Contact
@@ -69,27 +73,49 @@ class Property(models.Model):
     languages = models.CharField(max_length=200, blank=True, help_text=_("Languages the host speaks, comma-separated."))
     # The email a guest gets shortly before arriving
     pre_arrival_days = models.PositiveSmallIntegerField(
-        default=3, validators=[MaxValueValidator(60)],
+        default=3,
+        validators=[MaxValueValidator(60)],
         help_text=_("How many days before check-in the guest gets the arrival email (0 = on the day of arrival)."),
     )
     pre_arrival_message = models.TextField(
-        blank=True, help_text=_("Check-in instructions for the arrival email: how to get in, parking, whom to call. Blank lines start new paragraphs."),
+        blank=True,
+        help_text=_("Check-in instructions for the arrival email: how to get in, parking, whom to call. Blank lines start new paragraphs."),
     )
     # Money and calendar rules
     currency = models.CharField(max_length=3, default="EUR", editable=False)
-    base_nightly_rate = models.DecimalField(**MONEY, validators=[MinValueValidator(0)], help_text=_("Price of one night outside any season, for up to the base occupancy."))
-    weekend_nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)], help_text=_("Price of a Friday or Saturday night outside any season. Leave empty to use the base rate."))
-    min_nights = models.PositiveSmallIntegerField(default=2, validators=[MinValueValidator(1)], help_text=_("Shortest stay, unless a season or arrival-day rule says otherwise."))
+    base_nightly_rate = models.DecimalField(
+        **MONEY, validators=[MinValueValidator(0)], help_text=_("Price of one night outside any season, for up to the base occupancy.")
+    )
+    weekend_nightly_rate = models.DecimalField(
+        **MONEY,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0)],
+        help_text=_("Price of a Friday or Saturday night outside any season. Leave empty to use the base rate."),
+    )
+    min_nights = models.PositiveSmallIntegerField(
+        default=2, validators=[MinValueValidator(1)], help_text=_("Shortest stay, unless a season or arrival-day rule says otherwise.")
+    )
     max_nights = models.PositiveSmallIntegerField(default=30, validators=[MinValueValidator(1)], help_text=_("Longest stay."))
     closed_to_arrival = models.JSONField(default=list, blank=True, validators=[weekday_list_validator], help_text=_("Weekdays on which guests may not arrive."))
-    closed_to_departure = models.JSONField(default=list, blank=True, validators=[weekday_list_validator], help_text=_("Weekdays on which guests may not leave."))
+    closed_to_departure = models.JSONField(
+        default=list, blank=True, validators=[weekday_list_validator], help_text=_("Weekdays on which guests may not leave.")
+    )
     base_occupancy = models.PositiveSmallIntegerField(default=4, validators=[MinValueValidator(1)], help_text=_("Guests included in the nightly rate."))
-    extra_guest_fee = models.DecimalField(**MONEY, default=Decimal("0"), validators=[MinValueValidator(0)], help_text=_("Per extra guest, per night, above the base occupancy."))
+    extra_guest_fee = models.DecimalField(
+        **MONEY, default=Decimal("0"), validators=[MinValueValidator(0)], help_text=_("Per extra guest, per night, above the base occupancy.")
+    )
     cleaning_fee = models.DecimalField(**MONEY, default=Decimal("0"), validators=[MinValueValidator(0)], help_text=_("Charged once per stay."))
     cleaning_fee_label = models.CharField(max_length=100, default="Final cleaning")
-    city_tax_per_person_night = models.DecimalField(**MONEY, default=Decimal("3.50"), validators=[MinValueValidator(0)], help_text=_("Tourist tax per guest per night."))
-    city_tax_max_nights = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1)], help_text=_("The tax is charged for at most this many nights."))
-    city_tax_exempt_under_age = models.PositiveSmallIntegerField(default=12, help_text=_("Children under this age pay no city tax (when their ages are given at booking)."))
+    city_tax_per_person_night = models.DecimalField(
+        **MONEY, default=Decimal("3.50"), validators=[MinValueValidator(0)], help_text=_("Tourist tax per guest per night.")
+    )
+    city_tax_max_nights = models.PositiveSmallIntegerField(
+        default=7, validators=[MinValueValidator(1)], help_text=_("The tax is charged for at most this many nights.")
+    )
+    city_tax_exempt_under_age = models.PositiveSmallIntegerField(
+        default=12, help_text=_("Children under this age pay no city tax (when their ages are given at booking).")
+    )
     booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text=_("How many days ahead guests may arrive."))
     # Bumped whenever a pricing rule changes, so every process rebuilds its cached rules.
     rules_version = models.PositiveIntegerField(default=1, editable=False)
@@ -114,10 +140,12 @@ class CancellationTier(models.Model):
 
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="cancellation_tiers")
     days_before_arrival = models.PositiveSmallIntegerField(
-        validators=[MaxValueValidator(730)], help_text=_("Cancelling at least this many days before the arrival date (0 = up to arrival)."),
+        validators=[MaxValueValidator(730)],
+        help_text=_("Cancelling at least this many days before the arrival date (0 = up to arrival)."),
     )
     refund_percent = models.PositiveSmallIntegerField(
-        validators=[MaxValueValidator(100)], help_text=_("Share of the price refunded, 0 to 100 (the city tax always comes back in full)."),
+        validators=[MaxValueValidator(100)],
+        help_text=_("Share of the price refunded, 0 to 100 (the city tax always comes back in full)."),
     )
 
     class Meta:
@@ -233,8 +261,12 @@ class Season(models.Model):
     end_date = models.DateField(help_text=_("Last night of the season (inclusive)."))
     recurring = models.BooleanField(default=True, help_text=_("Repeat every year on the same days (the year of the dates is ignored)."))
     nightly_rate = models.DecimalField(**MONEY, validators=[MinValueValidator(0)])
-    weekend_nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)], help_text=_("Friday and Saturday nights. Empty: the season's nightly rate."))
-    min_nights = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(1)], help_text=_("Shortest stay for arrivals in this season. Empty: the property's minimum."))
+    weekend_nightly_rate = models.DecimalField(
+        **MONEY, null=True, blank=True, validators=[MinValueValidator(0)], help_text=_("Friday and Saturday nights. Empty: the season's nightly rate.")
+    )
+    min_nights = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1)], help_text=_("Shortest stay for arrivals in this season. Empty: the property's minimum.")
+    )
     priority = models.SmallIntegerField(default=0, help_text=_("Where seasons overlap, the higher priority wins."))
 
     class Meta:
@@ -257,7 +289,9 @@ class NightRate(models.Model):
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="night_rates")
     night = models.DateField()
     nightly_rate = models.DecimalField(**MONEY, null=True, blank=True, validators=[MinValueValidator(0)])
-    min_nights = models.PositiveSmallIntegerField(null=True, blank=True, validators=[MinValueValidator(1)], help_text=_("Shortest stay for arrivals on this night."))
+    min_nights = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1)], help_text=_("Shortest stay for arrivals on this night.")
+    )
 
     class Meta:
         ordering = ["night"]
@@ -301,7 +335,12 @@ class DisplayCurrency(models.Model):
 
     property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="display_currencies")
     code = models.CharField(max_length=3, validators=[RegexValidator(r"^[A-Z]{3}$", "Three capital letters, e.g. USD.")])
-    rate = models.DecimalField(max_digits=12, decimal_places=6, validators=[MinValueValidator(Decimal("0.000001"))], help_text=_("Units of this currency per 1 unit of the property's currency."))
+    rate = models.DecimalField(
+        max_digits=12,
+        decimal_places=6,
+        validators=[MinValueValidator(Decimal("0.000001"))],
+        help_text=_("Units of this currency per 1 unit of the property's currency."),
+    )
     enabled = models.BooleanField(default=True)
 
     class Meta:
@@ -524,7 +563,8 @@ class OutboundEmail(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(
-                fields=["reservation", "kind", "recipient"], name="one_email_per_kind_and_recipient",
+                fields=["reservation", "kind", "recipient"],
+                name="one_email_per_kind_and_recipient",
                 condition=models.Q(kind__in=["confirmation", "cancellation", "refund", "pre_arrival"]),
             ),
         ]

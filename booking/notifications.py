@@ -46,7 +46,7 @@ logger = logging.getLogger(__name__)
 
 
 def test_payment_notice() -> str:
-    """"TEST PAYMENT" stays in every language (it is what the sandbox shows); the rest is translated."""
+    """ "TEST PAYMENT" stays in every language (it is what the sandbox shows); the rest is translated."""
     return "TEST PAYMENT — " + _("no money moves")
 
 
@@ -54,7 +54,8 @@ def stay_dates(reservation: Reservation) -> str:
     if translation.get_language() in (None, "en"):
         return f"{reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}"
     return _("%(arrival)s to %(departure)s") % {
-        "arrival": format_date(reservation.check_in, "j M Y"), "departure": format_date(reservation.check_out, "j M Y"),
+        "arrival": format_date(reservation.check_in, "j M Y"),
+        "departure": format_date(reservation.check_out, "j M Y"),
     }
 
 
@@ -114,8 +115,13 @@ def queue_notice(*, kind: str, subject: str, body: str, to: str, reply_to: str =
     if not to_address:
         return None
     row = OutboundEmail.objects.create(
-        reservation=reservation, kind=kind, recipient=OutboundEmail.Recipient.OWNER,
-        subject=header_safe(subject)[:300], body=body, to_address=to_address, reply_to=email_address(reply_to) or "",
+        reservation=reservation,
+        kind=kind,
+        recipient=OutboundEmail.Recipient.OWNER,
+        subject=header_safe(subject)[:300],
+        body=body,
+        to_address=to_address,
+        reply_to=email_address(reply_to) or "",
     )
     transaction.on_commit(deliver_soon)
     return row
@@ -130,7 +136,8 @@ def queue_refunded_payment_notice(reservation_id: str, note: str) -> OutboundEma
     prefix = "[TEST] " if reservation.payment_provider == "sandbox" else ""
     with translation.override("en"):
         return queue_notice(
-            kind=OutboundEmail.Kind.REFUNDED_PAYMENT, reservation=reservation,
+            kind=OutboundEmail.Kind.REFUNDED_PAYMENT,
+            reservation=reservation,
             subject=f"{prefix}Payment refunded, needs attention: {reservation.pk}",
             body=render_to_string("emails/owner_refunded_payment.txt", context),
             to=settings.OWNER_EMAIL or reservation.property.contact_email,
@@ -191,12 +198,14 @@ def deliver_due_emails(*, now=None, limit: int = 100) -> int:
     now = now or timezone.now()
     due = list(
         OutboundEmail.objects.filter(status=OutboundEmail.Status.PENDING, next_attempt_at__lte=now)
-        .order_by("next_attempt_at").values_list("pk", "next_attempt_at")[:limit]
+        .order_by("next_attempt_at")
+        .values_list("pk", "next_attempt_at")[:limit]
     )
     sent = 0
     for pk, due_at in due:
         claimed = OutboundEmail.objects.filter(pk=pk, status=OutboundEmail.Status.PENDING, next_attempt_at=due_at).update(
-            next_attempt_at=now + timedelta(seconds=CLAIM_SECONDS), attempts=F("attempts") + 1,
+            next_attempt_at=now + timedelta(seconds=CLAIM_SECONDS),
+            attempts=F("attempts") + 1,
         )
         if claimed:
             sent += _deliver(OutboundEmail.objects.select_related("reservation__property").get(pk=pk), now)
@@ -238,20 +247,32 @@ def _deliver(row: OutboundEmail, now) -> int:
         get_connection().send_messages([message])
     except Exception as error:  # SMTP down, refused, timed out: keep it and try again later
         row.last_error = failure_note(
-            error, row.to_address, header_safe(reservation.guest_email), header_safe(settings.OWNER_EMAIL or reservation.property.contact_email),
+            error,
+            row.to_address,
+            header_safe(reservation.guest_email),
+            header_safe(settings.OWNER_EMAIL or reservation.property.contact_email),
         )
         if now - row.created_at > GIVE_UP_AFTER:
             row.status = OutboundEmail.Status.GAVE_UP
             row.save(update_fields=["status", "last_error"])
-            flag_for_staff(reservation.pk, actor="notifications", note=f"The {row.get_kind_display().lower()} email to the {row.recipient} could not be sent for two days: {row.last_error}")
+            flag_for_staff(
+                reservation.pk,
+                actor="notifications",
+                note=f"The {row.get_kind_display().lower()} email to the {row.recipient} could not be sent for two days: {row.last_error}",
+            )
         else:
             row.next_attempt_at = now + retry_pause(row.attempts)
             row.save(update_fields=["next_attempt_at", "last_error"])
         logger.warning("email %s (%s to %s) for %s not sent: %s", row.pk, row.kind, row.recipient, reservation.pk, row.last_error)
         return 0
     _mark_sent(row)
-    record_event(reservation, action="email", actor="notifications", from_status=reservation.status,
-                 note=f"{row.get_kind_display().lower()} emailed to the {row.recipient}")
+    record_event(
+        reservation,
+        action="email",
+        actor="notifications",
+        from_status=reservation.status,
+        note=f"{row.get_kind_display().lower()} emailed to the {row.recipient}",
+    )
     return 1
 
 
@@ -285,7 +306,10 @@ def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
     """The owner's copies are in English; the guest's emails in the language they booked in."""
     if row.kind not in OutboundEmail.STAY_KINDS:  # written when queued
         return EmailMultiAlternatives(
-            subject=row.subject, body=row.body, from_email=settings.DEFAULT_FROM_EMAIL, to=[row.to_address],
+            subject=row.subject,
+            body=row.body,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[row.to_address],
             reply_to=[row.reply_to] if row.reply_to else [],
         )
     if row.recipient == OutboundEmail.Recipient.OWNER:

@@ -81,7 +81,13 @@ def stays_json(found) -> dict:
         "end": found.end.isoformat(),
         "currency": found.currency,
         "stays": [
-            {"check_in": s.check_in.isoformat(), "check_out": s.check_out.isoformat(), "nights": found.nights, "total": number(s.total), "currency": found.currency}
+            {
+                "check_in": s.check_in.isoformat(),
+                "check_out": s.check_out.isoformat(),
+                "nights": found.nights,
+                "total": number(s.total),
+                "currency": found.currency,
+            }
             for s in found.stays
         ],
     }
@@ -192,9 +198,9 @@ def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
             "currency": reservation.currency,
             "checkout_url": reservation.checkout_url or None if held else None,
             "how_to_pay": (
-                f"POST {base}{CHECKOUT_SESSION_PATH} with {{\"reservation_id\": \"{reservation.id}\"}} "
-                "and send the guest to the checkout_url it returns."
-                if held else None
+                f'POST {base}{CHECKOUT_SESSION_PATH} with {{"reservation_id": "{reservation.id}"}} and send the guest to the checkout_url it returns.'
+                if held
+                else None
             ),
             "checkout_session_endpoint": f"{base}{CHECKOUT_SESSION_PATH}" if held else None,
         },
@@ -212,11 +218,13 @@ def cancellation_json(reservation: Reservation, status: str) -> dict:
     """What cancelling means for this stay (docs/contract.md, "After the payment"): for a confirmed stay
     the refund the policy gives today; for a cancelled one what was refunded."""
     if status == Reservation.Status.CONFIRMED:
-        return {"cancellation": {
-            "refund_if_cancelled_now": number(refund_if_cancelled(reservation).amount),
-            "currency": reservation.currency,
-            "policy": pricing.policy_text(cancellation_tiers(reservation.property)),
-        }}
+        return {
+            "cancellation": {
+                "refund_if_cancelled_now": number(refund_if_cancelled(reservation).amount),
+                "currency": reservation.currency,
+                "policy": pricing.policy_text(cancellation_tiers(reservation.property)),
+            }
+        }
     if status == Reservation.Status.CANCELLED:
         return {"refunded_amount": number(reservation.amount_refunded), "refund_pending": number(reservation.refund_pending)}
     return {}
@@ -277,9 +285,7 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
             "min_nights_by_arrival_day": {weekdays[d]: n for d, n in sorted(rules.arrival_day_min_nights.items())},
             "closed_to_arrival": [weekdays[d] for d in sorted(rules.closed_to_arrival)],
             "closed_to_departure": [weekdays[d] for d in sorted(rules.closed_to_departure)],
-            "length_of_stay_discounts": [
-                {"label": d.label, "min_nights": d.min_nights, "percent": number(d.percent)} for d in rules.discounts
-            ],
+            "length_of_stay_discounts": [{"label": d.label, "min_nights": d.min_nights, "percent": number(d.percent)} for d in rules.discounts],
             "base_occupancy": rules.base_occupancy,
             "extra_guest_fee_per_night": number(rules.extra_guest_fee),
             "cleaning_fee": number(rules.cleaning_fee),
@@ -310,10 +316,7 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
         "reviews": {
             "average_rating": average,
             "count": len(reviews),
-            "items": [
-                {"author": r.author, "rating": r.rating, "date": r.date.isoformat(), "text": r.text, "source": r.source}
-                for r in reviews
-            ],
+            "items": [{"author": r.author, "rating": r.rating, "date": r.date.isoformat(), "text": r.text, "source": r.source} for r in reviews],
         },
         "host": {"name": prop.host_name, "languages": [x.strip() for x in prop.languages.split(",") if x.strip()]},
         "booking": {

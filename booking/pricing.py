@@ -133,9 +133,7 @@ class PricingRules:
         """The season pricing a night: the highest priority wins; ties go to the later-starting one."""
         best = None
         for season in self.seasons:
-            if season.covers(night) and (
-                best is None or (season.priority, season.start) > (best.priority, best.start)
-            ):
+            if season.covers(night) and (best is None or (season.priority, season.start) > (best.priority, best.start)):
                 best = season
         return best
 
@@ -186,7 +184,6 @@ class Quote:
     price_source: str
 
 
-
 def price_night(night: date, guests: int, rules: PricingRules, season: Season | None | _LookUp = LOOK_UP) -> NightPrice:
     if season is LOOK_UP:
         season = rules.season_for(night)
@@ -209,10 +206,7 @@ def price_night(night: date, guests: int, rules: PricingRules, season: Season | 
 def city_tax_note(rules: PricingRules) -> str:
     """How the city tax is counted, in words: the one place every page, email and API body takes
     it from. It is paid with the booking (in the total), never on arrival."""
-    note = (
-        f"{rules.city_tax_per_person_night} {rules.currency} per person per night, "
-        f"for at most {rules.city_tax_max_nights} nights, included in the total"
-    )
+    note = f"{rules.city_tax_per_person_night} {rules.currency} per person per night, for at most {rules.city_tax_max_nights} nights, included in the total"
     if rules.city_tax_exempt_under_age:
         note += f"; children under {rules.city_tax_exempt_under_age} are exempt when their ages are given at booking"
     return note
@@ -266,6 +260,7 @@ def best_discount(nights: int, discounts: Iterable[LengthOfStayDiscount]) -> Len
 
 # --- Availability ---------------------------------------------------------------------------------
 
+
 class Unavailable:
     """Reasons a well-formed stay cannot be booked, in the order they are checked."""
 
@@ -289,7 +284,11 @@ class Verdict:
 
 
 def check_stay(
-    stay: Stay, guests: int, rules: PricingRules, taken_nights: Collection[date], today: date,
+    stay: Stay,
+    guests: int,
+    rules: PricingRules,
+    taken_nights: Collection[date],
+    today: date,
     held_only: Mapping[date, datetime] | None = None,
 ) -> Verdict:
     """Whether a stay can be booked under the rules, given the nights already taken.
@@ -310,7 +309,11 @@ def check_stay(
     if taken_here:
         if held_only and all(night in held_only for night in taken_here):
             until = max(held_only[night] for night in taken_here)
-            return refuse(Unavailable.ON_HOLD, f"Another guest holds some of these nights until {until.isoformat()} while they pay; the nights are free again then unless the hold is paid.", until)
+            return refuse(
+                Unavailable.ON_HOLD,
+                f"Another guest holds some of these nights until {until.isoformat()} while they pay; the nights are free again then unless the hold is paid.",
+                until,
+            )
         return refuse(Unavailable.BOOKED, "Some of these nights are already booked.")
     if stay.check_in.weekday() in rules.closed_to_arrival:
         return refuse(Unavailable.CLOSED_TO_ARRIVAL, f"Arrivals are not possible on a {stay.check_in:%A}.")
@@ -346,8 +349,16 @@ class FoundStay:
 
 
 def find_stays(
-    *, nights: int, guests: int, rules: PricingRules, taken_nights: Collection[date], today: date,
-    first_arrival: date, last_arrival: date, limit: int = 10, children_ages: Collection[int] = (),
+    *,
+    nights: int,
+    guests: int,
+    rules: PricingRules,
+    taken_nights: Collection[date],
+    today: date,
+    first_arrival: date,
+    last_arrival: date,
+    limit: int = 10,
+    children_ages: Collection[int] = (),
 ) -> list[FoundStay]:
     """The cheapest bookable stays of exactly `nights` nights arriving between the two dates
     (inclusive), cheapest first (then earliest). One pass over the arrival days, against the nights
@@ -396,14 +407,16 @@ def calendar(first_day: date, last_day: date, rules: PricingRules, taken_nights:
     last_arrival = rules.last_arrival_date(today)
     span = (last_day - first_day).days + 1
     # Sellable nights over the span plus the longest look-ahead the minimum-stay check needs.
-    lookahead = max([
-        rules.max_nights, rules.min_nights, *rules.arrival_day_min_nights.values(),
-        *(s.min_nights or 0 for s in rules.seasons), *(r.min_nights or 0 for r in rules.night_rules.values()),
-    ])
-    free = [
-        (first_day + timedelta(days=i)) >= today and (first_day + timedelta(days=i)) not in taken_nights
-        for i in range(span + lookahead + 1)
-    ]
+    lookahead = max(
+        [
+            rules.max_nights,
+            rules.min_nights,
+            *rules.arrival_day_min_nights.values(),
+            *(s.min_nights or 0 for s in rules.seasons),
+            *(r.min_nights or 0 for r in rules.night_rules.values()),
+        ]
+    )
+    free = [(first_day + timedelta(days=i)) >= today and (first_day + timedelta(days=i)) not in taken_nights for i in range(span + lookahead + 1)]
     # free_run[i]: how many consecutive sellable nights start at day i.
     free_run = [0] * (len(free) + 1)
     for i in range(len(free) - 1, -1, -1):
@@ -420,10 +433,7 @@ def calendar(first_day: date, last_day: date, rules: PricingRules, taken_nights:
             and day <= last_arrival
             and day.weekday() not in rules.closed_to_arrival
             and free_run[i] >= min_nights
-            and any(
-                (day + timedelta(days=n)).weekday() not in rules.closed_to_departure
-                for n in range(min_nights, min(free_run[i], rules.max_nights) + 1)
-            )
+            and any((day + timedelta(days=n)).weekday() not in rules.closed_to_departure for n in range(min_nights, min(free_run[i], rules.max_nights) + 1))
         )
         check_out_allowed = (
             i > 0 and free[i - 1] or i == 0 and day - timedelta(days=1) >= today and (day - timedelta(days=1)) not in taken_nights
@@ -441,7 +451,7 @@ def convert(amount: Decimal, rate: Decimal) -> Decimal:
 
 @dataclass(frozen=True)
 class RefundTier:
-    """"Cancel at least `days_before_arrival` days before arrival: `refund_percent` % back."""
+    """ "Cancel at least `days_before_arrival` days before arrival: `refund_percent` % back."""
 
     days_before_arrival: int
     refund_percent: Decimal
@@ -454,7 +464,13 @@ def applicable_tier(tiers: Iterable[RefundTier], days_before_arrival: int) -> Re
 
 
 def refund_for_cancellation(
-    *, tiers: Iterable[RefundTier], check_in: date, today: date, paid: Decimal, city_tax: Decimal, already_refunded: Decimal,
+    *,
+    tiers: Iterable[RefundTier],
+    check_in: date,
+    today: date,
+    paid: Decimal,
+    city_tax: Decimal,
+    already_refunded: Decimal,
 ) -> Decimal:
     """What a guest gets back for cancelling on `today` (the property's local date).
 

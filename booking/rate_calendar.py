@@ -35,8 +35,10 @@ class Taker:
     def kind_label(self) -> str:
         """`kind` in the page's language (`kind` itself stays a stable CSS class)."""
         return {
-            "stay": pgettext("night taken by", "stay"), "hold": pgettext("night taken by", "hold"),
-            "block": pgettext("night taken by", "blocked"), "partner": pgettext("night taken by", "partner booking"),
+            "stay": pgettext("night taken by", "stay"),
+            "hold": pgettext("night taken by", "hold"),
+            "block": pgettext("night taken by", "blocked"),
+            "partner": pgettext("night taken by", "partner booking"),
         }.get(self.kind, self.kind)
 
 
@@ -86,9 +88,11 @@ def rate_month(prop: Property, first: date, now=None) -> RateMonth:
     weeks_of_dates = calendar.Calendar().monthdatescalendar(first.year, first.month)
     start, end = weeks_of_dates[0][0], weeks_of_dates[-1][-1] + timedelta(days=1)
     takers: dict[date, Taker] = {}
-    reservations = Reservation.objects.filter(property=prop, check_in__lt=end, check_out__gt=start).filter(
-        Q(status=Status.CONFIRMED) | Q(status=Status.HELD, hold_expires_at__gt=now)
-    ).only("id", "status", "check_in", "check_out", "guest_first_name", "guest_last_name", "guests")
+    reservations = (
+        Reservation.objects.filter(property=prop, check_in__lt=end, check_out__gt=start)
+        .filter(Q(status=Status.CONFIRMED) | Q(status=Status.HELD, hold_expires_at__gt=now))
+        .only("id", "status", "check_in", "check_out", "guest_first_name", "guest_last_name", "guests")
+    )
     for r in reservations:
         kind = "stay" if r.status == Status.CONFIRMED else "hold"
         if kind == "stay":
@@ -111,11 +115,17 @@ def rate_month(prop: Property, first: date, now=None) -> RateMonth:
         row = []
         for night in week:
             price = pricing.price_night(night, rules.base_occupancy, rules)
-            row.append(RateNight(
-                night=night, in_month=night.month == first.month, rate=price.rate, source=price.source,
-                min_nights=rules.min_nights_for_arrival(night), set_in_calendar=night in rules.night_rules,
-                taken_by=takers.get(night),
-            ))
+            row.append(
+                RateNight(
+                    night=night,
+                    in_month=night.month == first.month,
+                    rate=price.rate,
+                    source=price.source,
+                    min_nights=rules.min_nights_for_arrival(night),
+                    set_in_calendar=night in rules.night_rules,
+                    taken_by=takers.get(night),
+                )
+            )
         weeks.append(row)
     return RateMonth(first=first, weeks=weeks, currency=rules.currency, base_occupancy=rules.base_occupancy)
 

@@ -119,7 +119,10 @@ class ChildrenAgesField(serializers.ListField):
 
     def __init__(self, **kwargs):
         super().__init__(
-            child=StrictIntegerField(min_value=0, max_value=17), required=False, default=list, max_length=6,
+            child=StrictIntegerField(min_value=0, max_value=17),
+            required=False,
+            default=list,
+            max_length=6,
             help_text="Ages of the children among the guests (0 to 17), at most guests − 1 of them; e.g. [5, 14] (query: 5,14). Children under the exemption age pay no city tax.",
             **kwargs,
         )
@@ -162,7 +165,9 @@ class GuestInfo(serializers.Serializer):
 class ReservationCreate(PartySchema):
     guest = GuestInfo(required=False, allow_null=True, default=None)
     special_requests = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=MAX_TEXT, default=None)
-    agent_name = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=100, default=None, help_text="Name of the calling AI agent, if any.")
+    agent_name = StrictCharField(
+        required=False, allow_null=True, allow_blank=True, max_length=100, default=None, help_text="Name of the calling AI agent, if any."
+    )
 
 
 # scheme://authority[path][?query][#fragment], read as a browser's URL parser (WHATWG) would, but
@@ -267,7 +272,9 @@ class StaysQuery(serializers.Serializer):
     guests = guests_field()
     children_ages = ChildrenAgesField()
     start = StayDateField(required=False, allow_null=True, default=None, help_text="Earliest arrival, YYYY-MM-DD. Default: today (the first bookable date).")
-    end = StayDateField(required=False, allow_null=True, default=None, help_text="Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start.")
+    end = StayDateField(
+        required=False, allow_null=True, default=None, help_text="Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start."
+    )
 
     MAX_WINDOW_DAYS = 549  # 18 months
 
@@ -339,7 +346,8 @@ def unknown_fields(serializer: serializers.Serializer, data, loc: list) -> list[
     accepted = ", ".join(fields)
     errors = [
         {"loc": [*loc, name], "msg": f"Unknown field {name!r}; the accepted fields are: {accepted}.", "type": "extra_forbidden"}
-        for name in data if name not in fields
+        for name in data
+        if name not in fields
     ]
     for name, field in fields.items():
         if isinstance(field, serializers.Serializer) and isinstance(data.get(name), dict):

@@ -21,7 +21,9 @@ def configure(app: Celery) -> None:
     app.conf.update(
         broker_url=settings.CELERY_BROKER_URL or "filesystem://",
         broker_transport_options=(
-            {} if settings.CELERY_BROKER_URL else {"data_folder_in": queue_dir, "data_folder_out": queue_dir, "control_folder": f"{queue_dir}/control", "store_processed": False}
+            {}
+            if settings.CELERY_BROKER_URL
+            else {"data_folder_in": queue_dir, "data_folder_out": queue_dir, "control_folder": f"{queue_dir}/control", "store_processed": False}
         ),
         broker_connection_retry_on_startup=True,
         task_ignore_result=True,

@@ -124,14 +124,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One file per test process, so parallel runs never share it.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / f"test-db-{os.getpid()}.sqlite3")}
 else:
-    DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "connect_timeout": 5,
-        "pool": {
-            "min_size": env.int("DATABASE_POOL_MIN", default=1),
-            "max_size": env.int("DATABASE_POOL_MAX", default=16),
-            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=3.0),  # then 503, not a hang
-        },
-    })
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": 5,
+            "pool": {
+                "min_size": env.int("DATABASE_POOL_MIN", default=1),
+                "max_size": env.int("DATABASE_POOL_MAX", default=16),
+                "timeout": env.float("DATABASE_POOL_TIMEOUT", default=3.0),  # then 503, not a hang
+            },
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache: shared by every process (rate limits, idempotency waits) ----------------------------
@@ -144,9 +146,7 @@ if CACHE_URL:
     CACHES = {"default": env.cache_url_config(CACHE_URL)}
     if CACHES["default"]["BACKEND"].endswith("RedisCache"):
         CACHES["default"]["BACKEND"] = "django.core.cache.backends.redis.RedisCache"
-        CACHES["default"].setdefault("OPTIONS", {}).update(
-            {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
-        )
+        CACHES["default"].setdefault("OPTIONS", {}).update({"socket_connect_timeout": 0.5, "socket_timeout": 0.5})
 else:
     # No Redis: a file cache under DATA_DIR is still shared by all web processes and workers.
     CACHES = {
@@ -288,8 +288,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": False,
     "ENFORCE_NON_BLANK_FIELDS": True,
     "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums", "booking.api.openapi.add_links",
-        "booking.api.openapi.add_common_responses", "booking.api.openapi.live_examples",
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "booking.api.openapi.add_links",
+        "booking.api.openapi.add_common_responses",
+        "booking.api.openapi.live_examples",
         "booking.api.openapi.nullable_as_json_schema",
     ],
     "ENUM_NAME_OVERRIDES": {},

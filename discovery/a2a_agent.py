@@ -50,7 +50,7 @@ def agent_card(prop=None, *, today: date | None = None) -> AgentCard:
         name=name,
         description=(
             f"{summary}Books stays directly with the host: property details, availability and prices, "
-            "quotes, holds and payment links. Send a message with a data part holding \"skill\" (one of "
+            'quotes, holds and payment links. Send a message with a data part holding "skill" (one of '
             f"the skill ids) and that skill's fields, named as in the REST API ({base}/api/openapi.json). "
             "Recommended order: get_property, check_availability, create_checkout_link; give the guest "
             "the checkout_url and do not collect guest details before payment."
@@ -137,7 +137,7 @@ def skill_request(message) -> tuple[str, dict]:
     skill = arguments.pop("skill", None) or metadata.get("skill")
     if not isinstance(skill, str) or skill not in OPERATIONS:
         skills = ", ".join(OPERATIONS)
-        raise InvalidInput.single(["body", "skill"], f"Name the skill in \"skill\": one of {skills}.", "enum" if skill else "missing")
+        raise InvalidInput.single(["body", "skill"], f'Name the skill in "skill": one of {skills}.', "enum" if skill else "missing")
     return skill, arguments
 
 
@@ -199,7 +199,7 @@ class BookingAgentExecutor(AgentExecutor):
                 arguments["idempotency_key"] = context.message.message_id
             body = await run_operation_async(skill, arguments, caller)
         except FreeText:
-            text = "I book stays through skills: send a data part with \"skill\" and its fields (see the example)."
+            text = 'I book stays through skills: send a data part with "skill" and its fields (see the example).'
             parts = [new_text_part(text, media_type=TEXT), new_data_part(how_to_ask(property_today()), media_type=JSON)]
             await self.finish(context, event_queue, TaskState.TASK_STATE_INPUT_REQUIRED, parts)
             return
@@ -225,7 +225,9 @@ class BookingAgentExecutor(AgentExecutor):
         # No history: the client has what it sent, and a message with a number JSON cannot write
         # (1e309 arrives as infinity) must not make the answer unwritable too.
         task = Task(
-            id=context.task_id, context_id=context.context_id, artifacts=list(artifacts),
+            id=context.task_id,
+            context_id=context.context_id,
+            artifacts=list(artifacts),
             status=TaskStatus(state=state, message=new_message(parts, context_id=context.context_id, task_id=context.task_id)),
         )
         await event_queue.enqueue_event(task)

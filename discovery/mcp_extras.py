@@ -40,7 +40,9 @@ class PropertyResource:
 
 PROPERTY_RESOURCES = [
     PropertyResource("property://overview", "overview", "The property", "What the place is: rooms, beds, capacity, amenities, host."),
-    PropertyResource("property://policies", "policies", "House rules and policies", "Check-in and check-out times, house rules, cancellation and payment policy, city tax."),
+    PropertyResource(
+        "property://policies", "policies", "House rules and policies", "Check-in and check-out times, house rules, cancellation and payment policy, city tax."
+    ),
     PropertyResource("property://location", "location", "Location and arrival", "Address, neighbourhood, coordinates and how arrival works."),
     PropertyResource("property://faq", "faq", "Questions guests ask", "The site's FAQ, as the owner wrote it."),
 ]
@@ -55,11 +57,15 @@ def resources() -> list[types.Resource]:
 
 
 def resource_templates() -> list[types.ResourceTemplate]:
-    return [types.ResourceTemplate(
-        uri_template=RESERVATION_TEMPLATE, name="reservation", title="A reservation",
-        description="A reservation's status, dates, guests and price, by its id (as returned by create_checkout_link).",
-        mime_type=MARKDOWN,
-    )]
+    return [
+        types.ResourceTemplate(
+            uri_template=RESERVATION_TEMPLATE,
+            name="reservation",
+            title="A reservation",
+            description="A reservation's status, dates, guests and price, by its id (as returned by create_checkout_link).",
+            mime_type=MARKDOWN,
+        )
+    ]
 
 
 async def read(uri: str, caller: Caller) -> list[types.TextResourceContents]:
@@ -85,11 +91,19 @@ def faq_entries() -> list[tuple[str, str]]:
 def overview_markdown(doc: dict) -> str:
     capacity = doc["capacity"]
     lines = [
-        f"# {doc['name']}", "", doc["headline"], "", doc["summary"], "",
+        f"# {doc['name']}",
+        "",
+        doc["headline"],
+        "",
+        doc["summary"],
+        "",
         f"- Up to {capacity['max_guests']} guests; {capacity['bedrooms']} bedrooms, {capacity['beds']} beds, "
         f"{_number(capacity['bathrooms'])} bathrooms" + (f", {capacity['size_sqm']} m²" if capacity.get("size_sqm") else ""),
         f"- Host: {doc['host']['name']} (speaks {', '.join(doc['host']['languages'])})",
-        f"- Page: {doc['url']}", "", "## Amenities", "",
+        f"- Page: {doc['url']}",
+        "",
+        "## Amenities",
+        "",
     ]
     lines += [f"- {a['name']} ({a['category']})" for a in doc["amenities"]]
     lines += ["", "## Description", "", doc["description"]]
@@ -99,10 +113,14 @@ def overview_markdown(doc: dict) -> str:
 def policies_markdown(doc: dict) -> str:
     policies, rules = doc["policies"], doc["pricing_rules"]
     lines = [
-        f"# House rules and policies — {doc['name']}", "",
+        f"# House rules and policies — {doc['name']}",
+        "",
         f"- Check-in from {policies['check_in_from']} to {policies['check_in_until']}; check-out by {policies['check_out_until']}.",
         f"- Stays of {rules['min_nights']} to {rules['max_nights']} nights; prices in {rules['currency']}.",
-        f"- City tax: {rules['city_tax']['note']}.", "", "## House rules", "",
+        f"- City tax: {rules['city_tax']['note']}.",
+        "",
+        "## House rules",
+        "",
     ]
     lines += [f"- {rule}" for rule in policies["house_rules"]]
     lines += ["", "## Cancellation", "", policies["cancellation_policy"], "", "## Payment", "", policies["payment_policy"]]
@@ -113,14 +131,17 @@ def location_markdown(doc: dict) -> str:
     address, policies = doc["address"], doc["policies"]
     coordinates = doc.get("coordinates") or {}
     lines = [
-        f"# Location and arrival — {doc['name']}", "",
+        f"# Location and arrival — {doc['name']}",
+        "",
         f"{address['street_address']}, {address['postal_code']} {address['city']} ({address.get('region') or address['country_code']})",
         f"Neighbourhood: {address.get('neighbourhood') or '—'}",
     ]
     if coordinates.get("latitude") is not None:
         lines.append(f"Coordinates: {coordinates['latitude']}, {coordinates['longitude']}")
     lines += [
-        "", "## Arrival", "",
+        "",
+        "## Arrival",
+        "",
         f"Check-in is from {policies['check_in_from']} to {policies['check_in_until']}; check-out by {policies['check_out_until']}.",
         "The exact address details and the host's phone number are emailed to the guest before arrival.",
     ]
@@ -137,7 +158,8 @@ def faq_markdown(entries: list[tuple[str, str]]) -> str:
 def reservation_markdown(body: dict) -> str:
     breakdown, payment = body.get("price_breakdown") or {}, body["payment"]
     lines = [
-        f"# Reservation {body['reservation_id']}", "",
+        f"# Reservation {body['reservation_id']}",
+        "",
         f"- Status: {body['status']}",
         f"- Stay: {body['check_in']} → {body['check_out']} ({body['nights']} nights), {body['guests']} guests",
         f"- Total: {breakdown.get('total')} {breakdown.get('currency') or payment['currency']}",
@@ -159,7 +181,8 @@ def _number(value) -> str:
 
 PROMPTS = [
     types.Prompt(
-        name="plan_a_stay", title="Plan a stay",
+        name="plan_a_stay",
+        title="Plan a stay",
         description="Find dates and a price for a trip: the agent reads the property, finds the cheapest stays and quotes them, without holding anything.",
         arguments=[
             types.PromptArgument(name="guests", description="How many guests, children included (1–7).", required=True),
@@ -170,13 +193,16 @@ PROMPTS = [
         ],
     ),
     types.Prompt(
-        name="book_these_dates", title="Book these dates",
+        name="book_these_dates",
+        title="Book these dates",
         description="Check the dates, show the price line by line, and on the guest's yes hand over the payment page.",
         arguments=[
             types.PromptArgument(name="check_in", description="Arrival, YYYY-MM-DD.", required=True),
             types.PromptArgument(name="check_out", description="Departure, YYYY-MM-DD.", required=True),
             types.PromptArgument(name="guests", description="How many guests, children included.", required=True),
-            types.PromptArgument(name="children_ages", description="Ages of the children, comma-separated (optional; children are exempt from the city tax).", required=False),
+            types.PromptArgument(
+                name="children_ages", description="Ages of the children, comma-separated (optional; children are exempt from the city tax).", required=False
+            ),
         ],
     ),
 ]
@@ -194,7 +220,11 @@ def prompt_messages(name: str, arguments: dict[str, str]) -> types.GetPromptResu
         if arguments.get("from_date") or arguments.get("to_date"):
             window = f" between {arguments.get('from_date') or 'now'} and {arguments.get('to_date') or 'the end of the booking window'}"
         nights = f"{arguments['nights']} nights" if arguments.get("nights") else "a stay"
-        currency = f" Show prices in {arguments['currency']} too (get_property lists the display currencies); the charge is in EUR." if arguments.get("currency") else ""
+        currency = (
+            f" Show prices in {arguments['currency']} too (get_property lists the display currencies); the charge is in EUR."
+            if arguments.get("currency")
+            else ""
+        )
         text = (
             f"I'd like to plan {nights} for {arguments['guests']} guests{window}. "
             "Read get_property (or the property://overview and property://policies resources) first. "
@@ -268,4 +298,3 @@ def server_card() -> dict:
         "icons": [icon.model_dump(by_alias=True, exclude_none=True) for icon in icons()],
         "remotes": [{"type": "streamable-http", "url": settings.BASE_URL + MCP_PATH, "supportedProtocolVersions": list(SUPPORTED_PROTOCOL_VERSIONS)}],
     }
-

@@ -54,10 +54,12 @@ class Operation:
         """The REST rules, with the REST `loc` prefix, so the messages are the REST messages."""
         if self.arguments is None:
             if isinstance(arguments, Mapping) and arguments:
-                raise InvalidInput([
-                    {"loc": [self.location, name], "msg": f"Unknown field {name!r}; this operation takes no arguments.", "type": "extra_forbidden"}
-                    for name in arguments
-                ])
+                raise InvalidInput(
+                    [
+                        {"loc": [self.location, name], "msg": f"Unknown field {name!r}; this operation takes no arguments.", "type": "extra_forbidden"}
+                        for name in arguments
+                    ]
+                )
             return {}
         return validation.validate(self.arguments, {} if arguments is None else arguments, self.location, forbid_extra=True)
 

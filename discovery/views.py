@@ -104,24 +104,27 @@ def ai_plugin(request):
     prop = property_or_none()
     base = settings.BASE_URL
     name = brand(prop)
-    return cacheable_json(request, {
-        "schema_version": "v1",
-        "name_for_human": name[:20],  # the manifest format allows 20 characters
-        "name_for_model": "direct_booking",
-        "description_for_human": f"Check dates and prices and book {name} directly with the host.",
-        "description_for_model": (
-            f"Direct booking of {prop.name if prop else 'a short-stay rental'} (up to {prop.max_guests if prop else 7} guests, EUR). "
-            "Order: GET /api/v1/property, GET /api/v1/availability?check_in=YYYY-MM-DD&check_out=YYYY-MM-DD&guests=N, "
-            "then POST /api/v1/payments/checkout-link {check_in, check_out, guests} and give the returned checkout_url "
-            "to the user to pay. Do not collect guest details before payment: the payment page collects them. "
-            "check_out is the departure day. Invalid input answers 422 with detail[].loc/msg/type."
-        ),
-        "auth": {"type": "none"},
-        "api": {"type": "openapi", "url": f"{base}/.well-known/openapi.json", "is_user_authenticated": False},
-        "logo_url": base + settings.STATIC_URL + "img/favicon.svg",
-        "contact_email": (prop.contact_email if prop and prop.contact_email else settings.DEFAULT_FROM_EMAIL),
-        "legal_info_url": f"{base}/booking-policies",
-    })
+    return cacheable_json(
+        request,
+        {
+            "schema_version": "v1",
+            "name_for_human": name[:20],  # the manifest format allows 20 characters
+            "name_for_model": "direct_booking",
+            "description_for_human": f"Check dates and prices and book {name} directly with the host.",
+            "description_for_model": (
+                f"Direct booking of {prop.name if prop else 'a short-stay rental'} (up to {prop.max_guests if prop else 7} guests, EUR). "
+                "Order: GET /api/v1/property, GET /api/v1/availability?check_in=YYYY-MM-DD&check_out=YYYY-MM-DD&guests=N, "
+                "then POST /api/v1/payments/checkout-link {check_in, check_out, guests} and give the returned checkout_url "
+                "to the user to pay. Do not collect guest details before payment: the payment page collects them. "
+                "check_out is the departure day. Invalid input answers 422 with detail[].loc/msg/type."
+            ),
+            "auth": {"type": "none"},
+            "api": {"type": "openapi", "url": f"{base}/.well-known/openapi.json", "is_user_authenticated": False},
+            "logo_url": base + settings.STATIC_URL + "img/favicon.svg",
+            "contact_email": (prop.contact_email if prop and prop.contact_email else settings.DEFAULT_FROM_EMAIL),
+            "legal_info_url": f"{base}/booking-policies",
+        },
+    )
 
 
 @require_safe
@@ -160,15 +163,20 @@ def mcp_server_card(request):
 @require_safe
 def mcp_catalog(request):
     """The MCP Catalog of the discovery draft: this site's one server and where its card is."""
-    return discovery_json(request, {
-        "specVersion": "draft",
-        "entries": [{
-            "identifier": f"urn:air:{urlsplit(settings.BASE_URL).hostname}:direct-booking",
-            "displayName": "Direct booking",
-            "type": SERVER_CARD_TYPE,
-            "url": f"{settings.BASE_URL}{MCP_PATH}/server-card",
-        }],
-    })
+    return discovery_json(
+        request,
+        {
+            "specVersion": "draft",
+            "entries": [
+                {
+                    "identifier": f"urn:air:{urlsplit(settings.BASE_URL).hostname}:direct-booking",
+                    "displayName": "Direct booking",
+                    "type": SERVER_CARD_TYPE,
+                    "url": f"{settings.BASE_URL}{MCP_PATH}/server-card",
+                }
+            ],
+        },
+    )
 
 
 def page(request, template: str, title: str, description: str, **extra):
@@ -180,7 +188,9 @@ def page(request, template: str, title: str, description: str, **extra):
 @require_safe
 def api_page(request):
     return page(
-        request, "discovery/api.html", "Booking API for agents and developers",
+        request,
+        "discovery/api.html",
+        "Booking API for agents and developers",
         "How to check availability, get prices and book through the JSON API: the quick-start order, curl examples and the OpenAPI schema.",
     )
 
@@ -192,7 +202,9 @@ def mcp_page(request):
     # The tools as the server itself lists them to MCP clients.
     listed = async_to_sync(mcp_server.list_tools)(None, None).tools
     return page(
-        request, "discovery/mcp.html", "MCP tool server",
+        request,
+        "discovery/mcp.html",
+        "MCP tool server",
         "Connect an MCP client to book this stay: the Streamable HTTP endpoint and every tool with its arguments.",
         tools=[tool_summary(tool) for tool in listed],
     )
@@ -201,7 +213,9 @@ def mcp_page(request):
 @require_safe
 def agents_page(request):
     return page(
-        request, "discovery/agents.html", "For AI agents",
+        request,
+        "discovery/agents.html",
+        "For AI agents",
         "Every way an AI agent can book this stay: the JSON API, the MCP tool server, the A2A agent and the discovery files.",
     )
 
@@ -212,13 +226,15 @@ def tool_summary(tool) -> dict:
     required = set(schema.get("required", []))
     arguments = []
     for name, spec in schema.get("properties", {}).items():
-        arguments.append({
-            "name": name,
-            "type": schema_type(spec),
-            "required": name in required,
-            "default": json.dumps(spec["default"]) if "default" in spec else "",
-            "description": spec.get("description", ""),
-        })
+        arguments.append(
+            {
+                "name": name,
+                "type": schema_type(spec),
+                "required": name in required,
+                "default": json.dumps(spec["default"]) if "default" in spec else "",
+                "description": spec.get("description", ""),
+            }
+        )
     annotations = tool.annotations
     return {
         "name": tool.name,
@@ -247,15 +263,16 @@ def schema_type(spec: dict) -> str:
     return " or ".join(described)
 
 
-
 def a2a_endpoint_description(request):
     """GET /a2a: the A2A endpoint speaks JSON-RPC over POST (config/asgi.py routes those); a GET,
     e.g. a link checker following llms.txt, learns how to use it instead of meeting a 404."""
     base = settings.BASE_URL
-    return JsonResponse({
-        "name": "A2A endpoint",
-        "protocol": "A2A 1.0, JSON-RPC 2.0 binding",
-        "usage": "POST JSON-RPC messages (method SendMessage) with a data part {\"skill\": …, …}.",
-        "agent_card": f"{base}/.well-known/agent-card.json",
-        "documentation": f"{base}/agents",
-    })
+    return JsonResponse(
+        {
+            "name": "A2A endpoint",
+            "protocol": "A2A 1.0, JSON-RPC 2.0 binding",
+            "usage": 'POST JSON-RPC messages (method SendMessage) with a data part {"skill": …, …}.',
+            "agent_card": f"{base}/.well-known/agent-card.json",
+            "documentation": f"{base}/agents",
+        }
+    )

@@ -41,10 +41,13 @@ class BlogPostAdmin(GuardedModelAdmin, TranslationAdmin):
     fieldsets = [
         (None, {"fields": ["title", "slug", "summary", "body", "author"]}),
         (gettext_lazy("Cover picture"), {"fields": ["cover_image", "cover_static_path", "cover_alt"]}),
-        (gettext_lazy("Publishing"), {
-            "fields": ["status", "published_at"],
-            "description": gettext_lazy("Only published articles whose publish date has arrived are shown on the site."),
-        }),
+        (
+            gettext_lazy("Publishing"),
+            {
+                "fields": ["status", "published_at"],
+                "description": gettext_lazy("Only published articles whose publish date has arrived are shown on the site."),
+            },
+        ),
     ]
     actions = ["publish_now", "back_to_draft"]
 
@@ -54,7 +57,9 @@ class BlogPostAdmin(GuardedModelAdmin, TranslationAdmin):
 
     @admin.action(description=gettext_lazy("Publish the selected articles now"), permissions=["change"])
     def publish_now(self, request, queryset):
-        updated = queryset.exclude(status=BlogPost.Status.PUBLISHED).update(status=BlogPost.Status.PUBLISHED, published_at=timezone.now(), updated_at=timezone.now())
+        updated = queryset.exclude(status=BlogPost.Status.PUBLISHED).update(
+            status=BlogPost.Status.PUBLISHED, published_at=timezone.now(), updated_at=timezone.now()
+        )
         self.message_user(request, ngettext("%(count)d article published.", "%(count)d articles published.", updated) % {"count": updated})
 
     @admin.action(description=gettext_lazy("Turn the selected articles back into drafts"), permissions=["change"])

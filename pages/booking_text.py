@@ -109,7 +109,8 @@ def explain_stay_link(query, *, max_guests: int, max_nights: int, booking_window
         return gettext("The dates in this link could not be read. Please choose your dates in the calendar.")
     if check_out <= check_in:
         return gettext("In this link the check-out (%(check_out)s) is not after the check-in (%(check_in)s). Please choose your dates again.") % {
-            "check_in": _day(check_in), "check_out": _day(check_out),
+            "check_in": _day(check_in),
+            "check_out": _day(check_out),
         }
     if check_in < today():
         return gettext("The dates in this link (from %(check_in)s) are in the past. Please choose new dates.") % {"check_in": _day(check_in)}
@@ -145,7 +146,9 @@ def explain_stay_link(query, *, max_guests: int, max_nights: int, booking_window
         ) % {"maximum": max_nights, "nights": nights}
     messages = {
         Unavailable.BOOKED: gettext("Some nights from %(check_in)s to %(check_out)s are already booked. Please choose other dates."),
-        Unavailable.ON_HOLD: gettext("Some nights from %(check_in)s to %(check_out)s are held by another guest who is paying right now. Please choose other dates, or try again later."),
+        Unavailable.ON_HOLD: gettext(
+            "Some nights from %(check_in)s to %(check_out)s are held by another guest who is paying right now. Please choose other dates, or try again later."
+        ),
         Unavailable.CLOSED_TO_ARRIVAL: gettext("Arrivals are not possible on %(check_in)s. Please choose another check-in."),
         Unavailable.CLOSED_TO_DEPARTURE: gettext("Departures are not possible on %(check_out)s. Please choose another check-out."),
         Unavailable.BEYOND_BOOKING_WINDOW: gettext("The dates in this link (from %(check_in)s) are too far ahead to book yet."),

@@ -138,48 +138,66 @@ PAGES = {
 }
 
 FAQ = [
-    ("What time can we check in and check out?",
-     "Check-in is in the afternoon and evening and check-out in the morning; the exact times are on our "
-     "[booking policies](/booking-policies) page. Giulia meets you at the door. If your train or flight arrives "
-     "late, tell us when you book and we will arrange a later arrival."),
-    ("Is there a lift?",
-     "Yes. A lift takes you to the fifth floor, where the apartment begins. The terrace level is one flight "
-     "of internal stairs higher — steep with heavy suitcases, so we are happy to help carry them."),
-    ("Can we park nearby?",
-     "The historic centre is a limited traffic zone (ZTL) with cameras at every entrance, so please do not "
-     "drive to the door: fines arrive months later through the rental company. There are public garages just "
-     "outside the zone, ten minutes' walk away; we send directions with your arrival details."),
-    ("Is the penthouse good for children?",
-     "Very much so: there is space to spread out, a cot and a high chair on request, and the Sant'Ambrogio "
-     "market and a playground are close by. The terrace has a high parapet, but please keep an eye on small "
-     "children up there. Children count as guests when you book."),
-    ("Do you accept pets?",
-     "Yes, well-behaved pets are welcome. Let us know when you book so we can prepare a bowl and a blanket."),
-    ("Is the city tax included in the price?",
-     "Yes. Florence charges a tourist tax per person per night for a limited number of nights. It is shown as "
-     "its own line in the price before you pay and is included in the total, so there is nothing to pay on "
-     "arrival. Children under the exemption age pay no tax; see the [booking policies](/booking-policies)."),
-    ("How does booking direct work?",
-     "Choose your dates on the [booking page](/book), pick the number of guests and you see the full price "
-     "line by line. Press *Book and pay*: your dates are held for you while you pay on a secure payment page, "
-     "where you give your name, email and phone. As soon as the payment goes through, the stay is confirmed "
-     "and a confirmation email is on its way. No account, no platform fee."),
-    ("What if we need to cancel?",
-     "Our cancellation terms are on the [booking policies](/booking-policies) page: the earlier you cancel, "
-     "the more is refunded, and the city tax is always refunded in full. Cancel yourself from the link in your "
-     "confirmation email: the page tells you the refund before you confirm, and it goes back to your card at once."),
-    ("Is the Wi-Fi good enough to work?",
-     "Yes: fibre broadband, a dedicated desk in the living room and air conditioning in every room. Guests "
-     "regularly stay a week or two and work from here; longer stays get a discount."),
-    ("Can we arrive early or leave late?",
-     "Often, yes — it depends on whether other guests leave or arrive that day. Ask us a few days ahead. "
-     "If the apartment is not ready, you can leave your luggage with us and go for lunch."),
-    ("Which languages do you speak?",
-     "Giulia speaks Italian, English and French, and is happy to help with restaurant bookings in any of them."),
-    ("Can an AI assistant book for me?",
-     "Yes. Our booking system has a public API and an MCP tool server, so an AI assistant can check dates, "
-     "show you the price and prepare a payment link for you. You always pay yourself, on the same secure "
-     "page. Developers can read more on the [page for AI agents](/agents)."),
+    (
+        "What time can we check in and check out?",
+        "Check-in is in the afternoon and evening and check-out in the morning; the exact times are on our "
+        "[booking policies](/booking-policies) page. Giulia meets you at the door. If your train or flight arrives "
+        "late, tell us when you book and we will arrange a later arrival.",
+    ),
+    (
+        "Is there a lift?",
+        "Yes. A lift takes you to the fifth floor, where the apartment begins. The terrace level is one flight "
+        "of internal stairs higher — steep with heavy suitcases, so we are happy to help carry them.",
+    ),
+    (
+        "Can we park nearby?",
+        "The historic centre is a limited traffic zone (ZTL) with cameras at every entrance, so please do not "
+        "drive to the door: fines arrive months later through the rental company. There are public garages just "
+        "outside the zone, ten minutes' walk away; we send directions with your arrival details.",
+    ),
+    (
+        "Is the penthouse good for children?",
+        "Very much so: there is space to spread out, a cot and a high chair on request, and the Sant'Ambrogio "
+        "market and a playground are close by. The terrace has a high parapet, but please keep an eye on small "
+        "children up there. Children count as guests when you book.",
+    ),
+    ("Do you accept pets?", "Yes, well-behaved pets are welcome. Let us know when you book so we can prepare a bowl and a blanket."),
+    (
+        "Is the city tax included in the price?",
+        "Yes. Florence charges a tourist tax per person per night for a limited number of nights. It is shown as "
+        "its own line in the price before you pay and is included in the total, so there is nothing to pay on "
+        "arrival. Children under the exemption age pay no tax; see the [booking policies](/booking-policies).",
+    ),
+    (
+        "How does booking direct work?",
+        "Choose your dates on the [booking page](/book), pick the number of guests and you see the full price "
+        "line by line. Press *Book and pay*: your dates are held for you while you pay on a secure payment page, "
+        "where you give your name, email and phone. As soon as the payment goes through, the stay is confirmed "
+        "and a confirmation email is on its way. No account, no platform fee.",
+    ),
+    (
+        "What if we need to cancel?",
+        "Our cancellation terms are on the [booking policies](/booking-policies) page: the earlier you cancel, "
+        "the more is refunded, and the city tax is always refunded in full. Cancel yourself from the link in your "
+        "confirmation email: the page tells you the refund before you confirm, and it goes back to your card at once.",
+    ),
+    (
+        "Is the Wi-Fi good enough to work?",
+        "Yes: fibre broadband, a dedicated desk in the living room and air conditioning in every room. Guests "
+        "regularly stay a week or two and work from here; longer stays get a discount.",
+    ),
+    (
+        "Can we arrive early or leave late?",
+        "Often, yes — it depends on whether other guests leave or arrive that day. Ask us a few days ahead. "
+        "If the apartment is not ready, you can leave your luggage with us and go for lunch.",
+    ),
+    ("Which languages do you speak?", "Giulia speaks Italian, English and French, and is happy to help with restaurant bookings in any of them."),
+    (
+        "Can an AI assistant book for me?",
+        "Yes. Our booking system has a public API and an MCP tool server, so an AI assistant can check dates, "
+        "show you the price and prepare a payment link for you. You always pay yourself, on the same secure "
+        "page. Developers can read more on the [page for AI agents](/agents).",
+    ),
 ]
 
 FLORENCE_ARTICLE = """\
@@ -419,14 +437,22 @@ def load() -> bool:
                 # On a machine whose clock is behind the demo's dates, the articles still show.
                 published = min(article["published"], now - timedelta(days=len(ARTICLES) - index))
                 BlogPost.objects.create(
-                    slug=article["slug"], title_en=article["title"], summary_en=article["summary"], body_en=article["body"],
-                    cover_static_path=article["cover_static_path"], cover_alt_en=article["cover_alt"],
-                    status=BlogPost.Status.PUBLISHED, published_at=published, created_at=published,
+                    slug=article["slug"],
+                    title_en=article["title"],
+                    summary_en=article["summary"],
+                    body_en=article["body"],
+                    cover_static_path=article["cover_static_path"],
+                    cover_alt_en=article["cover_alt"],
+                    status=BlogPost.Status.PUBLISHED,
+                    published_at=published,
+                    created_at=published,
                 )
             BlogPost.objects.create(
-                slug="florence-in-winter", title_en="Florence in winter: the quiet season",
+                slug="florence-in-winter",
+                title_en="Florence in winter: the quiet season",
                 summary_en="Why November to March may be the best time to visit Florence.",
-                body_en=WINTER_DRAFT, status=BlogPost.Status.DRAFT,
+                body_en=WINTER_DRAFT,
+                status=BlogPost.Status.DRAFT,
             )
             created = True
         created |= load_translations()

@@ -203,46 +203,148 @@ PAGES = {
 # In the order of pages/demo.py's FAQ.
 FAQ = {
     "it": [
-        ("A che ora possiamo fare check-in e check-out?", "Il check-in è nel pomeriggio e in serata, il check-out al mattino; gli orari esatti sono nella pagina delle [condizioni di prenotazione](/it/booking-policies). Giulia ti accoglie alla porta. Se il treno o il volo arriva tardi, diccelo quando prenoti e organizziamo un arrivo più tardo."),
-        ("C’è l’ascensore?", "Sì. L’ascensore porta al quinto piano, dove inizia l’appartamento. Il livello della terrazza è una rampa di scale interne più su: ripida con valigie pesanti, quindi ti aiutiamo volentieri a portarle."),
-        ("Si può parcheggiare vicino?", "Il centro storico è una zona a traffico limitato (ZTL) con telecamere a ogni accesso: per favore non arrivare in auto fino alla porta, le multe arrivano mesi dopo tramite l’autonoleggio. Ci sono garage pubblici appena fuori dalla zona, a dieci minuti a piedi; ti mandiamo le indicazioni insieme ai dettagli per l’arrivo."),
-        ("L’attico è adatto ai bambini?", "Assolutamente sì: c’è spazio in abbondanza, culla e seggiolone su richiesta, e il mercato di Sant’Ambrogio e un parco giochi sono vicini. La terrazza ha un parapetto alto, ma tieni d’occhio i più piccoli lassù. Quando prenoti, i bambini contano come ospiti."),
+        (
+            "A che ora possiamo fare check-in e check-out?",
+            "Il check-in è nel pomeriggio e in serata, il check-out al mattino; gli orari esatti sono nella pagina delle [condizioni di prenotazione](/it/booking-policies). Giulia ti accoglie alla porta. Se il treno o il volo arriva tardi, diccelo quando prenoti e organizziamo un arrivo più tardo.",
+        ),
+        (
+            "C’è l’ascensore?",
+            "Sì. L’ascensore porta al quinto piano, dove inizia l’appartamento. Il livello della terrazza è una rampa di scale interne più su: ripida con valigie pesanti, quindi ti aiutiamo volentieri a portarle.",
+        ),
+        (
+            "Si può parcheggiare vicino?",
+            "Il centro storico è una zona a traffico limitato (ZTL) con telecamere a ogni accesso: per favore non arrivare in auto fino alla porta, le multe arrivano mesi dopo tramite l’autonoleggio. Ci sono garage pubblici appena fuori dalla zona, a dieci minuti a piedi; ti mandiamo le indicazioni insieme ai dettagli per l’arrivo.",
+        ),
+        (
+            "L’attico è adatto ai bambini?",
+            "Assolutamente sì: c’è spazio in abbondanza, culla e seggiolone su richiesta, e il mercato di Sant’Ambrogio e un parco giochi sono vicini. La terrazza ha un parapetto alto, ma tieni d’occhio i più piccoli lassù. Quando prenoti, i bambini contano come ospiti.",
+        ),
         ("Accettate animali?", "Sì, gli animali educati sono i benvenuti. Avvisaci quando prenoti, così prepariamo una ciotola e una coperta."),
-        ("La tassa di soggiorno è inclusa nel prezzo?", "Sì. Firenze applica un’imposta di soggiorno per persona e per notte, per un numero limitato di notti. È indicata come voce a parte nel prezzo prima di pagare ed è inclusa nel totale, quindi all’arrivo non c’è nulla da pagare. I bambini sotto l’età di esenzione non pagano; vedi le [condizioni di prenotazione](/it/booking-policies)."),
-        ("Come funziona la prenotazione diretta?", "Scegli le date nella [pagina di prenotazione](/it/book), indica il numero di ospiti e vedi il prezzo completo voce per voce. Premi *Prenota e paga*: le date restano bloccate mentre paghi su una pagina di pagamento sicura, dove inserisci nome, email e telefono. Appena il pagamento va a buon fine il soggiorno è confermato e ricevi subito l’email di conferma. Nessun account, nessuna commissione di piattaforma."),
-        ("E se dobbiamo cancellare?", "Le condizioni di cancellazione sono nella pagina delle [condizioni di prenotazione](/it/booking-policies): prima cancelli, più ti viene rimborsato, e la tassa di soggiorno è sempre rimborsata per intero. Puoi cancellare da solo dal link nell’email di conferma: la pagina ti mostra il rimborso prima di confermare, e il denaro torna subito sulla tua carta."),
-        ("Il Wi-Fi è adatto per lavorare?", "Sì: fibra, una scrivania dedicata in soggiorno e aria condizionata in tutte le stanze. Molti ospiti restano una o due settimane lavorando da qui; i soggiorni più lunghi hanno uno sconto."),
-        ("Possiamo arrivare prima o partire più tardi?", "Spesso sì: dipende da chi parte o arriva quel giorno. Chiedicelo qualche giorno prima. Se l’appartamento non è ancora pronto, puoi lasciarci i bagagli e andare a pranzo."),
+        (
+            "La tassa di soggiorno è inclusa nel prezzo?",
+            "Sì. Firenze applica un’imposta di soggiorno per persona e per notte, per un numero limitato di notti. È indicata come voce a parte nel prezzo prima di pagare ed è inclusa nel totale, quindi all’arrivo non c’è nulla da pagare. I bambini sotto l’età di esenzione non pagano; vedi le [condizioni di prenotazione](/it/booking-policies).",
+        ),
+        (
+            "Come funziona la prenotazione diretta?",
+            "Scegli le date nella [pagina di prenotazione](/it/book), indica il numero di ospiti e vedi il prezzo completo voce per voce. Premi *Prenota e paga*: le date restano bloccate mentre paghi su una pagina di pagamento sicura, dove inserisci nome, email e telefono. Appena il pagamento va a buon fine il soggiorno è confermato e ricevi subito l’email di conferma. Nessun account, nessuna commissione di piattaforma.",
+        ),
+        (
+            "E se dobbiamo cancellare?",
+            "Le condizioni di cancellazione sono nella pagina delle [condizioni di prenotazione](/it/booking-policies): prima cancelli, più ti viene rimborsato, e la tassa di soggiorno è sempre rimborsata per intero. Puoi cancellare da solo dal link nell’email di conferma: la pagina ti mostra il rimborso prima di confermare, e il denaro torna subito sulla tua carta.",
+        ),
+        (
+            "Il Wi-Fi è adatto per lavorare?",
+            "Sì: fibra, una scrivania dedicata in soggiorno e aria condizionata in tutte le stanze. Molti ospiti restano una o due settimane lavorando da qui; i soggiorni più lunghi hanno uno sconto.",
+        ),
+        (
+            "Possiamo arrivare prima o partire più tardi?",
+            "Spesso sì: dipende da chi parte o arriva quel giorno. Chiedicelo qualche giorno prima. Se l’appartamento non è ancora pronto, puoi lasciarci i bagagli e andare a pranzo.",
+        ),
         ("Che lingue parlate?", "Giulia parla italiano, inglese e francese, e ti aiuta volentieri a prenotare i ristoranti in qualunque di queste lingue."),
-        ("Un assistente IA può prenotare per me?", "Sì. Il nostro sistema di prenotazione ha un’API pubblica e un server di strumenti MCP, quindi un assistente IA può verificare le date, mostrarti il prezzo e prepararti un link di pagamento. Paghi sempre tu, sulla stessa pagina sicura. Gli sviluppatori trovano altre informazioni nella [pagina per gli agenti IA](/agents)."),
+        (
+            "Un assistente IA può prenotare per me?",
+            "Sì. Il nostro sistema di prenotazione ha un’API pubblica e un server di strumenti MCP, quindi un assistente IA può verificare le date, mostrarti il prezzo e prepararti un link di pagamento. Paghi sempre tu, sulla stessa pagina sicura. Gli sviluppatori trovano altre informazioni nella [pagina per gli agenti IA](/agents).",
+        ),
     ],
     "de": [
-        ("Wann können wir ein- und auschecken?", "Der Check-in ist nachmittags und abends, der Check-out morgens; die genauen Zeiten stehen auf der Seite mit den [Buchungsbedingungen](/de/booking-policies). Giulia empfängt Sie an der Tür. Kommt Ihr Zug oder Flug spät an, sagen Sie es uns bei der Buchung, dann vereinbaren wir eine spätere Ankunft."),
-        ("Gibt es einen Aufzug?", "Ja. Ein Aufzug bringt Sie in den fünften Stock, wo die Wohnung beginnt. Die Terrassenebene liegt eine Innentreppe höher – steil mit schweren Koffern, deshalb helfen wir gern beim Tragen."),
-        ("Kann man in der Nähe parken?", "Die Altstadt ist eine verkehrsberuhigte Zone (ZTL) mit Kameras an jeder Einfahrt, fahren Sie also bitte nicht bis vor die Tür: Die Strafzettel kommen Monate später über die Mietwagenfirma. Öffentliche Garagen gibt es direkt außerhalb der Zone, zehn Gehminuten entfernt; den Weg schicken wir Ihnen mit den Anreiseinformationen."),
-        ("Ist das Penthouse für Kinder geeignet?", "Sehr sogar: Es gibt viel Platz, Kinderbett und Hochstuhl auf Anfrage, und der Markt Sant’Ambrogio und ein Spielplatz sind in der Nähe. Die Terrasse hat eine hohe Brüstung, trotzdem sollten kleine Kinder dort oben nicht unbeaufsichtigt sein. Bei der Buchung zählen Kinder als Gäste."),
-        ("Sind Haustiere erlaubt?", "Ja, gut erzogene Haustiere sind willkommen. Sagen Sie uns bei der Buchung Bescheid, dann legen wir Napf und Decke bereit."),
-        ("Ist die Kurtaxe im Preis enthalten?", "Ja. Florenz erhebt eine Kurtaxe pro Person und Nacht für eine begrenzte Zahl von Nächten. Sie steht vor dem Bezahlen als eigener Posten im Preis und ist im Gesamtbetrag enthalten, bei der Ankunft ist also nichts mehr zu zahlen. Kinder unter der Altersgrenze zahlen keine Kurtaxe; siehe die [Buchungsbedingungen](/de/booking-policies)."),
-        ("Wie funktioniert die Direktbuchung?", "Wählen Sie Ihre Daten auf der [Buchungsseite](/de/book), geben Sie die Zahl der Gäste an, und Sie sehen den vollen Preis Posten für Posten. Klicken Sie auf *Buchen und bezahlen*: Ihre Daten sind reserviert, während Sie auf einer sicheren Zahlungsseite bezahlen, wo Sie Name, E-Mail und Telefon angeben. Sobald die Zahlung durch ist, ist der Aufenthalt bestätigt und die Bestätigungs-E-Mail unterwegs. Kein Konto, keine Plattformgebühr."),
-        ("Was, wenn wir stornieren müssen?", "Unsere Stornobedingungen stehen auf der Seite mit den [Buchungsbedingungen](/de/booking-policies): Je früher Sie stornieren, desto mehr wird erstattet, und die Kurtaxe wird immer vollständig erstattet. Stornieren Sie selbst über den Link in Ihrer Bestätigungs-E-Mail: Die Seite zeigt Ihnen die Erstattung, bevor Sie bestätigen, und das Geld geht sofort zurück auf Ihre Karte."),
-        ("Reicht das WLAN zum Arbeiten?", "Ja: Glasfaser, ein eigener Schreibtisch im Wohnzimmer und Klimaanlage in jedem Raum. Viele Gäste bleiben ein oder zwei Wochen und arbeiten von hier; längere Aufenthalte sind günstiger."),
-        ("Können wir früher anreisen oder später abreisen?", "Oft ja – es hängt davon ab, ob an dem Tag andere Gäste ab- oder anreisen. Fragen Sie uns ein paar Tage vorher. Ist die Wohnung noch nicht fertig, können Sie Ihr Gepäck bei uns lassen und zum Mittagessen gehen."),
-        ("Welche Sprachen sprechen Sie?", "Giulia spricht Italienisch, Englisch und Französisch und hilft gern bei Restaurantreservierungen in jeder dieser Sprachen."),
-        ("Kann ein KI-Assistent für mich buchen?", "Ja. Unser Buchungssystem hat eine öffentliche API und einen MCP-Tool-Server, sodass ein KI-Assistent Daten prüfen, Ihnen den Preis zeigen und einen Zahlungslink vorbereiten kann. Bezahlen tun Sie immer selbst, auf derselben sicheren Seite. Entwickler finden mehr auf der [Seite für KI-Agenten](/agents)."),
+        (
+            "Wann können wir ein- und auschecken?",
+            "Der Check-in ist nachmittags und abends, der Check-out morgens; die genauen Zeiten stehen auf der Seite mit den [Buchungsbedingungen](/de/booking-policies). Giulia empfängt Sie an der Tür. Kommt Ihr Zug oder Flug spät an, sagen Sie es uns bei der Buchung, dann vereinbaren wir eine spätere Ankunft.",
+        ),
+        (
+            "Gibt es einen Aufzug?",
+            "Ja. Ein Aufzug bringt Sie in den fünften Stock, wo die Wohnung beginnt. Die Terrassenebene liegt eine Innentreppe höher – steil mit schweren Koffern, deshalb helfen wir gern beim Tragen.",
+        ),
+        (
+            "Kann man in der Nähe parken?",
+            "Die Altstadt ist eine verkehrsberuhigte Zone (ZTL) mit Kameras an jeder Einfahrt, fahren Sie also bitte nicht bis vor die Tür: Die Strafzettel kommen Monate später über die Mietwagenfirma. Öffentliche Garagen gibt es direkt außerhalb der Zone, zehn Gehminuten entfernt; den Weg schicken wir Ihnen mit den Anreiseinformationen.",
+        ),
+        (
+            "Ist das Penthouse für Kinder geeignet?",
+            "Sehr sogar: Es gibt viel Platz, Kinderbett und Hochstuhl auf Anfrage, und der Markt Sant’Ambrogio und ein Spielplatz sind in der Nähe. Die Terrasse hat eine hohe Brüstung, trotzdem sollten kleine Kinder dort oben nicht unbeaufsichtigt sein. Bei der Buchung zählen Kinder als Gäste.",
+        ),
+        (
+            "Sind Haustiere erlaubt?",
+            "Ja, gut erzogene Haustiere sind willkommen. Sagen Sie uns bei der Buchung Bescheid, dann legen wir Napf und Decke bereit.",
+        ),
+        (
+            "Ist die Kurtaxe im Preis enthalten?",
+            "Ja. Florenz erhebt eine Kurtaxe pro Person und Nacht für eine begrenzte Zahl von Nächten. Sie steht vor dem Bezahlen als eigener Posten im Preis und ist im Gesamtbetrag enthalten, bei der Ankunft ist also nichts mehr zu zahlen. Kinder unter der Altersgrenze zahlen keine Kurtaxe; siehe die [Buchungsbedingungen](/de/booking-policies).",
+        ),
+        (
+            "Wie funktioniert die Direktbuchung?",
+            "Wählen Sie Ihre Daten auf der [Buchungsseite](/de/book), geben Sie die Zahl der Gäste an, und Sie sehen den vollen Preis Posten für Posten. Klicken Sie auf *Buchen und bezahlen*: Ihre Daten sind reserviert, während Sie auf einer sicheren Zahlungsseite bezahlen, wo Sie Name, E-Mail und Telefon angeben. Sobald die Zahlung durch ist, ist der Aufenthalt bestätigt und die Bestätigungs-E-Mail unterwegs. Kein Konto, keine Plattformgebühr.",
+        ),
+        (
+            "Was, wenn wir stornieren müssen?",
+            "Unsere Stornobedingungen stehen auf der Seite mit den [Buchungsbedingungen](/de/booking-policies): Je früher Sie stornieren, desto mehr wird erstattet, und die Kurtaxe wird immer vollständig erstattet. Stornieren Sie selbst über den Link in Ihrer Bestätigungs-E-Mail: Die Seite zeigt Ihnen die Erstattung, bevor Sie bestätigen, und das Geld geht sofort zurück auf Ihre Karte.",
+        ),
+        (
+            "Reicht das WLAN zum Arbeiten?",
+            "Ja: Glasfaser, ein eigener Schreibtisch im Wohnzimmer und Klimaanlage in jedem Raum. Viele Gäste bleiben ein oder zwei Wochen und arbeiten von hier; längere Aufenthalte sind günstiger.",
+        ),
+        (
+            "Können wir früher anreisen oder später abreisen?",
+            "Oft ja – es hängt davon ab, ob an dem Tag andere Gäste ab- oder anreisen. Fragen Sie uns ein paar Tage vorher. Ist die Wohnung noch nicht fertig, können Sie Ihr Gepäck bei uns lassen und zum Mittagessen gehen.",
+        ),
+        (
+            "Welche Sprachen sprechen Sie?",
+            "Giulia spricht Italienisch, Englisch und Französisch und hilft gern bei Restaurantreservierungen in jeder dieser Sprachen.",
+        ),
+        (
+            "Kann ein KI-Assistent für mich buchen?",
+            "Ja. Unser Buchungssystem hat eine öffentliche API und einen MCP-Tool-Server, sodass ein KI-Assistent Daten prüfen, Ihnen den Preis zeigen und einen Zahlungslink vorbereiten kann. Bezahlen tun Sie immer selbst, auf derselben sicheren Seite. Entwickler finden mehr auf der [Seite für KI-Agenten](/agents).",
+        ),
     ],
     "fr": [
-        ("À quelle heure peut-on arriver et partir ?", "L’arrivée se fait l’après-midi et en soirée, le départ le matin ; les horaires exacts figurent sur la page des [conditions de réservation](/fr/booking-policies). Giulia vous accueille à la porte. Si votre train ou votre vol arrive tard, dites-le-nous en réservant et nous organiserons une arrivée plus tardive."),
-        ("Y a-t-il un ascenseur ?", "Oui. Un ascenseur monte au cinquième étage, où commence l’appartement. La terrasse est un étage plus haut par un escalier intérieur – raide avec de lourdes valises, alors nous vous aidons volontiers à les porter."),
-        ("Peut-on se garer à proximité ?", "Le centre historique est une zone à trafic limité (ZTL) avec des caméras à chaque entrée : ne venez donc pas en voiture jusqu’à la porte, les amendes arrivent des mois plus tard via le loueur. Des parkings publics se trouvent juste en dehors de la zone, à dix minutes à pied ; nous vous envoyons l’itinéraire avec les informations d’arrivée."),
-        ("L’appartement convient-il aux enfants ?", "Tout à fait : il y a de la place, un lit bébé et une chaise haute sur demande, et le marché de Sant’Ambrogio et une aire de jeux sont tout près. La terrasse a un garde-corps haut, mais gardez un œil sur les petits là-haut. Les enfants comptent comme voyageurs lors de la réservation."),
-        ("Les animaux sont-ils acceptés ?", "Oui, les animaux bien élevés sont les bienvenus. Prévenez-nous en réservant pour que nous préparions une gamelle et une couverture."),
-        ("La taxe de séjour est-elle comprise dans le prix ?", "Oui. Florence perçoit une taxe de séjour par personne et par nuit, pour un nombre limité de nuits. Elle figure sur une ligne à part dans le prix avant le paiement et elle est incluse dans le total : rien à payer à l’arrivée. Les enfants sous l’âge d’exonération ne paient pas ; voir les [conditions de réservation](/fr/booking-policies)."),
-        ("Comment fonctionne la réservation en direct ?", "Choisissez vos dates sur la [page de réservation](/fr/book), indiquez le nombre de voyageurs et vous voyez le prix complet ligne par ligne. Cliquez sur *Réserver et payer* : vos dates sont bloquées pendant que vous payez sur une page de paiement sécurisée, où vous indiquez nom, e-mail et téléphone. Dès que le paiement passe, le séjour est confirmé et l’e-mail de confirmation part aussitôt. Ni compte ni frais de plateforme."),
-        ("Et si nous devons annuler ?", "Nos conditions d’annulation figurent sur la page des [conditions de réservation](/fr/booking-policies) : plus vous annulez tôt, plus le remboursement est élevé, et la taxe de séjour est toujours remboursée intégralement. Annulez vous-même depuis le lien de votre e-mail de confirmation : la page vous indique le remboursement avant que vous confirmiez, et l’argent repart aussitôt sur votre carte."),
-        ("Le Wi-Fi permet-il de travailler ?", "Oui : la fibre, un bureau dans le séjour et la climatisation dans chaque pièce. Beaucoup de voyageurs restent une ou deux semaines en travaillant d’ici ; les longs séjours bénéficient d’une réduction."),
-        ("Peut-on arriver plus tôt ou partir plus tard ?", "Souvent, oui : cela dépend des départs et arrivées du jour. Demandez-nous quelques jours avant. Si l’appartement n’est pas encore prêt, vous pouvez nous laisser vos bagages et aller déjeuner."),
-        ("Quelles langues parlez-vous ?", "Giulia parle italien, anglais et français, et vous aide volontiers à réserver au restaurant dans chacune de ces langues."),
-        ("Un assistant IA peut-il réserver pour moi ?", "Oui. Notre système de réservation dispose d’une API publique et d’un serveur d’outils MCP : un assistant IA peut vérifier les dates, vous montrer le prix et préparer un lien de paiement. C’est toujours vous qui payez, sur la même page sécurisée. Les développeurs trouveront davantage d’informations sur la [page pour les agents IA](/agents)."),
+        (
+            "À quelle heure peut-on arriver et partir ?",
+            "L’arrivée se fait l’après-midi et en soirée, le départ le matin ; les horaires exacts figurent sur la page des [conditions de réservation](/fr/booking-policies). Giulia vous accueille à la porte. Si votre train ou votre vol arrive tard, dites-le-nous en réservant et nous organiserons une arrivée plus tardive.",
+        ),
+        (
+            "Y a-t-il un ascenseur ?",
+            "Oui. Un ascenseur monte au cinquième étage, où commence l’appartement. La terrasse est un étage plus haut par un escalier intérieur – raide avec de lourdes valises, alors nous vous aidons volontiers à les porter.",
+        ),
+        (
+            "Peut-on se garer à proximité ?",
+            "Le centre historique est une zone à trafic limité (ZTL) avec des caméras à chaque entrée : ne venez donc pas en voiture jusqu’à la porte, les amendes arrivent des mois plus tard via le loueur. Des parkings publics se trouvent juste en dehors de la zone, à dix minutes à pied ; nous vous envoyons l’itinéraire avec les informations d’arrivée.",
+        ),
+        (
+            "L’appartement convient-il aux enfants ?",
+            "Tout à fait : il y a de la place, un lit bébé et une chaise haute sur demande, et le marché de Sant’Ambrogio et une aire de jeux sont tout près. La terrasse a un garde-corps haut, mais gardez un œil sur les petits là-haut. Les enfants comptent comme voyageurs lors de la réservation.",
+        ),
+        (
+            "Les animaux sont-ils acceptés ?",
+            "Oui, les animaux bien élevés sont les bienvenus. Prévenez-nous en réservant pour que nous préparions une gamelle et une couverture.",
+        ),
+        (
+            "La taxe de séjour est-elle comprise dans le prix ?",
+            "Oui. Florence perçoit une taxe de séjour par personne et par nuit, pour un nombre limité de nuits. Elle figure sur une ligne à part dans le prix avant le paiement et elle est incluse dans le total : rien à payer à l’arrivée. Les enfants sous l’âge d’exonération ne paient pas ; voir les [conditions de réservation](/fr/booking-policies).",
+        ),
+        (
+            "Comment fonctionne la réservation en direct ?",
+            "Choisissez vos dates sur la [page de réservation](/fr/book), indiquez le nombre de voyageurs et vous voyez le prix complet ligne par ligne. Cliquez sur *Réserver et payer* : vos dates sont bloquées pendant que vous payez sur une page de paiement sécurisée, où vous indiquez nom, e-mail et téléphone. Dès que le paiement passe, le séjour est confirmé et l’e-mail de confirmation part aussitôt. Ni compte ni frais de plateforme.",
+        ),
+        (
+            "Et si nous devons annuler ?",
+            "Nos conditions d’annulation figurent sur la page des [conditions de réservation](/fr/booking-policies) : plus vous annulez tôt, plus le remboursement est élevé, et la taxe de séjour est toujours remboursée intégralement. Annulez vous-même depuis le lien de votre e-mail de confirmation : la page vous indique le remboursement avant que vous confirmiez, et l’argent repart aussitôt sur votre carte.",
+        ),
+        (
+            "Le Wi-Fi permet-il de travailler ?",
+            "Oui : la fibre, un bureau dans le séjour et la climatisation dans chaque pièce. Beaucoup de voyageurs restent une ou deux semaines en travaillant d’ici ; les longs séjours bénéficient d’une réduction.",
+        ),
+        (
+            "Peut-on arriver plus tôt ou partir plus tard ?",
+            "Souvent, oui : cela dépend des départs et arrivées du jour. Demandez-nous quelques jours avant. Si l’appartement n’est pas encore prêt, vous pouvez nous laisser vos bagages et aller déjeuner.",
+        ),
+        (
+            "Quelles langues parlez-vous ?",
+            "Giulia parle italien, anglais et français, et vous aide volontiers à réserver au restaurant dans chacune de ces langues.",
+        ),
+        (
+            "Un assistant IA peut-il réserver pour moi ?",
+            "Oui. Notre système de réservation dispose d’une API publique et d’un serveur d’outils MCP : un assistant IA peut vérifier les dates, vous montrer le prix et préparer un lien de paiement. C’est toujours vous qui payez, sur la même page sécurisée. Les développeurs trouveront davantage d’informations sur la [page pour les agents IA](/agents).",
+        ),
     ],
 }
 

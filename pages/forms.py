@@ -10,7 +10,9 @@ HONEYPOT_FIELD = "homepage"
 class ContactForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=100, widget=forms.TextInput(attrs={"autocomplete": "name"}))
     email = forms.EmailField(label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    phone = forms.CharField(label=_("Phone (optional)"), max_length=40, required=False, widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}))
+    phone = forms.CharField(
+        label=_("Phone (optional)"), max_length=40, required=False, widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"})
+    )
     check_in = forms.DateField(label=_("Arrival (optional)"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     check_out = forms.DateField(label=_("Departure (optional)"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     guests = forms.IntegerField(label=_("Guests (optional)"), required=False, min_value=1)
@@ -21,7 +23,10 @@ class ContactForm(forms.Form):
         super().__init__(*args, **kwargs)
         # The property's capacity is the owner's setting, so the bound is set per form.
         self.fields["guests"] = forms.IntegerField(
-            label=_("Guests (optional)"), required=False, min_value=1, max_value=max_guests,
+            label=_("Guests (optional)"),
+            required=False,
+            min_value=1,
+            max_value=max_guests,
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
 

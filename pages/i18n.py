@@ -30,7 +30,7 @@ def lang_path(path: str, language: str | None = None) -> str:
 
 
 def language_of_path(path: str) -> str:
-    """"/it/book" → "it"; an unprefixed path is English."""
+    """ "/it/book" → "it"; an unprefixed path is English."""
     first = path.lstrip("/").split("/", 1)[0]
     return first if first in language_codes() and first != settings.LANGUAGE_CODE else settings.LANGUAGE_CODE
 
@@ -43,13 +43,15 @@ def alternates(request) -> list[dict]:
     entries = []
     for code, name in settings.LANGUAGES:
         path = translate_url(request.path, code) if code != current else request.path
-        entries.append({
-            "code": code,
-            "name": name,
-            "url": settings.BASE_URL + path,
-            "href": path + (("?" + request.META["QUERY_STRING"]) if request.META.get("QUERY_STRING") else ""),
-            "current": code == current,
-        })
+        entries.append(
+            {
+                "code": code,
+                "name": name,
+                "url": settings.BASE_URL + path,
+                "href": path + (("?" + request.META["QUERY_STRING"]) if request.META.get("QUERY_STRING") else ""),
+                "current": code == current,
+            }
+        )
     if len({entry["url"] for entry in entries}) == 1:  # not a translated page
         return [entry for entry in entries if entry["code"] == settings.LANGUAGE_CODE]
     return entries

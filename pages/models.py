@@ -38,7 +38,9 @@ class PageText(models.Model):
 
     key = models.CharField(max_length=40, choices=PageKey.choices, unique=True, help_text=_("Which page these words belong to."))
     title = models.CharField(max_length=120, help_text=_("The heading of the page and the title shown in search results."))
-    meta_description = models.CharField(max_length=300, blank=True, help_text=_("One or two sentences for search results and link previews (about 155 characters)."))
+    meta_description = models.CharField(
+        max_length=300, blank=True, help_text=_("One or two sentences for search results and link previews (about 155 characters).")
+    )
     intro = models.TextField(blank=True, help_text=_("A short paragraph under the heading (plain text)."))
     body = models.TextField(blank=True, help_text=_("Further text, in Markdown (## headings, **bold**, [links](https://…), lists)."))
     updated_at = models.DateTimeField(auto_now=True)
@@ -87,7 +89,9 @@ class BlogPost(models.Model):
     cover_alt = models.CharField(max_length=200, blank=True, help_text=_("What the cover shows, for screen readers."))
     author = models.CharField(max_length=100, blank=True, help_text=_("Shown under the title. Empty: the host's name."))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
-    published_at = models.DateTimeField(null=True, blank=True, help_text=_("Visible from this moment, once the status is Published. A future date schedules the article."))
+    published_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("Visible from this moment, once the status is Published. A future date schedules the article.")
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -106,10 +106,7 @@ def vacation_rental(prop: dict, *, path: str = "/penthouse-florence") -> dict:
     capacity = prop["capacity"]
     reviews = prop["reviews"]
     policies = prop["policies"]
-    amenities = [
-        {"@type": "LocationFeatureSpecification", "name": amenity["name"], "value": True}
-        for amenity in prop["amenities"]
-    ]
+    amenities = [{"@type": "LocationFeatureSpecification", "name": amenity["name"], "value": True} for amenity in prop["amenities"]]
     accommodation = {
         "@type": "Accommodation",
         "additionalType": "EntirePlace",
@@ -221,7 +218,6 @@ def breadcrumbs(*crumbs: tuple[str, str]) -> dict:
         "@context": SCHEMA,
         "@type": "BreadcrumbList",
         "itemListElement": [
-            {"@type": "ListItem", "position": index, "name": name, "item": absolute(path)}
-            for index, (name, path) in enumerate(crumbs, start=1)
+            {"@type": "ListItem", "position": index, "name": name, "item": absolute(path)} for index, (name, path) in enumerate(crumbs, start=1)
         ],
     }

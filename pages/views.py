@@ -52,7 +52,7 @@ def page_text(key: PageKey) -> PageText:
 
 
 def brand_name(prop: Property) -> str:
-    """"Attico Santa Croce — Penthouse in Florence" → "Attico Santa Croce": the short name."""
+    """ "Attico Santa Croce — Penthouse in Florence" → "Attico Santa Croce": the short name."""
     return prop.name.split(" — ")[0].strip() or prop.name
 
 
@@ -88,17 +88,19 @@ def local_photos(listing: dict, prop: Property) -> list[dict]:
         record = stored.get(url)
         sized = record.renditions if record is not None else []
         width, height = record.display_size if record is not None else (1200, 800)
-        shown.append({
-            **photo,
-            "url": url,
-            "src": default_storage.url(sized[len(sized) // 2]["jpeg"]) if sized else url,
-            "width": width,
-            "height": height,
-            "srcset_jpeg": record.srcset_jpeg if sized else "",
-            "srcset_webp": record.srcset_webp if sized else "",
-            "full_url": default_storage.url(sized[-1]["jpeg"]) if sized else url,
-            "full_webp": default_storage.url(sized[-1]["webp"]) if sized else "",
-        })
+        shown.append(
+            {
+                **photo,
+                "url": url,
+                "src": default_storage.url(sized[len(sized) // 2]["jpeg"]) if sized else url,
+                "width": width,
+                "height": height,
+                "srcset_jpeg": record.srcset_jpeg if sized else "",
+                "srcset_webp": record.srcset_webp if sized else "",
+                "full_url": default_storage.url(sized[-1]["jpeg"]) if sized else url,
+                "full_webp": default_storage.url(sized[-1]["webp"]) if sized else "",
+            }
+        )
     return shown
 
 
@@ -153,10 +155,7 @@ def booking_config(listing: dict, request) -> dict:
         # thank-you page in that language: the stay (and its emails) then keep the language.
         "locale": i18n.LOCALES[i18n.current_language()].replace("_", "-"),
         "text": booking_text(),
-        "returnUrls": (
-            {"success_url": settings.BASE_URL + i18n.lang_path("/thank-you")}
-            if i18n.current_language() != settings.LANGUAGE_CODE else None
-        ),
+        "returnUrls": ({"success_url": settings.BASE_URL + i18n.lang_path("/thank-you")} if i18n.current_language() != settings.LANGUAGE_CODE else None),
         # Back from the payment page without paying: /book with the stay and the party in the query,
         # so the guest finds them kept (the script adds the query; the provider adds reservation_id).
         # (Only an address the API accepts as a return URL: else the provider's default, /book
@@ -174,21 +173,26 @@ def booking_config(listing: dict, request) -> dict:
 def home(request, prop, listing):
     page = page_text(PageKey.HOME)
     meta = meta_for(
-        page, reverse("pages:home"),
+        page,
+        reverse("pages:home"),
         title=f"{brand_name(prop)} — {page.title}" if page.pk else f"{prop.name}",
         fallback_description=listing["summary"],
         image=seo.share_image(prop),
         json_ld=[seo.vacation_rental(listing), seo.website(brand_name(prop))],
     )
-    return render(request, "pages/home.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "photos": local_photos(listing, prop),
-        "reviews": listing["reviews"]["items"][:3],
-        "posts": BlogPost.objects.public()[:3],
-        "from_rate": lowest_rate(listing),
-    })
+    return render(
+        request,
+        "pages/home.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "photos": local_photos(listing, prop),
+            "reviews": listing["reviews"]["items"][:3],
+            "posts": BlogPost.objects.public()[:3],
+            "from_rate": lowest_rate(listing),
+        },
+    )
 
 
 def lowest_rate(listing: dict) -> float:
@@ -207,25 +211,32 @@ def property_page(request, prop, listing):
         for category, group in groupby(sorted(listing["amenities"], key=lambda a: a["category"] or "Other"), key=lambda a: a["category"])
     ]
     meta = meta_for(
-        page, path, title=listing["name"], fallback_description=listing["summary"],
+        page,
+        path,
+        title=listing["name"],
+        fallback_description=listing["summary"],
         image=seo.share_image(prop),
         json_ld=[seo.vacation_rental(listing), crumbs((page.title, path))],
     )
-    return render(request, "pages/property.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "photos": local_photos(listing, prop),
-        "description": paragraphs(listing["description"]),
-        "amenities": amenities,
-    })
+    return render(
+        request,
+        "pages/property.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "photos": local_photos(listing, prop),
+            "description": paragraphs(listing["description"]),
+            "amenities": amenities,
+        },
+    )
 
 
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 
 def season_day(value: str) -> str:
-    """"04-15" (a yearly season) → "15 Apr"; "2027-04-15" (a one-off) → "15 Apr 2027"."""
+    """ "04-15" (a yearly season) → "15 Apr"; "2027-04-15" (a one-off) → "15 Apr 2027"."""
     parts = value.split("-")
     if len(parts) == 2:
         return f"{int(parts[1])} {MONTHS[int(parts[0]) - 1]}"
@@ -236,13 +247,15 @@ def season_rows(rules: dict) -> list[dict]:
     """The seasons of the API's pricing rules, in calendar order, for the rates table."""
     rows = []
     for season in sorted(rules["seasons"], key=lambda s: (not s["recurring_yearly"], s["start"])):
-        rows.append({
-            "name": season["name"],
-            "dates": f"{season_day(season['start'])} – {season_day(season['end'])}" + ("" if season["recurring_yearly"] else " (this time only)"),
-            "nightly_rate": season["nightly_rate"],
-            "weekend_rate": season["weekend_nightly_rate"] if season["weekend_nightly_rate"] is not None else season["nightly_rate"],
-            "min_nights": season["min_nights"] or rules["min_nights"],
-        })
+        rows.append(
+            {
+                "name": season["name"],
+                "dates": f"{season_day(season['start'])} – {season_day(season['end'])}" + ("" if season["recurring_yearly"] else " (this time only)"),
+                "nightly_rate": season["nightly_rate"],
+                "weekend_rate": season["weekend_nightly_rate"] if season["weekend_nightly_rate"] is not None else season["nightly_rate"],
+                "min_nights": season["min_nights"] or rules["min_nights"],
+            }
+        )
     return rows
 
 
@@ -251,19 +264,33 @@ def season_rows(rules: dict) -> list[dict]:
 def availability(request, prop, listing):
     page = page_text(PageKey.AVAILABILITY)
     path = reverse("pages:availability")
-    meta = meta_for(page, path, fallback_description=_("Live availability and nightly prices of %(name)s.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
-    return render(request, "pages/availability.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "rules": listing["pricing_rules"],
-        "seasons": season_rows(listing["pricing_rules"]),
-        "booking_config": booking_config(listing, request),
-        "link_problem": explain_stay_link(request.GET, max_guests=listing["capacity"]["max_guests"], max_nights=listing["pricing_rules"]["max_nights"], booking_window_days=listing["pricing_rules"]["booking_window_days"]),
-        "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
-        "child_choices": range(0, listing["capacity"]["max_guests"]),
-        "picker_mode": "browse",
-    })
+    meta = meta_for(
+        page,
+        path,
+        fallback_description=_("Live availability and nightly prices of %(name)s.") % {"name": listing["name"]},
+        json_ld=[crumbs((page.title, path))],
+    )
+    return render(
+        request,
+        "pages/availability.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "rules": listing["pricing_rules"],
+            "seasons": season_rows(listing["pricing_rules"]),
+            "booking_config": booking_config(listing, request),
+            "link_problem": explain_stay_link(
+                request.GET,
+                max_guests=listing["capacity"]["max_guests"],
+                max_nights=listing["pricing_rules"]["max_nights"],
+                booking_window_days=listing["pricing_rules"]["booking_window_days"],
+            ),
+            "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
+            "child_choices": range(0, listing["capacity"]["max_guests"]),
+            "picker_mode": "browse",
+        },
+    )
 
 
 @require_safe
@@ -274,16 +301,22 @@ def reviews(request, prop, listing):
     items = listing["reviews"]["items"]
     distribution = [(stars, sum(1 for r in items if r["rating"] == stars)) for stars in range(5, 0, -1)]
     meta = meta_for(
-        page, path, fallback_description=_("What guests say about %(name)s.") % {"name": listing["name"]},
+        page,
+        path,
+        fallback_description=_("What guests say about %(name)s.") % {"name": listing["name"]},
         json_ld=[seo.vacation_rental(listing), crumbs((page.title, path))],
     )
-    return render(request, "pages/reviews.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "summary": listing["reviews"],
-        "distribution": [(stars, count, round(100 * count / len(items)) if items else 0) for stars, count in distribution],
-    })
+    return render(
+        request,
+        "pages/reviews.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "summary": listing["reviews"],
+            "distribution": [(stars, count, round(100 * count / len(items)) if items else 0) for stars, count in distribution],
+        },
+    )
 
 
 @require_safe
@@ -293,15 +326,21 @@ def location(request, prop, listing):
     path = reverse("pages:location")
     coordinates = listing["coordinates"]
     latitude, longitude = seo.coordinate(coordinates["latitude"]), seo.coordinate(coordinates["longitude"])
-    meta = meta_for(page, path, fallback_description=_("Where %(name)s is and how to get there.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
-    return render(request, "pages/location.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "latitude": latitude,
-        "longitude": longitude,
-        "osm_url": f"https://www.openstreetmap.org/?mlat={latitude}&mlon={longitude}#map=17/{latitude}/{longitude}",
-    })
+    meta = meta_for(
+        page, path, fallback_description=_("Where %(name)s is and how to get there.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))]
+    )
+    return render(
+        request,
+        "pages/location.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "latitude": latitude,
+            "longitude": longitude,
+            "osm_url": f"https://www.openstreetmap.org/?mlat={latitude}&mlon={longitude}#map=17/{latitude}/{longitude}",
+        },
+    )
 
 
 @require_safe
@@ -324,15 +363,19 @@ def booking_policies(request, prop, listing):
     path = reverse("pages:booking-policies")
     policies = listing["policies"]
     meta = meta_for(page, path, fallback_description=_("Cancellation, payment, check-in and house rules."), json_ld=[crumbs((page.title, path))])
-    return render(request, "pages/booking_policies.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "policies": policies,
-        "rules": listing["pricing_rules"],
-        "cancellation": pricing.policy_lines(rules_for(prop).cancellation_tiers),
-        "payment": lines(policies["payment_policy"]),
-    })
+    return render(
+        request,
+        "pages/booking_policies.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "policies": policies,
+            "rules": listing["pricing_rules"],
+            "cancellation": pricing.policy_lines(rules_for(prop).cancellation_tiers),
+            "payment": lines(policies["payment_policy"]),
+        },
+    )
 
 
 @require_safe
@@ -340,7 +383,9 @@ def booking_policies(request, prop, listing):
 def book(request, prop, listing):
     page = page_text(PageKey.BOOK)
     path = reverse("pages:book")
-    meta = meta_for(page, path, fallback_description=_("Choose your dates and book %(name)s directly.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))])
+    meta = meta_for(
+        page, path, fallback_description=_("Choose your dates and book %(name)s directly.") % {"name": listing["name"]}, json_ld=[crumbs((page.title, path))]
+    )
     config = booking_config(listing, request)
     cancelled = cancelled_checkout(request.GET)
     link_problem = ""
@@ -353,19 +398,28 @@ def book(request, prop, listing):
         if cancelled.status == cancelled.Status.HELD:
             config["releaseHold"] = cancelled.pk
     else:
-        link_problem = explain_stay_link(request.GET, max_guests=listing["capacity"]["max_guests"], max_nights=listing["pricing_rules"]["max_nights"], booking_window_days=listing["pricing_rules"]["booking_window_days"])
-    return render(request, "pages/book.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "rules": listing["pricing_rules"],
-        "booking_config": config,
-        "checkout_cancelled": cancelled is not None,
-        "link_problem": link_problem,
-        "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
-        "child_choices": range(0, listing["capacity"]["max_guests"]),
-        "picker_mode": "book",
-    })
+        link_problem = explain_stay_link(
+            request.GET,
+            max_guests=listing["capacity"]["max_guests"],
+            max_nights=listing["pricing_rules"]["max_nights"],
+            booking_window_days=listing["pricing_rules"]["booking_window_days"],
+        )
+    return render(
+        request,
+        "pages/book.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "rules": listing["pricing_rules"],
+            "booking_config": config,
+            "checkout_cancelled": cancelled is not None,
+            "link_problem": link_problem,
+            "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
+            "child_choices": range(0, listing["capacity"]["max_guests"]),
+            "picker_mode": "book",
+        },
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -373,7 +427,12 @@ def book(request, prop, listing):
 def contact(request, prop, listing):
     page = page_text(PageKey.CONTACT)
     path = reverse("pages:contact")
-    meta = meta_for(page, path, fallback_description=_("Ask %(host)s a question.") % {"host": listing["host"]["name"] or _("the host")}, json_ld=[crumbs((page.title, path))])
+    meta = meta_for(
+        page,
+        path,
+        fallback_description=_("Ask %(host)s a question.") % {"host": listing["host"]["name"] or _("the host")},
+        json_ld=[crumbs((page.title, path))],
+    )
     status = 200
     notice = ""
     form = ContactForm(max_guests=listing["capacity"]["max_guests"])
@@ -383,10 +442,18 @@ def contact(request, prop, listing):
         try:
             count_inquiry(ip)
         except TooManyInquiries as limited:
-            response = render(request, "pages/contact.html", {
-                "meta": meta, "page": page, "listing": listing, "form": form,
-                "notice": _("You have sent several messages in a short time. Please wait a while, or write to us by email."),
-            }, status=429)
+            response = render(
+                request,
+                "pages/contact.html",
+                {
+                    "meta": meta,
+                    "page": page,
+                    "listing": listing,
+                    "form": form,
+                    "notice": _("You have sent several messages in a short time. Please wait a while, or write to us by email."),
+                },
+                status=429,
+            )
             response["Retry-After"] = str(limited.retry_after)
             return response
         if form.is_bot:
@@ -398,14 +465,19 @@ def contact(request, prop, listing):
             return HttpResponseRedirect(path + "?sent=1")
         else:
             status = 400
-    return render(request, "pages/contact.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "form": form,
-        "sent": request.method == "GET" and request.GET.get("sent") == "1",
-        "notice": notice,
-    }, status=status)
+    return render(
+        request,
+        "pages/contact.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "form": form,
+            "sent": request.method == "GET" and request.GET.get("sent") == "1",
+            "notice": notice,
+        },
+        status=status,
+    )
 
 
 @require_safe
@@ -435,15 +507,19 @@ def thank_you(request, prop, listing):
             problem = "invalid"
         except NotFound:
             problem = "not_found"
-    response = render(request, "pages/thank_you.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "policies": listing["policies"],
-        "reservation": reservation,
-        "problem": problem,
-        "manage_url": manage_url,
-    })
+    response = render(
+        request,
+        "pages/thank_you.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "policies": listing["policies"],
+            "reservation": reservation,
+            "problem": problem,
+            "manage_url": manage_url,
+        },
+    )
     response["Referrer-Policy"] = "no-referrer"  # the address carries the reservation and session ids
     return response
 
@@ -454,14 +530,24 @@ def privacy(request, prop, listing):
     """What the site stores about guests, why, for how long, and their rights (GDPR)."""
     page = page_text(PageKey.PRIVACY)
     path = reverse("pages:privacy")
-    meta = meta_for(page, path, title=page.title if page.pk else _("Privacy"), fallback_description=_("What we store about you, why, for how long, and your rights."), json_ld=[crumbs((page.title, path))])
-    return render(request, "pages/privacy.html", {
-        "meta": meta,
-        "page": page,
-        "listing": listing,
-        "hold_minutes": listing["policies"]["hold_minutes"],
-        "contact_email": prop.contact_email,
-    })
+    meta = meta_for(
+        page,
+        path,
+        title=page.title if page.pk else _("Privacy"),
+        fallback_description=_("What we store about you, why, for how long, and your rights."),
+        json_ld=[crumbs((page.title, path))],
+    )
+    return render(
+        request,
+        "pages/privacy.html",
+        {
+            "meta": meta,
+            "page": page,
+            "listing": listing,
+            "hold_minutes": listing["policies"]["hold_minutes"],
+            "contact_email": prop.contact_email,
+        },
+    )
 
 
 @require_safe
@@ -470,7 +556,12 @@ def blog_index(request, prop, listing):
     page = page_text(PageKey.BLOG)
     path = reverse("pages:blog")
     posts = Paginator(BlogPost.objects.public(), BLOG_PAGE_SIZE).get_page(request.GET.get("page"))
-    meta = meta_for(page, path, fallback_description=_("Stories and advice from %(host)s in Florence.") % {"host": listing["host"]["name"] or _("the host")}, json_ld=[crumbs((page.title, path))])
+    meta = meta_for(
+        page,
+        path,
+        fallback_description=_("Stories and advice from %(host)s in Florence.") % {"host": listing["host"]["name"] or _("the host")},
+        json_ld=[crumbs((page.title, path))],
+    )
     return render(request, "pages/blog_index.html", {"meta": meta, "page": page, "listing": listing, "posts": posts})
 
 
@@ -508,9 +599,23 @@ def _blog_post(request, prop, listing, slug: str):
 
 # Crawlers named so that their operators see they are welcome: search engines and AI agents alike.
 WELCOMED_CRAWLERS = [
-    "Googlebot", "Bingbot", "DuckDuckBot", "Applebot", "Applebot-Extended", "Google-Extended",
-    "GPTBot", "OAI-SearchBot", "ChatGPT-User", "ClaudeBot", "Claude-User", "Claude-SearchBot",
-    "PerplexityBot", "Perplexity-User", "Amazonbot", "CCBot", "Meta-ExternalAgent",
+    "Googlebot",
+    "Bingbot",
+    "DuckDuckBot",
+    "Applebot",
+    "Applebot-Extended",
+    "Google-Extended",
+    "GPTBot",
+    "OAI-SearchBot",
+    "ChatGPT-User",
+    "ClaudeBot",
+    "Claude-User",
+    "Claude-SearchBot",
+    "PerplexityBot",
+    "Perplexity-User",
+    "Amazonbot",
+    "CCBot",
+    "Meta-ExternalAgent",
 ]
 
 
@@ -518,7 +623,9 @@ WELCOMED_CRAWLERS = [
 def robots_txt(request):
     admin = "/" + settings.ADMIN_PATH
     # Each named group repeats the rules: a crawler obeys only the most specific group that names it.
-    group = ["Allow: /", f"Disallow: {admin}", "Disallow: /thank-you"] + [f"Disallow: /{code}/thank-you" for code in i18n.language_codes() if code != settings.LANGUAGE_CODE]
+    group = ["Allow: /", f"Disallow: {admin}", "Disallow: /thank-you"] + [
+        f"Disallow: /{code}/thank-you" for code in i18n.language_codes() if code != settings.LANGUAGE_CODE
+    ]
     body = [
         "# Search engines and AI agents are welcome here.",
         "# Agents can book through the JSON API (see /llms.txt and /.well-known/openapi.json) or MCP at /mcp.",

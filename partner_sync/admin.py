@@ -18,8 +18,16 @@ from partner_sync.models import Conflict, Feed, ListingProbe
 
 STATE_COLOURS = {"ok": "#2e7d32", "never_synced": "#666", "disabled": "#666", "held_back": "#b26a00", "error": "#c62828", "stale": "#c62828"}
 SYNC_STATE_FIELDS = [
-    "last_attempt_at", "last_success_at", "last_outcome", "last_error", "last_status_code", "event_count",
-    "empty_since", "etag", "last_modified", "created_at",
+    "last_attempt_at",
+    "last_success_at",
+    "last_outcome",
+    "last_error",
+    "last_status_code",
+    "event_count",
+    "empty_since",
+    "etag",
+    "last_modified",
+    "created_at",
 ]
 
 
@@ -28,17 +36,21 @@ URL_FIELDS = {models.URLField: {"assume_scheme": "https"}}
 
 
 STATE_LABELS = {
-    "ok": pgettext_lazy("sync state", "ok"), "never_synced": pgettext_lazy("sync state", "never synced"),
-    "disabled": pgettext_lazy("sync state", "disabled"), "held_back": pgettext_lazy("sync state", "held back"),
-    "error": pgettext_lazy("sync state", "error"), "stale": pgettext_lazy("sync state", "stale"),
+    "ok": pgettext_lazy("sync state", "ok"),
+    "never_synced": pgettext_lazy("sync state", "never synced"),
+    "disabled": pgettext_lazy("sync state", "disabled"),
+    "held_back": pgettext_lazy("sync state", "held back"),
+    "error": pgettext_lazy("sync state", "error"),
+    "stale": pgettext_lazy("sync state", "stale"),
     "not_configured": pgettext_lazy("sync state", "not configured"),
 }
 
 OUTCOME_LABELS = {
-    "imported": pgettext_lazy("sync outcome", "imported"), "not_modified": pgettext_lazy("sync outcome", "not modified"),
-    "held_back": pgettext_lazy("sync outcome", "held back"), "failed": pgettext_lazy("sync outcome", "failed"),
+    "imported": pgettext_lazy("sync outcome", "imported"),
+    "not_modified": pgettext_lazy("sync outcome", "not modified"),
+    "held_back": pgettext_lazy("sync outcome", "held back"),
+    "failed": pgettext_lazy("sync outcome", "failed"),
 }
-
 
 
 def state_badge(state: str):
@@ -49,8 +61,17 @@ def state_badge(state: str):
 class FeedAdmin(GuardedModelAdmin):
     formfield_overrides = URL_FIELDS
     list_display = [
-        "name", "shown_url", "enabled", "source", "state", "last_attempt_at", "last_success_at", "last_status_code",
-        "last_error", "event_count", "open_conflicts",
+        "name",
+        "shown_url",
+        "enabled",
+        "source",
+        "state",
+        "last_attempt_at",
+        "last_success_at",
+        "last_status_code",
+        "last_error",
+        "event_count",
+        "open_conflicts",
     ]
     list_filter = ["enabled", "last_outcome"]
     search_fields = ["name"]
@@ -68,9 +89,7 @@ class FeedAdmin(GuardedModelAdmin):
         services.ensure_configured_feeds()
         services.ensure_listing_probe()
         status = selectors.partner_status()
-        open_conflicts = (
-            Conflict.objects.filter(resolved_at=None, reservation__status="confirmed").select_related("feed", "reservation").order_by("start")
-        )
+        open_conflicts = Conflict.objects.filter(resolved_at=None, reservation__status="confirmed").select_related("feed", "reservation").order_by("start")
         context = {
             "ical_state": status["ical"]["state"],
             "ical_state_badge": state_badge(status["ical"]["state"]),
@@ -114,7 +133,9 @@ class FeedAdmin(GuardedModelAdmin):
         super().save_model(request, obj, form, change)
         services.feed_settings_changed(obj, changed=set(form.changed_data))
         if "enabled" in form.changed_data and not obj.enabled:
-            self.message_user(request, _("%(feed)s: its blocks were removed; those nights are open for direct stays again.") % {"feed": obj.name}, messages.WARNING)
+            self.message_user(
+                request, _("%(feed)s: its blocks were removed; those nights are open for direct stays again.") % {"feed": obj.name}, messages.WARNING
+            )
 
     def delete_model(self, request, obj):
         services.delete_feed(obj)
@@ -130,7 +151,10 @@ class FeedAdmin(GuardedModelAdmin):
         for report in reports:
             level = messages.ERROR if report.outcome == "failed" else messages.WARNING if report.error else messages.SUCCESS
             detail = report.error or _("%(created)d new, %(updated)d moved, %(deleted)d removed blocks; %(conflicts)d conflicts") % {
-                "created": report.created, "updated": report.updated, "deleted": report.deleted, "conflicts": report.conflicts,
+                "created": report.created,
+                "updated": report.updated,
+                "deleted": report.deleted,
+                "conflicts": report.conflicts,
             }
             self.message_user(request, f"{report.feed_name}: {OUTCOME_LABELS.get(report.outcome, report.outcome.replace('_', ' '))}. {detail}", level)
         if not reports:
@@ -201,4 +225,6 @@ class ListingProbeAdmin(GuardedModelAdmin):
         elif probe.last_error:
             self.message_user(request, _("The listing did not answer well: %(error)s") % {"error": probe.last_error}, messages.ERROR)
         else:
-            self.message_user(request, _("The listing answered %(status)s in %(ms)s ms.") % {"status": probe.last_status_code, "ms": probe.latency_ms}, messages.SUCCESS)
+            self.message_user(
+                request, _("The listing answered %(status)s in %(ms)s ms.") % {"status": probe.last_status_code, "ms": probe.latency_ms}, messages.SUCCESS
+            )

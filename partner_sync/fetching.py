@@ -47,8 +47,7 @@ def user_agent() -> str:
     return f"DirectBooking-CalendarSync/1.0 (+{settings.BASE_URL})"
 
 
-def fetch_feed(url: str, *, etag: str = "", last_modified: str = "", timeout: float = FETCH_TIMEOUT_SECONDS,
-               max_bytes: int = MAX_FEED_BYTES) -> FeedResponse:
+def fetch_feed(url: str, *, etag: str = "", last_modified: str = "", timeout: float = FETCH_TIMEOUT_SECONDS, max_bytes: int = MAX_FEED_BYTES) -> FeedResponse:
     """GET a feed. `timeout` bounds the whole fetch, not only each socket read: a server that
     trickles bytes cannot hold a worker. 304 counts only when we sent validators."""
     headers = {"User-Agent": user_agent(), "Accept": "text/calendar, text/plain;q=0.8, */*;q=0.5"}
@@ -77,7 +76,8 @@ def fetch_feed(url: str, *, etag: str = "", last_modified: str = "", timeout: fl
                     if time.monotonic() > deadline:
                         return FeedResponse(status_code=code, error=f"Timed out after {timeout:g} s.")
                 return FeedResponse(
-                    status_code=code, body=bytes(body),
+                    status_code=code,
+                    body=bytes(body),
                     etag=response.headers.get("ETag", "")[:500],
                     last_modified=_valid_http_date(response.headers.get("Last-Modified", "")),
                 )
@@ -92,8 +92,9 @@ def probe_url(url: str, *, timeout: float = FETCH_TIMEOUT_SECONDS) -> ProbeRespo
     try:
         with requests.Session() as session:
             session.max_redirects = MAX_REDIRECTS
-            with session.get(url, headers={"User-Agent": user_agent(), "Accept": "text/html,*/*;q=0.5"},
-                             timeout=(min(5.0, timeout), timeout), stream=True) as response:
+            with session.get(
+                url, headers={"User-Agent": user_agent(), "Accept": "text/html,*/*;q=0.5"}, timeout=(min(5.0, timeout), timeout), stream=True
+            ) as response:
                 latency_ms = round((time.monotonic() - started) * 1000)
                 code = response.status_code
                 if not 200 <= code < 300:

@@ -81,7 +81,7 @@ def parse_feed(body: bytes, *, today: date, local_tz: tzinfo, label: str, own_ho
 
 
 def neutral_summary(summary: str) -> str:
-    """"Reserved" or "Not available": a platform's summary may carry a guest's name."""
+    """ "Reserved" or "Not available": a platform's summary may carry a guest's name."""
     return "Not available" if NOT_AVAILABLE.search(summary) else "Reserved"
 
 

@@ -27,7 +27,9 @@ class Feed(models.Model):
 
     name = models.CharField(max_length=100, help_text=_("Shown in the admin and on the blocks it creates, e.g. Airbnb."))
     url = models.URLField(
-        "iCal URL", max_length=2000, validators=[HTTP_URL],
+        "iCal URL",
+        max_length=2000,
+        validators=[HTTP_URL],
         help_text=_("The platform's calendar export link (it usually carries a secret token: keep it private)."),
     )
     enabled = models.BooleanField(
@@ -61,7 +63,9 @@ class Feed(models.Model):
         verbose_name = _("listing platform calendar")
         constraints = [
             models.UniqueConstraint(
-                fields=["environment_url"], condition=~models.Q(environment_url=""), name="one_feed_per_environment_url",
+                fields=["environment_url"],
+                condition=~models.Q(environment_url=""),
+                name="one_feed_per_environment_url",
             ),
         ]
 
@@ -89,7 +93,9 @@ class Conflict(models.Model):
     first_seen_at = models.DateTimeField(default=timezone.now)
     last_seen_at = models.DateTimeField(default=timezone.now)
     resolved_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("When the overlap disappeared from the feed (the platform moved or cancelled its booking)."),
+        null=True,
+        blank=True,
+        help_text=_("When the overlap disappeared from the feed (the platform moved or cancelled its booking)."),
     )
 
     class Meta:

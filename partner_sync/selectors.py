@@ -61,9 +61,15 @@ def mask_url(url: str) -> str:
 def with_open_conflicts(feeds):
     """Annotate `open_conflicts`: overlaps with stays that are still confirmed (cancelling the
     direct stay ends a conflict as surely as the platform dropping its booking)."""
-    return feeds.annotate(open_conflicts=Count("conflicts", filter=Q(
-        conflicts__resolved_at__isnull=True, conflicts__reservation__status=Reservation.Status.CONFIRMED,
-    )))
+    return feeds.annotate(
+        open_conflicts=Count(
+            "conflicts",
+            filter=Q(
+                conflicts__resolved_at__isnull=True,
+                conflicts__reservation__status=Reservation.Status.CONFIRMED,
+            ),
+        )
+    )
 
 
 def partner_status(*, now: datetime | None = None) -> dict:
@@ -80,22 +86,24 @@ def ical_status(*, now: datetime) -> dict:
         state = feed_state(feed, now=now)
         if feed.enabled:
             states.append(state)
-        feeds.append({
-            "name": feed.name,
-            "url": mask_url(feed.url),
-            "source": "environment" if feed.from_environment else "admin",
-            # False only for a feed seeded from PARTNER_ICAL_URLS and since removed from it.
-            "configured": not feed.from_environment or feed.environment_url in configured_urls,
-            "enabled": feed.enabled,
-            "state": state,
-            "last_attempt_at": _iso(feed.last_attempt_at),
-            "last_success_at": _iso(feed.last_success_at),
-            "last_error": feed.last_error or None,
-            "last_status_code": feed.last_status_code,
-            "events": feed.event_count,
-            "conflicts": feed.open_conflicts,
-            "stale": state == "stale",
-        })
+        feeds.append(
+            {
+                "name": feed.name,
+                "url": mask_url(feed.url),
+                "source": "environment" if feed.from_environment else "admin",
+                # False only for a feed seeded from PARTNER_ICAL_URLS and since removed from it.
+                "configured": not feed.from_environment or feed.environment_url in configured_urls,
+                "enabled": feed.enabled,
+                "state": state,
+                "last_attempt_at": _iso(feed.last_attempt_at),
+                "last_success_at": _iso(feed.last_success_at),
+                "last_error": feed.last_error or None,
+                "last_status_code": feed.last_status_code,
+                "events": feed.event_count,
+                "conflicts": feed.open_conflicts,
+                "stale": state == "stale",
+            }
+        )
     if not feeds:
         overall = "not_configured"
     elif not states:
@@ -109,8 +117,15 @@ def listing_probe_status(*, now: datetime) -> dict:
     probe = ListingProbe.objects.filter(pk=ListingProbe.SINGLETON_PK).first()
     if probe is None or not probe.configured:
         return {
-            "configured": False, "enabled": bool(probe and probe.enabled), "url": None, "last_attempt_at": None,
-            "last_success_at": None, "last_error": None, "last_status_code": None, "latency_ms": None, "stale": False,
+            "configured": False,
+            "enabled": bool(probe and probe.enabled),
+            "url": None,
+            "last_attempt_at": None,
+            "last_success_at": None,
+            "last_error": None,
+            "last_status_code": None,
+            "latency_ms": None,
+            "stale": False,
         }
     return {
         "configured": True,

@@ -39,12 +39,18 @@ REFRESH_TIMEOUT_SECONDS = 4.0
 MAX_PARALLEL_FETCHES = 4
 FETCH_GRACE_SECONDS = 1.0
 PLATFORM_NAMES = [
-    ("airbnb.", "Airbnb"), ("booking.com", "Booking.com"), ("vrbo.", "Vrbo"), ("homeaway.", "Vrbo"),
-    ("expedia.", "Expedia"), ("tripadvisor.", "Tripadvisor"), ("google.com", "Google Calendar"),
+    ("airbnb.", "Airbnb"),
+    ("booking.com", "Booking.com"),
+    ("vrbo.", "Vrbo"),
+    ("homeaway.", "Vrbo"),
+    ("expedia.", "Expedia"),
+    ("tripadvisor.", "Tripadvisor"),
+    ("google.com", "Google Calendar"),
 ]
 
 
 # --- Configuration from the environment ---------------------------------------------------------
+
 
 def ensure_configured_feeds() -> None:
     """Create a feed for each PARTNER_ICAL_URLS entry that has none yet. Idempotent: one query
@@ -97,6 +103,7 @@ def ensure_listing_probe() -> ListingProbe | None:
 
 # --- Importing the feeds -------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class FeedSyncReport:
     feed_id: int
@@ -119,8 +126,7 @@ def sync_all_feeds() -> list[FeedSyncReport]:
     ensure_configured_feeds()
     clear_disabled_feeds()
     half_interval = timedelta(seconds=settings.PARTNER_SYNC_SECONDS / 2)
-    reports = _sync(Feed.objects.filter(enabled=True), attempted_before=timezone.now() - half_interval,
-                    timeout=fetching.FETCH_TIMEOUT_SECONDS)
+    reports = _sync(Feed.objects.filter(enabled=True), attempted_before=timezone.now() - half_interval, timeout=fetching.FETCH_TIMEOUT_SECONDS)
     for report in reports:
         log = logger.warning if report.error else logger.info
         log("partner feed %s: %s %s", report.feed_name, report.outcome, report.error)
@@ -183,9 +189,8 @@ def _claim(feed: Feed, *, attempted_before: datetime | None, timeout: float) -> 
         due = Q(last_attempt_at__isnull=True) | Q(last_attempt_at__lt=attempted_before)
     lease = timedelta(seconds=timeout * 2 + 30)  # outlives any fetch; a crashed worker's lease lapses
     with transaction.atomic():
-        claimed = (
-            Feed.objects.filter(due, Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), pk=feed.pk, enabled=True)
-            .update(last_attempt_at=now, claimed_until=now + lease)
+        claimed = Feed.objects.filter(due, Q(claimed_until__isnull=True) | Q(claimed_until__lt=now), pk=feed.pk, enabled=True).update(
+            last_attempt_at=now, claimed_until=now + lease
         )
     return claimed == 1
 
@@ -214,10 +219,7 @@ def _fetch_all(feeds: list[Feed], *, timeout: float) -> list[fetching.FeedRespon
     try:
         futures = [pool.submit(fetch, feed) for feed in feeds]
         wait(futures, timeout=timeout + FETCH_GRACE_SECONDS)
-        return [
-            future.result() if future.done() else fetching.FeedResponse(error=f"Timed out after {timeout:g} s.")
-            for future in futures
-        ]
+        return [future.result() if future.done() else fetching.FeedResponse(error=f"Timed out after {timeout:g} s.") for future in futures]
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -235,12 +237,20 @@ def _apply(feed: Feed, response: fetching.FeedResponse) -> FeedSyncReport:
         return FeedSyncReport(feed.pk, name, SyncOutcome.FAILED, response.error)
     if response.not_modified:
         Feed.objects.filter(pk=feed.pk).update(
-            last_success_at=now, last_outcome=SyncOutcome.NOT_MODIFIED, last_error="", last_status_code=304, empty_since=None,
+            last_success_at=now,
+            last_outcome=SyncOutcome.NOT_MODIFIED,
+            last_error="",
+            last_status_code=304,
+            empty_since=None,
         )
         return FeedSyncReport(feed.pk, name, SyncOutcome.NOT_MODIFIED)
     try:
         imported = parse_feed(
-            response.body or b"", today=today(), local_tz=ZoneInfo(settings.TIME_ZONE), label=name, own_host=own_host(),
+            response.body or b"",
+            today=today(),
+            local_tz=ZoneInfo(settings.TIME_ZONE),
+            label=name,
+            own_host=own_host(),
         )
     except FeedInvalid as error:
         _record_failure(feed, status_code=response.status_code, error=str(error))
@@ -251,15 +261,24 @@ def _apply(feed: Feed, response: fetching.FeedResponse) -> FeedSyncReport:
         # a second consecutive empty answer. The validators are not stored, so the next fetch is full.
         message = f"The feed suddenly lists no current or future events; its {current['event_count']} blocks stay until the next fetch confirms it."
         Feed.objects.filter(pk=feed.pk).update(
-            last_outcome=SyncOutcome.HELD_BACK, last_error=message, last_status_code=response.status_code, empty_since=now,
+            last_outcome=SyncOutcome.HELD_BACK,
+            last_error=message,
+            last_status_code=response.status_code,
+            empty_since=now,
         )
         return FeedSyncReport(feed.pk, name, SyncOutcome.HELD_BACK, message)
 
     result = replace_partner_blocks(feed_key=feed.block_key, events=imported.events)
     open_conflicts = _record_conflicts(feed, imported.events, result.conflicts, now)
     Feed.objects.filter(pk=feed.pk).update(
-        last_success_at=now, last_outcome=SyncOutcome.IMPORTED, last_error="", last_status_code=response.status_code,
-        event_count=len(imported.events), etag=response.etag, last_modified=response.last_modified, empty_since=None,
+        last_success_at=now,
+        last_outcome=SyncOutcome.IMPORTED,
+        last_error="",
+        last_status_code=response.status_code,
+        event_count=len(imported.events),
+        etag=response.etag,
+        last_modified=response.last_modified,
+        empty_since=None,
     )
     return FeedSyncReport(feed.pk, name, SyncOutcome.IMPORTED, "", result.created, result.updated, result.deleted, open_conflicts)
 
@@ -292,6 +311,7 @@ def _record_conflicts(feed: Feed, events: list[PartnerEvent], conflicts: list[tu
 
 
 # --- Feeds edited in the admin -------------------------------------------------------------------
+
 
 def feed_settings_changed(feed: Feed, *, changed: set[str]) -> None:
     """After the owner saved a feed: a new URL is fetched from scratch, a disabled feed frees its nights."""
@@ -331,6 +351,7 @@ def delete_feed(feed: Feed) -> None:
 
 # --- The listing probe ---------------------------------------------------------------------------
 
+
 def probe_listing() -> ListingProbe | None:
     """Fetch the public listing page and record status code, latency and error (the periodic job)."""
     probe = ensure_listing_probe()
@@ -339,8 +360,10 @@ def probe_listing() -> ListingProbe | None:
     started_at = timezone.now()
     answer = fetching.probe_url(probe.url)
     changes = {
-        "last_attempt_at": started_at, "last_status_code": answer.status_code,
-        "latency_ms": answer.latency_ms, "last_error": answer.error[:300],
+        "last_attempt_at": started_at,
+        "last_status_code": answer.status_code,
+        "latency_ms": answer.latency_ms,
+        "last_error": answer.error[:300],
     }
     if answer.ok:
         changes["last_success_at"] = started_at
@@ -352,6 +375,7 @@ def probe_listing() -> ListingProbe | None:
 
 
 # --- The exported calendar -----------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CalendarExport:
@@ -382,13 +406,11 @@ def exported_stays(prop) -> list[ExportedStay]:
     host = own_host()
     stays = [
         ExportedStay(_stay_uid(reservation_id, host), check_in, check_out, "Booked")
-        for reservation_id, check_in, check_out in
-        blocking_reservations(prop, first_night, date.max).values_list("pk", "check_in", "check_out")
+        for reservation_id, check_in, check_out in blocking_reservations(prop, first_night, date.max).values_list("pk", "check_in", "check_out")
     ]
     stays += [
         ExportedStay(f"block-{block_id}@{host}", start, end, "Blocked")
-        for block_id, start, end in
-        blocks_between(prop, first_night, date.max).filter(source=DateBlock.Source.STAFF).values_list("pk", "start", "end")
+        for block_id, start, end in blocks_between(prop, first_night, date.max).filter(source=DateBlock.Source.STAFF).values_list("pk", "start", "end")
     ]
     return stays
 

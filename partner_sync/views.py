@@ -49,8 +49,8 @@ class CalendarExportView(ApiView):
         operation_id="calendar_ics",
         summary="Our booked and blocked nights as an iCalendar feed, for the listing platforms to import",
         description=(
-            "All-day events (VALUE=DATE, exclusive DTEND) for confirmed stays and unexpired holds (\"Booked\") and "
-            "staff blocks (\"Blocked\"); no personal data. Supports conditional GET (ETag / Last-Modified → 304)."
+            'All-day events (VALUE=DATE, exclusive DTEND) for confirmed stays and unexpired holds ("Booked") and '
+            'staff blocks ("Blocked"); no personal data. Supports conditional GET (ETag / Last-Modified → 304).'
         ),
         responses={
             (200, "text/calendar"): OpenApiResponse(OpenApiTypes.STR, description="An iCalendar document (RFC 5545)."),

@@ -65,10 +65,25 @@ def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = 
     if jobs:
         worker = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "WARNING", "--hostname", f"test-{port}@%h"],
-            cwd=ROOT, env=child_env,
+            cwd=ROOT,
+            env=child_env,
         )
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers), "--log-level", "warning", "--no-proxy-headers"],
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+            "--no-proxy-headers",
+        ],
         cwd=ROOT,
         env=child_env,
     )

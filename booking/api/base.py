@@ -1,6 +1,5 @@
 """What every JSON endpoint shares: validated input, the client's address, the error responses."""
 
-
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework.views import APIView
 

@@ -166,5 +166,9 @@ def _drop_nullable(node) -> None:
         elif isinstance(kind, list):
             node["type"] = kind if "null" in kind else [*kind, "null"]
         else:
-            inner = {key: node.pop(key) for key in list(node) if key not in ("description", "title", "default", "example", "examples", "readOnly", "writeOnly", "deprecated")}
+            inner = {
+                key: node.pop(key)
+                for key in list(node)
+                if key not in ("description", "title", "default", "example", "examples", "readOnly", "writeOnly", "deprecated")
+            }
             node["anyOf"] = [inner, {"type": "null"}]

@@ -42,7 +42,9 @@ STAY_PARAMETERS = [
     query("check_out", DATE, "2027-05-13", "Departure date, YYYY-MM-DD; the night before it is the last one.", required=True),
     query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 2, "Number of guests, 1 to 7 (the property's capacity)."),
     CHILDREN_AGES := query(
-        "children_ages", {"type": "string", "pattern": r"^\d{1,2}(,\d{1,2}){0,5}$"}, "5,14",
+        "children_ages",
+        {"type": "string", "pattern": r"^\d{1,2}(,\d{1,2}){0,5}$"},
+        "5,14",
         "Ages of the children among the guests (0 to 17), comma-separated; at most guests − 1. Children under the exemption age pay no city tax.",
     ),
 ]
@@ -51,7 +53,10 @@ CALENDAR_PARAMETERS = [
     query("months", {"type": "integer", "minimum": 1, "maximum": 18, "default": 12}, 3, "How many months, 1 to 18."),
 ]
 RESERVATION_ID = OpenApiParameter(
-    "reservation_id", {"type": "string", "maxLength": 200}, OpenApiParameter.PATH, required=True,
+    "reservation_id",
+    {"type": "string", "maxLength": 200},
+    OpenApiParameter.PATH,
+    required=True,
     description="The reservation's id, as returned when it was created.",
     examples=[OpenApiExample("reservation_id", value="res_8JTQhG4Q89AMQ57iRAaepw")],
 )
@@ -64,7 +69,10 @@ DATABASE_DOWN = error("service_unavailable: the database is unreachable; retry s
 TOO_LARGE = error("payload_too_large: the body is over 1 MiB")
 
 IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
     description="Send the same key when retrying: the first answer is replayed for 24 hours and nothing new is created.",
 )
 
@@ -132,7 +140,9 @@ class QuoteView(ApiView):
         request=validation.QuoteRequest,
         responses={200: QuoteResult, 413: TOO_LARGE, 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
         examples=[
-            OpenApiExample("Two guests, three nights", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "currency": "EUR"}, request_only=True),
+            OpenApiExample(
+                "Two guests, three nights", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "currency": "EUR"}, request_only=True
+            ),
             answer("The breakdown", examples.QUOTE_EXAMPLE, 200),
             BODY_INVALID,
         ],
@@ -157,7 +167,9 @@ class ReservationCreateView(ApiView):
             503: DATABASE_DOWN,
         },
         examples=[
-            OpenApiExample("A hold for two", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "agent_name": "example-agent"}, request_only=True),
+            OpenApiExample(
+                "A hold for two", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "agent_name": "example-agent"}, request_only=True
+            ),
             answer("Held", examples.RESERVATION_EXAMPLE, 201),
             DATES_TAKEN,
             BODY_INVALID,
@@ -194,7 +206,11 @@ class ReservationDetailView(ApiView):
             answer("Confirmed: what cancelling today would refund", examples.CONFIRMED_RESERVATION_EXAMPLE, 200),
             answer("Cancelled and refunded", examples.CANCELLED_RESERVATION_EXAMPLE, 200),
             answer("Unknown id", examples.NOT_FOUND_EXAMPLE, 404),
-            answer("Absurd id", {"detail": [{"loc": ["path", "reservation_id"], "msg": "Ensure this field has no more than 200 characters.", "type": "string_too_long"}]}, 422),
+            answer(
+                "Absurd id",
+                {"detail": [{"loc": ["path", "reservation_id"], "msg": "Ensure this field has no more than 200 characters.", "type": "string_too_long"}]},
+                422,
+            ),
         ],
     )
     def get(self, request, reservation_id: str):
@@ -238,8 +254,14 @@ class HealthView(ApiView):
                 cursor.fetchone()
         except Exception:
             return Response(
-                {"status": "error", "database": "unreachable", "version": VERSION, "time": now,
-                 "detail": "The database is unreachable.", "code": "service_unavailable"},
+                {
+                    "status": "error",
+                    "database": "unreachable",
+                    "version": VERSION,
+                    "time": now,
+                    "detail": "The database is unreachable.",
+                    "code": "service_unavailable",
+                },
                 status=503,
             )
         return Response({"status": "ok", "database": "ok", "version": VERSION, "time": now})
@@ -253,24 +275,26 @@ class ApiIndexView(ApiView):
         from django.conf import settings
 
         base = settings.BASE_URL
-        return Response({
-            "name": "Direct Booking API",
-            "version": VERSION,
-            "openapi": f"{base}/api/openapi.json",
-            "quick_start": [f"GET {base}/api/v1/property", f"GET {base}/api/v1/availability", f"POST {base}/api/v1/payments/checkout-link"],
-            "recommendation": "Use POST /api/v1/payments/checkout-link and send the guest to checkout_url; do not collect guest details before payment.",
-            "endpoints": {
-                "property": f"{base}/api/v1/property",
-                "availability": f"{base}/api/v1/availability",
-                "calendar": f"{base}/api/v1/calendar",
-                "quote": f"{base}/api/v1/quote",
-                "reservations": f"{base}/api/v1/reservations",
-                "checkout_link": f"{base}/api/v1/payments/checkout-link",
-                "checkout_session": f"{base}/api/v1/payments/checkout-session",
-                "partner_status": f"{base}/api/v1/partner/status",
-                "calendar_ics": f"{base}/api/v1/calendar.ics",
-                "health": f"{base}/api/v1/health",
-            },
-            "mcp": f"{base}/mcp",
-            "agent_card": f"{base}/.well-known/agent-card.json",
-        })
+        return Response(
+            {
+                "name": "Direct Booking API",
+                "version": VERSION,
+                "openapi": f"{base}/api/openapi.json",
+                "quick_start": [f"GET {base}/api/v1/property", f"GET {base}/api/v1/availability", f"POST {base}/api/v1/payments/checkout-link"],
+                "recommendation": "Use POST /api/v1/payments/checkout-link and send the guest to checkout_url; do not collect guest details before payment.",
+                "endpoints": {
+                    "property": f"{base}/api/v1/property",
+                    "availability": f"{base}/api/v1/availability",
+                    "calendar": f"{base}/api/v1/calendar",
+                    "quote": f"{base}/api/v1/quote",
+                    "reservations": f"{base}/api/v1/reservations",
+                    "checkout_link": f"{base}/api/v1/payments/checkout-link",
+                    "checkout_session": f"{base}/api/v1/payments/checkout-session",
+                    "partner_status": f"{base}/api/v1/partner/status",
+                    "calendar_ics": f"{base}/api/v1/calendar.ics",
+                    "health": f"{base}/api/v1/health",
+                },
+                "mcp": f"{base}/mcp",
+                "agent_card": f"{base}/.well-known/agent-card.json",
+            }
+        )

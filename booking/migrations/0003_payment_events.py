@@ -6,49 +6,58 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0002_no_overlapping_stays_on_postgresql'),
+        ("booking", "0002_no_overlapping_stays_on_postgresql"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PaymentEvent',
+            name="PaymentEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('event_id', models.CharField(max_length=255, unique=True)),
-                ('event_type', models.CharField(max_length=100)),
-                ('source', models.CharField(help_text='stripe webhook, sandbox checkout or reconciliation job.', max_length=30)),
-                ('outcome', models.CharField(blank=True, max_length=300)),
-                ('received_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('reservation', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='payment_events', to='booking.reservation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("event_id", models.CharField(max_length=255, unique=True)),
+                ("event_type", models.CharField(max_length=100)),
+                ("source", models.CharField(help_text="stripe webhook, sandbox checkout or reconciliation job.", max_length=30)),
+                ("outcome", models.CharField(blank=True, max_length=300)),
+                ("received_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "reservation",
+                    models.ForeignKey(
+                        blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="payment_events", to="booking.reservation"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-received_at'],
+                "ordering": ["-received_at"],
             },
         ),
         migrations.CreateModel(
-            name='SandboxCheckout',
+            name="SandboxCheckout",
             fields=[
-                ('id', models.CharField(editable=False, max_length=100, primary_key=True, serialize=False)),
-                ('amount_cents', models.PositiveIntegerField()),
-                ('currency', models.CharField(max_length=3)),
-                ('description', models.CharField(max_length=300)),
-                ('success_url', models.URLField(max_length=2000)),
-                ('cancel_url', models.URLField(max_length=2000)),
-                ('expires_at', models.DateTimeField()),
-                ('status', models.CharField(choices=[('open', 'Open'), ('complete', 'Paid (test)'), ('expired', 'Expired or cancelled')], default='open', max_length=16)),
-                ('payer_email', models.EmailField(blank=True, max_length=254)),
-                ('payer_name', models.CharField(blank=True, max_length=200)),
-                ('payer_phone', models.CharField(blank=True, max_length=40)),
-                ('payment_intent_id', models.CharField(blank=True, max_length=100)),
-                ('amount_refunded_cents', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('reservation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sandbox_checkouts', to='booking.reservation')),
+                ("id", models.CharField(editable=False, max_length=100, primary_key=True, serialize=False)),
+                ("amount_cents", models.PositiveIntegerField()),
+                ("currency", models.CharField(max_length=3)),
+                ("description", models.CharField(max_length=300)),
+                ("success_url", models.URLField(max_length=2000)),
+                ("cancel_url", models.URLField(max_length=2000)),
+                ("expires_at", models.DateTimeField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Open"), ("complete", "Paid (test)"), ("expired", "Expired or cancelled")], default="open", max_length=16
+                    ),
+                ),
+                ("payer_email", models.EmailField(blank=True, max_length=254)),
+                ("payer_name", models.CharField(blank=True, max_length=200)),
+                ("payer_phone", models.CharField(blank=True, max_length=40)),
+                ("payment_intent_id", models.CharField(blank=True, max_length=100)),
+                ("amount_refunded_cents", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("reservation", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="sandbox_checkouts", to="booking.reservation")),
             ],
             options={
-                'verbose_name': 'sandbox checkout (test payment)',
-                'ordering': ['-created_at'],
+                "verbose_name": "sandbox checkout (test payment)",
+                "ordering": ["-created_at"],
             },
         ),
     ]

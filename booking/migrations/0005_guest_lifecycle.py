@@ -9,65 +9,86 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0004_idempotency_lease'),
+        ("booking", "0004_idempotency_lease"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='property',
-            name='pre_arrival_days',
-            field=models.PositiveSmallIntegerField(default=3, help_text='How many days before check-in the guest gets the arrival email (0 = on the day of arrival).', validators=[django.core.validators.MaxValueValidator(60)]),
+            model_name="property",
+            name="pre_arrival_days",
+            field=models.PositiveSmallIntegerField(
+                default=3,
+                help_text="How many days before check-in the guest gets the arrival email (0 = on the day of arrival).",
+                validators=[django.core.validators.MaxValueValidator(60)],
+            ),
         ),
         migrations.AddField(
-            model_name='property',
-            name='pre_arrival_message',
-            field=models.TextField(blank=True, help_text='Check-in instructions for the arrival email: how to get in, parking, whom to call. Blank lines start new paragraphs.'),
+            model_name="property",
+            name="pre_arrival_message",
+            field=models.TextField(
+                blank=True, help_text="Check-in instructions for the arrival email: how to get in, parking, whom to call. Blank lines start new paragraphs."
+            ),
         ),
         migrations.AddField(
-            model_name='reservation',
-            name='language',
-            field=models.CharField(default='en', max_length=8),
+            model_name="reservation",
+            name="language",
+            field=models.CharField(default="en", max_length=8),
         ),
         migrations.AddField(
-            model_name='reservation',
-            name='manage_token',
+            model_name="reservation",
+            name="manage_token",
             field=models.CharField(blank=True, editable=False, max_length=64, null=True, unique=True),
         ),
         migrations.AddField(
-            model_name='reservation',
-            name='pre_arrival_sent_at',
+            model_name="reservation",
+            name="pre_arrival_sent_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='reservation',
-            name='refund_pending',
-            field=models.DecimalField(decimal_places=2, default=Decimal('0'), max_digits=10),
+            model_name="reservation",
+            name="refund_pending",
+            field=models.DecimalField(decimal_places=2, default=Decimal("0"), max_digits=10),
         ),
         migrations.AddField(
-            model_name='sandboxcheckout',
-            name='refund_keys',
+            model_name="sandboxcheckout",
+            name="refund_keys",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.CreateModel(
-            name='OutboundEmail',
+            name="OutboundEmail",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('confirmation', 'Booking confirmed'), ('cancellation', 'Booking cancelled'), ('refund', 'Refund issued'), ('pre_arrival', 'Before arrival')], max_length=20)),
-                ('recipient', models.CharField(choices=[('guest', 'Guest'), ('owner', 'Owner')], max_length=10)),
-                ('status', models.CharField(choices=[('pending', 'Waiting to be sent'), ('sent', 'Sent'), ('gave_up', 'Not sent (gave up)')], default='pending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('next_attempt_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('last_error', models.CharField(blank=True, max_length=300)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('reservation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='emails', to='booking.reservation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("confirmation", "Booking confirmed"),
+                            ("cancellation", "Booking cancelled"),
+                            ("refund", "Refund issued"),
+                            ("pre_arrival", "Before arrival"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("recipient", models.CharField(choices=[("guest", "Guest"), ("owner", "Owner")], max_length=10)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "Waiting to be sent"), ("sent", "Sent"), ("gave_up", "Not sent (gave up)")], default="pending", max_length=10
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("next_attempt_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("last_error", models.CharField(blank=True, max_length=300)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                ("reservation", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="emails", to="booking.reservation")),
             ],
             options={
-                'ordering': ['-created_at'],
-                'indexes': [models.Index(fields=['status', 'next_attempt_at'], name='email_due')],
-                'constraints': [models.UniqueConstraint(fields=('reservation', 'kind', 'recipient'), name='one_email_per_kind_and_recipient')],
+                "ordering": ["-created_at"],
+                "indexes": [models.Index(fields=["status", "next_attempt_at"], name="email_due")],
+                "constraints": [models.UniqueConstraint(fields=("reservation", "kind", "recipient"), name="one_email_per_kind_and_recipient")],
             },
         ),
     ]

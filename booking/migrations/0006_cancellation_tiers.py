@@ -18,27 +18,38 @@ def give_existing_properties_the_demo_tiers(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0005_guest_lifecycle'),
+        ("booking", "0005_guest_lifecycle"),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='property',
-            name='cancellation_policy',
+            model_name="property",
+            name="cancellation_policy",
         ),
         migrations.CreateModel(
-            name='CancellationTier',
+            name="CancellationTier",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('days_before_arrival', models.PositiveSmallIntegerField(help_text='Cancelling at least this many days before the arrival date (0 = up to arrival).', validators=[django.core.validators.MaxValueValidator(730)])),
-                ('refund_percent', models.PositiveSmallIntegerField(help_text='Share of the price refunded, 0 to 100 (the city tax always comes back in full).', validators=[django.core.validators.MaxValueValidator(100)])),
-                ('property', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='cancellation_tiers', to='booking.property')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "days_before_arrival",
+                    models.PositiveSmallIntegerField(
+                        help_text="Cancelling at least this many days before the arrival date (0 = up to arrival).",
+                        validators=[django.core.validators.MaxValueValidator(730)],
+                    ),
+                ),
+                (
+                    "refund_percent",
+                    models.PositiveSmallIntegerField(
+                        help_text="Share of the price refunded, 0 to 100 (the city tax always comes back in full).",
+                        validators=[django.core.validators.MaxValueValidator(100)],
+                    ),
+                ),
+                ("property", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="cancellation_tiers", to="booking.property")),
             ],
             options={
-                'ordering': ['-days_before_arrival'],
-                'constraints': [models.UniqueConstraint(fields=('property', 'days_before_arrival'), name='one_tier_per_day_count')],
+                "ordering": ["-days_before_arrival"],
+                "constraints": [models.UniqueConstraint(fields=("property", "days_before_arrival"), name="one_tier_per_day_count")],
             },
         ),
         migrations.RunPython(give_existing_properties_the_demo_tiers, migrations.RunPython.noop),

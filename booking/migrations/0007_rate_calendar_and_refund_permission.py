@@ -6,29 +6,36 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0006_cancellation_tiers'),
+        ("booking", "0006_cancellation_tiers"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='reservation',
-            options={'ordering': ['-created_at'], 'permissions': [('refund_reservation', "Can refund a reservation's payment")]},
+            name="reservation",
+            options={"ordering": ["-created_at"], "permissions": [("refund_reservation", "Can refund a reservation's payment")]},
         ),
         migrations.CreateModel(
-            name='NightRate',
+            name="NightRate",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('night', models.DateField()),
-                ('nightly_rate', models.DecimalField(blank=True, decimal_places=2, max_digits=10, null=True, validators=[django.core.validators.MinValueValidator(0)])),
-                ('min_nights', models.PositiveSmallIntegerField(blank=True, help_text='Shortest stay for arrivals on this night.', null=True, validators=[django.core.validators.MinValueValidator(1)])),
-                ('property', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='night_rates', to='booking.property')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("night", models.DateField()),
+                (
+                    "nightly_rate",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=10, null=True, validators=[django.core.validators.MinValueValidator(0)]),
+                ),
+                (
+                    "min_nights",
+                    models.PositiveSmallIntegerField(
+                        blank=True, help_text="Shortest stay for arrivals on this night.", null=True, validators=[django.core.validators.MinValueValidator(1)]
+                    ),
+                ),
+                ("property", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="night_rates", to="booking.property")),
             ],
             options={
-                'verbose_name': 'rate calendar night',
-                'ordering': ['night'],
-                'constraints': [models.UniqueConstraint(fields=('property', 'night'), name='one_rate_calendar_entry_per_night')],
+                "verbose_name": "rate calendar night",
+                "ordering": ["night"],
+                "constraints": [models.UniqueConstraint(fields=("property", "night"), name="one_rate_calendar_entry_per_night")],
             },
         ),
     ]

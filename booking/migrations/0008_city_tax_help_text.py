@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0007_rate_calendar_and_refund_permission'),
+        ("booking", "0007_rate_calendar_and_refund_permission"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='property',
-            name='city_tax_exempt_under_age',
-            field=models.PositiveSmallIntegerField(default=12, help_text='Children under this age pay no city tax (when their ages are given at booking).'),
+            model_name="property",
+            name="city_tax_exempt_under_age",
+            field=models.PositiveSmallIntegerField(default=12, help_text="Children under this age pay no city tax (when their ages are given at booking)."),
         ),
     ]

@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0008_city_tax_help_text'),
+        ("booking", "0008_city_tax_help_text"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='photo',
-            name='height',
+            model_name="photo",
+            name="height",
             field=models.PositiveIntegerField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='photo',
-            name='renditions',
+            model_name="photo",
+            name="renditions",
             field=models.JSONField(blank=True, default=list, editable=False),
         ),
         migrations.AddField(
-            model_name='photo',
-            name='width',
+            model_name="photo",
+            name="width",
             field=models.PositiveIntegerField(blank=True, editable=False, null=True),
         ),
     ]

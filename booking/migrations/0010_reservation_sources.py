@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0009_photo_renditions'),
+        ("booking", "0009_photo_renditions"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='reservation',
-            name='source',
-            field=models.CharField(choices=[('api', 'REST API'), ('web', 'Website'), ('mcp', 'MCP agent'), ('a2a', 'A2A agent')], default='api', max_length=16),
+            model_name="reservation",
+            name="source",
+            field=models.CharField(choices=[("api", "REST API"), ("web", "Website"), ("mcp", "MCP agent"), ("a2a", "A2A agent")], default="api", max_length=16),
         ),
     ]

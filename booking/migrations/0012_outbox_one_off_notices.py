@@ -5,48 +5,61 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0011_property_translations'),
+        ("booking", "0011_property_translations"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='outboundemail',
-            name='one_email_per_kind_and_recipient',
+            model_name="outboundemail",
+            name="one_email_per_kind_and_recipient",
         ),
         migrations.AddField(
-            model_name='outboundemail',
-            name='body',
+            model_name="outboundemail",
+            name="body",
             field=models.TextField(blank=True),
         ),
         migrations.AddField(
-            model_name='outboundemail',
-            name='reply_to',
+            model_name="outboundemail",
+            name="reply_to",
             field=models.CharField(blank=True, max_length=254),
         ),
         migrations.AddField(
-            model_name='outboundemail',
-            name='subject',
+            model_name="outboundemail",
+            name="subject",
             field=models.CharField(blank=True, max_length=300),
         ),
         migrations.AddField(
-            model_name='outboundemail',
-            name='to_address',
+            model_name="outboundemail",
+            name="to_address",
             field=models.CharField(blank=True, max_length=254),
         ),
         migrations.AlterField(
-            model_name='outboundemail',
-            name='kind',
-            field=models.CharField(choices=[('confirmation', 'Booking confirmed'), ('cancellation', 'Booking cancelled'), ('refund', 'Refund issued'), ('pre_arrival', 'Before arrival'), ('refunded_payment', 'Payment refunded, needs attention'), ('inquiry', 'Website inquiry')], max_length=20),
+            model_name="outboundemail",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("confirmation", "Booking confirmed"),
+                    ("cancellation", "Booking cancelled"),
+                    ("refund", "Refund issued"),
+                    ("pre_arrival", "Before arrival"),
+                    ("refunded_payment", "Payment refunded, needs attention"),
+                    ("inquiry", "Website inquiry"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='outboundemail',
-            name='reservation',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='emails', to='booking.reservation'),
+            model_name="outboundemail",
+            name="reservation",
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name="emails", to="booking.reservation"),
         ),
         migrations.AddConstraint(
-            model_name='outboundemail',
-            constraint=models.UniqueConstraint(condition=models.Q(('kind__in', ['confirmation', 'cancellation', 'refund', 'pre_arrival'])), fields=('reservation', 'kind', 'recipient'), name='one_email_per_kind_and_recipient'),
+            model_name="outboundemail",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("kind__in", ["confirmation", "cancellation", "refund", "pre_arrival"])),
+                fields=("reservation", "kind", "recipient"),
+                name="one_email_per_kind_and_recipient",
+            ),
         ),
     ]

@@ -94,8 +94,7 @@ def _claim(event_id: str, event_type: str, source: str, reservation_id: str | No
     """Record the event id; False when another delivery already recorded it."""
     try:
         with transaction.atomic():
-            PaymentEvent.objects.create(event_id=event_id, event_type=event_type, source=source[:30],
-                                        reservation_id=reservation_id, outcome=outcome[:300])
+            PaymentEvent.objects.create(event_id=event_id, event_type=event_type, source=source[:30], reservation_id=reservation_id, outcome=outcome[:300])
     except IntegrityError:
         return False
     return True
@@ -163,7 +162,11 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
     expire_lapsed_holds_overlapping(locked.property, locked.check_in, locked.check_out, timezone.now())
     try:
         confirmed = confirm_reservation(
-            reservation.pk, actor=actor, payer=_payer(session), amount_paid=from_cents(amount_cents), payment_intent_id=payment_intent_id,
+            reservation.pk,
+            actor=actor,
+            payer=_payer(session),
+            amount_paid=from_cents(amount_cents),
+            payment_intent_id=payment_intent_id,
         )
     except DatesUnavailable:
         raise RefundOwed(**owed, reason="paid after the hold lapsed, and the nights were taken meanwhile") from None
@@ -193,7 +196,10 @@ def checkout_expired(session: dict, *, actor: str) -> Outcome:
     if reservation.checkout_session_id and reservation.checkout_session_id != session.get("id"):
         return Outcome(reservation.pk, "ignored: an older checkout of this reservation; a newer one is open")
     released = expire_hold(reservation.pk, actor=actor, note="checkout session expired")
-    return Outcome(reservation.pk, "hold released" if reservation.status == Status.HELD and released.status == Status.EXPIRED else f"no change: reservation is {released.status}")
+    return Outcome(
+        reservation.pk,
+        "hold released" if reservation.status == Status.HELD and released.status == Status.EXPIRED else f"no change: reservation is {released.status}",
+    )
 
 
 def checkout_payment_failed(session: dict, *, actor: str) -> Outcome:
@@ -240,7 +246,8 @@ def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: s
     if owed.payment_intent_id and owed.amount_cents > 0:
         # Raises PaymentProviderError when the provider fails: nothing is recorded, the event is retried.
         refund = get_provider(reservation.payment_provider or None).refund(
-            payment_intent_id=owed.payment_intent_id, amount_cents=owed.amount_cents,
+            payment_intent_id=owed.payment_intent_id,
+            amount_cents=owed.amount_cents,
             idempotency_key=f"unbookable-{owed.reservation_id}-{owed.payment_intent_id}",
         )
         refunded_cents = refund.amount_cents
@@ -251,8 +258,12 @@ def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: s
         if not _claim(event_id, event_type, source, owed.reservation_id, REFUNDED_PREFIX + owed.reason):
             return Outcome(owed.reservation_id, "duplicate: already applied")
         record_unbookable_payment(
-            owed.reservation_id, amount_paid=from_cents(owed.amount_cents), amount_refunded=from_cents(refunded_cents),
-            payment_intent_id=owed.payment_intent_id, actor=source, note=note,
+            owed.reservation_id,
+            amount_paid=from_cents(owed.amount_cents),
+            amount_refunded=from_cents(refunded_cents),
+            payment_intent_id=owed.payment_intent_id,
+            actor=source,
+            note=note,
         )
         # Owed with the refund's record, delivered after commit by the outbox's task (retried).
         queue_refunded_payment_notice(owed.reservation_id, note)

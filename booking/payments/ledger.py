@@ -30,12 +30,20 @@ def from_cents(cents: int) -> Decimal:
 def record_checkout(reservation_id: str, *, provider: str, session_id: str, url: str, expires_at: datetime, actor: str) -> None:
     """Remember the open checkout session of a hold (call inside a writer transaction)."""
     Reservation.objects.filter(pk=reservation_id).update(
-        payment_provider=provider, checkout_session_id=session_id, checkout_url=url[:2000],
-        checkout_expires_at=expires_at, updated_at=timezone.now(),
+        payment_provider=provider,
+        checkout_session_id=session_id,
+        checkout_url=url[:2000],
+        checkout_expires_at=expires_at,
+        updated_at=timezone.now(),
     )
     reservation = Reservation.objects.get(pk=reservation_id)
-    record_event(reservation, action="checkout", actor=actor, from_status=reservation.status,
-                 note=f"{provider} checkout {session_id}, open until {timezone.localtime(expires_at):%Y-%m-%d %H:%M %Z}")
+    record_event(
+        reservation,
+        action="checkout",
+        actor=actor,
+        from_status=reservation.status,
+        note=f"{provider} checkout {session_id}, open until {timezone.localtime(expires_at):%Y-%m-%d %H:%M %Z}",
+    )
 
 
 def record_refund_total(reservation_id: str, *, refunded_total: Decimal, actor: str, note: str) -> Reservation:
@@ -46,8 +54,9 @@ def record_refund_total(reservation_id: str, *, refunded_total: Decimal, actor: 
         if new_total != reservation.amount_refunded:
             reservation.amount_refunded = new_total
             reservation.save(update_fields=["amount_refunded", "updated_at"])
-            record_event(reservation, action="refund", actor=actor, from_status=reservation.status,
-                         note=f"{note}; refunded so far {new_total} {reservation.currency}")
+            record_event(
+                reservation, action="refund", actor=actor, from_status=reservation.status, note=f"{note}; refunded so far {new_total} {reservation.currency}"
+            )
     return reservation
 
 

@@ -73,8 +73,14 @@ def create_checkout_link(
     caller = caller or Caller(Reservation.Source.API)
     actor = caller.actor(agent_name)
     reservation = hold_stay(
-        check_in=check_in, check_out=check_out, guests=guests, guest=GuestDetails(),
-        special_requests=special_requests, agent_name=agent_name, caller=caller, children_ages=children_ages,
+        check_in=check_in,
+        check_out=check_out,
+        guests=guests,
+        guest=GuestDetails(),
+        special_requests=special_requests,
+        agent_name=agent_name,
+        caller=caller,
+        children_ages=children_ages,
         # Booked from /it/book, the widget returns the guest to /it/thank-you: the stay's emails
         # are then in Italian. Any other return address (an agent's) leaves them in English.
         language=language_of_site_url(success_url),
@@ -290,7 +296,12 @@ def _ensure_releasable(reservation: Reservation) -> None:
 
 
 def refund_payment(
-    reservation_id: str, *, actor: str, amount: Decimal | None = None, reason: str = "", cancel: bool = False,
+    reservation_id: str,
+    *,
+    actor: str,
+    amount: Decimal | None = None,
+    reason: str = "",
+    cancel: bool = False,
     refunded_before: Decimal | None = None,
 ) -> Reservation:
     """Refund all (amount=None) or part of what the guest paid, through the provider that took it;
@@ -325,7 +336,9 @@ def refund_payment(
     note = f"refund {refund.id} of {refunded} {reservation.currency} by {actor}" + (f": {reason}" if reason else "")
     reservation = record_refund_total(reservation.pk, refunded_total=reservation.amount_refunded + refunded, actor=actor, note=note)
     if cancel and reservation.status in (Status.HELD, Status.CONFIRMED):
-        reservation = cancel_reservation(reservation.pk, actor=actor, reason=f"cancelled with a refund of {refunded} {reservation.currency}" + (f": {reason}" if reason else ""))
+        reservation = cancel_reservation(
+            reservation.pk, actor=actor, reason=f"cancelled with a refund of {refunded} {reservation.currency}" + (f": {reason}" if reason else "")
+        )
     return reservation
 
 
@@ -346,7 +359,11 @@ def reconcile_open_checkouts(*, now: datetime | None = None) -> int:
         .exclude(status=Status.EXPIRED, payment_intent_id__gt="")
         .values_list("pk", "checkout_session_id")
     )
-    finished = set(PaymentEvent.objects.filter(event_id__in=[_reconcile_event_id(s, final) for _, s in candidates for final in ("complete", "expired")]).values_list("event_id", flat=True))
+    finished = set(
+        PaymentEvent.objects.filter(event_id__in=[_reconcile_event_id(s, final) for _, s in candidates for final in ("complete", "expired")]).values_list(
+            "event_id", flat=True
+        )
+    )
     settled = 0
     for reservation_id, session_id in candidates:
         if {_reconcile_event_id(session_id, "complete"), _reconcile_event_id(session_id, "expired")} & finished:

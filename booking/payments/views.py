@@ -68,7 +68,13 @@ class CheckoutLinkView(ApiView):
             429: error("rate_limited (see Retry-After)"),
             502: error("payment_provider_error: nothing was booked, the dates are free again"),
         },
-        examples=[OpenApiExample("Four nights for two", value={"check_in": "2027-05-10", "check_out": "2027-05-14", "guests": 2, "agent_name": "example-agent"}, request_only=True)],
+        examples=[
+            OpenApiExample(
+                "Four nights for two",
+                value={"check_in": "2027-05-10", "check_out": "2027-05-14", "guests": 2, "agent_name": "example-agent"},
+                request_only=True,
+            )
+        ],
     )
     def post(self, request):
         data = self.body(validation.CheckoutLinkCreate)
@@ -110,7 +116,10 @@ class CheckoutSessionView(ApiView):
 
         def create():
             reservation = services.open_checkout(
-                data["reservation_id"], success_url=data.get("success_url"), cancel_url=data.get("cancel_url"), actor="api",
+                data["reservation_id"],
+                success_url=data.get("success_url"),
+                cancel_url=data.get("cancel_url"),
+                actor="api",
             )
             return 200, checkout_json(reservation)
 
@@ -129,11 +138,16 @@ class StripeWebhookView(View):
         payload = request.body
         try:
             stripe.WebhookSignature.verify_header(
-                payload, request.headers.get("Stripe-Signature"), settings.STRIPE_WEBHOOK_SECRET, tolerance=WEBHOOK_TOLERANCE_SECONDS,
+                payload,
+                request.headers.get("Stripe-Signature"),
+                settings.STRIPE_WEBHOOK_SECRET,
+                tolerance=WEBHOOK_TOLERANCE_SECONDS,
             )
         except (stripe.SignatureVerificationError, UnicodeDecodeError) as failure:
             logger.warning("webhook refused: %s", failure)
-            return json_error("The Stripe-Signature header does not verify this body (wrong secret, altered body or stale timestamp).", "invalid_signature", 400)
+            return json_error(
+                "The Stripe-Signature header does not verify this body (wrong secret, altered body or stale timestamp).", "invalid_signature", 400
+            )
         try:
             event = json.loads(payload)
         except ValueError:

@@ -20,4 +20,3 @@ def flag_for_staff(reservation_id: str, *, actor: str, note: str) -> Reservation
         reservation.save(update_fields=["needs_attention", "updated_at"])
         record_event(reservation, action="flag", actor=actor, from_status=reservation.status, note=note)
     return reservation
-

@@ -82,7 +82,16 @@ def replace_partner_blocks(*, feed_key: str, events: list[PartnerEvent]) -> Part
             reason = event.summary[:300]
             block = existing.get(event.uid)
             if block is None:
-                DateBlock.objects.create(property=prop, start=event.start, end=event.end, reason=reason, source=DateBlock.Source.PARTNER, feed_key=feed_key, external_uid=event.uid, created_by=f"feed {feed_key}")
+                DateBlock.objects.create(
+                    property=prop,
+                    start=event.start,
+                    end=event.end,
+                    reason=reason,
+                    source=DateBlock.Source.PARTNER,
+                    feed_key=feed_key,
+                    external_uid=event.uid,
+                    created_by=f"feed {feed_key}",
+                )
                 created += 1
             elif (block.start, block.end, block.reason) != (event.start, event.end, reason):
                 block.start, block.end, block.reason = event.start, event.end, reason

@@ -124,7 +124,9 @@ def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
     refunded = from_cents(refund.amount_cents)
     with transaction.atomic():
         reservation = record_refund_total(
-            reservation_id, refunded_total=reservation.amount_refunded + refunded, actor=actor,
+            reservation_id,
+            refunded_total=reservation.amount_refunded + refunded,
+            actor=actor,
             note=f"cancellation refund {refund.id} of {refunded} {reservation.currency}",
         )
         locked = Reservation.objects.select_for_update().get(pk=reservation_id)

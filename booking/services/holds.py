@@ -142,11 +142,7 @@ def answer_of_a_committed_hold(reservation: Reservation, payload: object) -> tup
 
 def expire_lapsed_holds_overlapping(prop: Property, start: date, end: date, now: datetime) -> int:
     """Mark holds past their expiry that overlap [start, end) as expired (inside the lock)."""
-    lapsed = list(
-        Reservation.objects.filter(
-            property=prop, status=Reservation.Status.HELD, hold_expires_at__lte=now, check_in__lt=end, check_out__gt=start
-        )
-    )
+    lapsed = list(Reservation.objects.filter(property=prop, status=Reservation.Status.HELD, hold_expires_at__lte=now, check_in__lt=end, check_out__gt=start))
     for reservation in lapsed:
         reservation.status = Reservation.Status.EXPIRED
         reservation.save(update_fields=["status", "updated_at"])

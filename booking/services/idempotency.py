@@ -147,9 +147,7 @@ def _claim_or_answer(scope: str, key: str, fingerprint: str) -> "_Claim | _Answe
     lease_until = now + timedelta(seconds=lease_seconds())
     try:
         with transaction.atomic():
-            record = IdempotencyRecord.objects.create(
-                scope=scope, key=key, request_hash=fingerprint, owner=token, lease_expires_at=lease_until
-            )
+            record = IdempotencyRecord.objects.create(scope=scope, key=key, request_hash=fingerprint, owner=token, lease_expires_at=lease_until)
         return _Claim(record.pk, token)
     except IntegrityError:
         pass
@@ -164,9 +162,7 @@ def _claim_or_answer(scope: str, key: str, fingerprint: str) -> "_Claim | _Answe
     if record.lease_expires_at is not None and record.lease_expires_at > now:
         return _IN_PROGRESS
     # The owner stopped renewing its lease: it is dead. Take the claim over; one retry wins.
-    taken = IdempotencyRecord.objects.filter(pk=record.pk, owner=record.owner, status_code__isnull=True).update(
-        owner=token, lease_expires_at=lease_until
-    )
+    taken = IdempotencyRecord.objects.filter(pk=record.pk, owner=record.owner, status_code__isnull=True).update(owner=token, lease_expires_at=lease_until)
     if not taken:
         return _TRY_AGAIN
     # Re-read: on PostgreSQL the UPDATE may have waited for the old owner's hold to commit.
@@ -195,9 +191,7 @@ def _run_owned(claim: _Claim, scope: str, payload: object, produce: Callable[[],
     finally:
         _current_claim.reset(context)
         heartbeat.stop()
-    IdempotencyRecord.objects.filter(pk=claim.pk, owner=claim.token).update(
-        status_code=status, response_body=_mask_personal_data(body), lease_expires_at=None
-    )
+    IdempotencyRecord.objects.filter(pk=claim.pk, owner=claim.token).update(status_code=status, response_body=_mask_personal_data(body), lease_expires_at=None)
     return status, body
 
 
@@ -206,9 +200,10 @@ def _release(claim: _Claim) -> None:
     record = IdempotencyRecord.objects.filter(pk=claim.pk, owner=claim.token).first()
     if record is None:
         return
-    if record.created_reservation_id and Reservation.objects.filter(
-        pk=record.created_reservation_id, status__in=[Reservation.Status.HELD, Reservation.Status.CONFIRMED]
-    ).exists():
+    if (
+        record.created_reservation_id
+        and Reservation.objects.filter(pk=record.created_reservation_id, status__in=[Reservation.Status.HELD, Reservation.Status.CONFIRMED]).exists()
+    ):
         IdempotencyRecord.objects.filter(pk=claim.pk, owner=claim.token).update(lease_expires_at=timezone.now())
     else:
         IdempotencyRecord.objects.filter(pk=claim.pk, owner=claim.token).delete()

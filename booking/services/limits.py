@@ -33,7 +33,7 @@ class RateLimit:
 
 
 def parse_rate(value: str) -> RateLimit | None:
-    """"20/h" → 20 per hour; "off" (or empty) → no limit."""
+    """ "20/h" → 20 per hour; "off" (or empty) → no limit."""
     value = (value or "").strip().lower()
     if value in {"", "off", "none", "0"}:
         return None
@@ -70,9 +70,7 @@ def check_unpaid_holds(client_ip: str | None) -> None:
     """
     if parse_rate(settings.BOOKING_RATE_LIMIT) is None or not client_ip:
         return
-    unpaid = Reservation.objects.filter(
-        client_ip=client_ip, status=Reservation.Status.HELD, hold_expires_at__gt=timezone.now()
-    ).count()
+    unpaid = Reservation.objects.filter(client_ip=client_ip, status=Reservation.Status.HELD, hold_expires_at__gt=timezone.now()).count()
     if unpaid >= settings.MAX_UNPAID_HOLDS_PER_CLIENT:
         raise RateLimited(f"This client already has {unpaid} unpaid holds; pay or let one expire first.", retry_after=60)
 

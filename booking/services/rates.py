@@ -32,8 +32,13 @@ class RateCalendarChange:
 
 
 def set_night_rates(
-    start: date, end: date, *, nightly_rate: Decimal | None = None, min_nights: int | None = None,
-    clear: bool = False, actor: str,
+    start: date,
+    end: date,
+    *,
+    nightly_rate: Decimal | None = None,
+    min_nights: int | None = None,
+    clear: bool = False,
+    actor: str,
 ) -> RateCalendarChange:
     """Set the price and/or the minimum stay of the nights [start, end); with clear=True, hand those
     nights back to the seasons and base rates. A field left None is kept as it was."""

@@ -73,7 +73,9 @@ def confirm_reservation(
         _backfill_payer(reservation, payer, save=False)
         reservation.save()
         late = previous != Status.HELD or (reservation.hold_expires_at and reservation.hold_expires_at <= reservation.confirmed_at)
-        record_event(reservation, action="confirm", actor=actor, from_status=previous, note=note or ("late payment, nights still free" if late else "payment succeeded"))
+        record_event(
+            reservation, action="confirm", actor=actor, from_status=previous, note=note or ("late payment, nights still free" if late else "payment succeeded")
+        )
         # Owed with the confirmation itself: delivered after commit, retried while SMTP is down.
         queue_emails(reservation, OutboundEmail.Kind.CONFIRMATION)
     return reservation
@@ -159,4 +161,3 @@ def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservat
             reservation.save(update_fields=["hold_expires_at", "updated_at"])
             record_event(reservation, action="extend_hold", actor=actor, from_status=Status.HELD, note=f"held until {until:%Y-%m-%d %H:%M %Z}")
     return reservation
-

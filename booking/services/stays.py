@@ -71,7 +71,9 @@ class PricedQuote:
     exchange_rate: Decimal
 
 
-def quote_stay(*, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body", children_ages: list[int] | None = None) -> PricedQuote:
+def quote_stay(
+    *, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body", children_ages: list[int] | None = None
+) -> PricedQuote:
     property_id, version = get_property_version()
     rules = rules_for_version(property_id, version)
     currency = currency.upper()
@@ -109,7 +111,9 @@ def find_stays(*, nights: int, guests: int, start: date | None = None, end: date
     start = max(start or today(), today())
     end = end or start + timedelta(days=DEFAULT_SEARCH_DAYS)
     taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, start, end + timedelta(days=nights)), start, end + timedelta(days=nights))
-    found = pricing.find_stays(nights=nights, guests=guests, rules=rules, taken_nights=taken, today=today(), first_arrival=start, last_arrival=end, children_ages=children_ages or ())
+    found = pricing.find_stays(
+        nights=nights, guests=guests, rules=rules, taken_nights=taken, today=today(), first_arrival=start, last_arrival=end, children_ages=children_ages or ()
+    )
     return FoundStays(nights, guests, start, end, rules.currency, found)
 
 

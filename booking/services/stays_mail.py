@@ -16,8 +16,11 @@ def queue_pre_arrival_emails(*, today: date | None = None) -> int:
     queued = 0
     for prop in Property.objects.all():
         due = Reservation.objects.filter(
-            property=prop, status=Reservation.Status.CONFIRMED, pre_arrival_sent_at__isnull=True,
-            check_in__gte=today, check_in__lte=today + timedelta(days=prop.pre_arrival_days),
+            property=prop,
+            status=Reservation.Status.CONFIRMED,
+            pre_arrival_sent_at__isnull=True,
+            check_in__gte=today,
+            check_in__lte=today + timedelta(days=prop.pre_arrival_days),
         ).select_related("property")
         for reservation in due:
             with transaction.atomic():

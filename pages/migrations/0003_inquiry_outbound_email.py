@@ -5,16 +5,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('booking', '0012_outbox_one_off_notices'),
-        ('pages', '0002_translations'),
+        ("booking", "0012_outbox_one_off_notices"),
+        ("pages", "0002_translations"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='contactinquiry',
-            name='outbound_email',
-            field=models.OneToOneField(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='inquiry', to='booking.outboundemail'),
+            model_name="contactinquiry",
+            name="outbound_email",
+            field=models.OneToOneField(
+                blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="inquiry", to="booking.outboundemail"
+            ),
         ),
     ]

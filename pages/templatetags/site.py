@@ -82,7 +82,7 @@ WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 
 @register.filter
 def weekday(name: str) -> str:
-    """"Saturday" (as the API names days) → "sabato", "Samstag", "samedi" in the page's language."""
+    """ "Saturday" (as the API names days) → "sabato", "Samstag", "samedi" in the page's language."""
     if name not in WEEKDAYS or active_language() == "en":
         return name
     return get_day_names("wide", locale=LOCALES[active_language()])[WEEKDAYS.index(name)]
@@ -101,7 +101,7 @@ def ldate(value, django_format: str = "j M Y") -> str:
 
 @register.filter
 def iso_date(value: str):
-    """"2026-06-12" → a date, for the |date filter. Anything else stays as it is."""
+    """ "2026-06-12" → a date, for the |date filter. Anything else stays as it is."""
     try:
         return date.fromisoformat(value)
     except (TypeError, ValueError):

@@ -7,84 +7,125 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('booking', '0001_initial'),
+        ("booking", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ExportedCalendar',
+            name="ExportedCalendar",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('fingerprint', models.CharField(max_length=64)),
-                ('changed_at', models.DateTimeField(default=django.utils.timezone.now)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("fingerprint", models.CharField(max_length=64)),
+                ("changed_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
         ),
         migrations.CreateModel(
-            name='ListingProbe',
+            name="ListingProbe",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('url', models.URLField(blank=True, max_length=2000, validators=[django.core.validators.URLValidator(schemes=['http', 'https'])], verbose_name='listing URL')),
-                ('enabled', models.BooleanField(default=True)),
-                ('environment_url', models.CharField(blank=True, editable=False, max_length=2000)),
-                ('last_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('last_success_at', models.DateTimeField(blank=True, null=True)),
-                ('last_error', models.CharField(blank=True, max_length=300)),
-                ('last_status_code', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('latency_ms', models.PositiveIntegerField(blank=True, help_text='Time to the response headers.', null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "url",
+                    models.URLField(
+                        blank=True, max_length=2000, validators=[django.core.validators.URLValidator(schemes=["http", "https"])], verbose_name="listing URL"
+                    ),
+                ),
+                ("enabled", models.BooleanField(default=True)),
+                ("environment_url", models.CharField(blank=True, editable=False, max_length=2000)),
+                ("last_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("last_success_at", models.DateTimeField(blank=True, null=True)),
+                ("last_error", models.CharField(blank=True, max_length=300)),
+                ("last_status_code", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("latency_ms", models.PositiveIntegerField(blank=True, help_text="Time to the response headers.", null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name': 'listing probe',
+                "verbose_name": "listing probe",
             },
         ),
         migrations.CreateModel(
-            name='Feed',
+            name="Feed",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(help_text='Shown in the admin and on the blocks it creates, e.g. Airbnb.', max_length=100)),
-                ('url', models.URLField(help_text="The platform's calendar export link (it usually carries a secret token: keep it private).", max_length=2000, validators=[django.core.validators.URLValidator(schemes=['http', 'https'])], verbose_name='iCal URL')),
-                ('enabled', models.BooleanField(default=True, help_text='Untick to stop importing this calendar: its blocks are removed and its nights open up for direct stays.')),
-                ('environment_url', models.CharField(blank=True, editable=False, max_length=2000)),
-                ('last_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('last_success_at', models.DateTimeField(blank=True, null=True)),
-                ('last_outcome', models.CharField(blank=True, choices=[('imported', 'Imported'), ('not_modified', 'Not modified (304)'), ('held_back', 'Held back: the feed suddenly had no future events'), ('failed', 'Failed')], max_length=16)),
-                ('last_error', models.CharField(blank=True, max_length=300)),
-                ('last_status_code', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('event_count', models.PositiveIntegerField(default=0, help_text='Current and future events imported by the last applied fetch.', verbose_name='events')),
-                ('etag', models.CharField(blank=True, max_length=500)),
-                ('last_modified', models.CharField(blank=True, max_length=100)),
-                ('empty_since', models.DateTimeField(blank=True, null=True)),
-                ('claimed_until', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(help_text="Shown in the admin and on the blocks it creates, e.g. Airbnb.", max_length=100)),
+                (
+                    "url",
+                    models.URLField(
+                        help_text="The platform's calendar export link (it usually carries a secret token: keep it private).",
+                        max_length=2000,
+                        validators=[django.core.validators.URLValidator(schemes=["http", "https"])],
+                        verbose_name="iCal URL",
+                    ),
+                ),
+                (
+                    "enabled",
+                    models.BooleanField(
+                        default=True, help_text="Untick to stop importing this calendar: its blocks are removed and its nights open up for direct stays."
+                    ),
+                ),
+                ("environment_url", models.CharField(blank=True, editable=False, max_length=2000)),
+                ("last_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("last_success_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "last_outcome",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("imported", "Imported"),
+                            ("not_modified", "Not modified (304)"),
+                            ("held_back", "Held back: the feed suddenly had no future events"),
+                            ("failed", "Failed"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                ("last_error", models.CharField(blank=True, max_length=300)),
+                ("last_status_code", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "event_count",
+                    models.PositiveIntegerField(default=0, help_text="Current and future events imported by the last applied fetch.", verbose_name="events"),
+                ),
+                ("etag", models.CharField(blank=True, max_length=500)),
+                ("last_modified", models.CharField(blank=True, max_length=100)),
+                ("empty_since", models.DateTimeField(blank=True, null=True)),
+                ("claimed_until", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now, editable=False)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name': 'listing platform calendar',
-                'ordering': ['name', 'id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('environment_url', ''), _negated=True), fields=('environment_url',), name='one_feed_per_environment_url')],
+                "verbose_name": "listing platform calendar",
+                "ordering": ["name", "id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("environment_url", ""), _negated=True), fields=("environment_url",), name="one_feed_per_environment_url"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Conflict',
+            name="Conflict",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('external_uid', models.CharField(max_length=500, verbose_name='event UID')),
-                ('start', models.DateField(help_text="First night of the platform's booking.")),
-                ('end', models.DateField(help_text='Its check-out day.')),
-                ('first_seen_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('last_seen_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('resolved_at', models.DateTimeField(blank=True, help_text='When the overlap disappeared from the feed (the platform moved or cancelled its booking).', null=True)),
-                ('reservation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='partner_conflicts', to='booking.reservation')),
-                ('feed', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='conflicts', to='partner_sync.feed')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("external_uid", models.CharField(max_length=500, verbose_name="event UID")),
+                ("start", models.DateField(help_text="First night of the platform's booking.")),
+                ("end", models.DateField(help_text="Its check-out day.")),
+                ("first_seen_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("last_seen_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "resolved_at",
+                    models.DateTimeField(
+                        blank=True, help_text="When the overlap disappeared from the feed (the platform moved or cancelled its booking).", null=True
+                    ),
+                ),
+                ("reservation", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="partner_conflicts", to="booking.reservation")),
+                ("feed", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="conflicts", to="partner_sync.feed")),
             ],
             options={
-                'ordering': ['resolved_at', 'start', 'id'],
-                'indexes': [models.Index(fields=['feed', 'resolved_at'], name='conflict_open_by_feed')],
+                "ordering": ["resolved_at", "start", "id"],
+                "indexes": [models.Index(fields=["feed", "resolved_at"], name="conflict_open_by_feed")],
             },
         ),
     ]

@@ -10,7 +10,9 @@ from config.asgi import AgentRouter
 from tests.agents.conftest import run
 
 INITIALIZE = {
-    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
     "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "router-test", "version": "1"}},
 }
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Host": "127.0.0.1:8000"}
@@ -103,13 +105,16 @@ class TestRouting:
         assert (mcp.status_code, a2a.status_code) == (413, 413)
 
 
-@pytest.mark.parametrize("allowed_hosts, host, allowed", [
-    (["booking.example.com"], "booking.example.com", True),
-    (["booking.example.com"], "booking.example.com:8443", True),
-    (["booking.example.com"], "evil.example", False),
-    ([".example.com"], "example.com", True),
-    (["*"], "127.0.0.1:9000", True),
-])
+@pytest.mark.parametrize(
+    "allowed_hosts, host, allowed",
+    [
+        (["booking.example.com"], "booking.example.com", True),
+        (["booking.example.com"], "booking.example.com:8443", True),
+        (["booking.example.com"], "evil.example", False),
+        ([".example.com"], "example.com", True),
+        (["*"], "127.0.0.1:9000", True),
+    ],
+)
 def test_the_dns_rebinding_guard_follows_allowed_hosts(settings, allowed_hosts, host, allowed):
     from mcp.server.transport_security import TransportSecurityMiddleware
 

@@ -67,8 +67,18 @@ class TestLlmsTxt:
 class TestAiPlugin:
     def test_the_manifest_has_every_field_and_points_to_the_openapi_document(self, live_url):
         manifest = requests.get(live_url + "/.well-known/ai-plugin.json", timeout=TIMEOUT).json()
-        assert {"schema_version", "name_for_human", "name_for_model", "description_for_human", "description_for_model",
-                "auth", "api", "logo_url", "contact_email", "legal_info_url"} <= set(manifest)
+        assert {
+            "schema_version",
+            "name_for_human",
+            "name_for_model",
+            "description_for_human",
+            "description_for_model",
+            "auth",
+            "api",
+            "logo_url",
+            "contact_email",
+            "legal_info_url",
+        } <= set(manifest)
         assert manifest["schema_version"] == "v1" and manifest["auth"] == {"type": "none"}
         assert len(manifest["name_for_human"]) <= 20 and re.fullmatch(r"[a-z_]{1,50}", manifest["name_for_model"])
         assert len(manifest["description_for_human"]) <= 100 and "checkout-link" in manifest["description_for_model"]
@@ -104,9 +114,9 @@ class TestPagesForDevelopers:
         page = entities.unescape(client.get("/mcp").content.decode())
         url = f"{settings.BASE_URL}/mcp"
         assert "claude mcp add --transport http" in page and url in page
-        vscode = page[page.index('id="connect-vscode"'):page.index('id="connect-cursor"')]
+        vscode = page[page.index('id="connect-vscode"') : page.index('id="connect-cursor"')]
         assert '"servers"' in vscode and '"mcpServers"' not in vscode  # VS Code reads "servers"
-        cursor = page[page.index('id="connect-cursor"'):page.index('id="connect-inspector"')]
+        cursor = page[page.index('id="connect-cursor"') : page.index('id="connect-inspector"')]
         assert '"mcpServers"' in cursor
         assert f"npx @modelcontextprotocol/inspector --cli {url} --transport http --method tools/list" in page
 
@@ -114,7 +124,15 @@ class TestPagesForDevelopers:
         html = client.get("/agents").content.decode()
         for way in ('id="rest"', 'id="mcp"', 'id="a2a"', 'id="plugin"'):
             assert way in html
-        for path in ("/llms.txt", "/api/openapi.json", "/.well-known/openapi.json", "/.well-known/agent-card.json", "/.well-known/ai-plugin.json", "/sitemap.xml", "/robots.txt"):
+        for path in (
+            "/llms.txt",
+            "/api/openapi.json",
+            "/.well-known/openapi.json",
+            "/.well-known/agent-card.json",
+            "/.well-known/ai-plugin.json",
+            "/sitemap.xml",
+            "/robots.txt",
+        ):
             assert f'href="{settings.BASE_URL}{path}"' in html, path
 
     def test_the_discovery_files_work_before_any_property_exists(self, client, db):

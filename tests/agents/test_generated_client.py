@@ -23,8 +23,23 @@ def generated(live_url, tmp_path):
     config.write_text("post_hooks: []\n")  # no formatter run: the generated code is used as it is
     package = tmp_path / "booking_client"
     result = subprocess.run(
-        [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(document), "--output-path", str(package), "--meta", "none", "--config", str(config)],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            str(document),
+            "--output-path",
+            str(package),
+            "--meta",
+            "none",
+            "--config",
+            str(config),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Warning" not in result.stdout, result.stdout  # every schema understood
@@ -43,13 +58,16 @@ def test_a_generated_client_holds_a_family_stay_and_releases_it(live_url, genera
     stay = first_free_stay(live_url, guests=4)
     check_in, check_out = datetime.date.fromisoformat(stay["check_in"]), datetime.date.fromisoformat(stay["check_out"])
 
-    family = generated("api.api.get_quote").sync(client=client, body=models.QuoteRequest(check_in=check_in, check_out=check_out, guests=4, children_ages=[5, 9]))
+    family = generated("api.api.get_quote").sync(
+        client=client, body=models.QuoteRequest(check_in=check_in, check_out=check_out, guests=4, children_ages=[5, 9])
+    )
     adults = generated("api.api.get_quote").sync(client=client, body=models.QuoteRequest(check_in=check_in, check_out=check_out, guests=4))
     assert isinstance(family, models.Quote) and family.city_tax < adults.city_tax  # under-12s are exempt in Florence
     assert family.total == adults.total - (adults.city_tax - family.city_tax)
 
     link = generated("api.api.create_checkout_link").sync(
-        client=client, idempotency_key="generated-client-1",
+        client=client,
+        idempotency_key="generated-client-1",
         body=models.CheckoutLinkCreate(check_in=check_in, check_out=check_out, guests=4, children_ages=[5, 9], agent_name="generated-client"),
     )
     assert isinstance(link, models.Checkout) and link.checkout_url.startswith("http") and link.amount == family.total

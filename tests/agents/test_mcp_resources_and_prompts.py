@@ -104,8 +104,12 @@ def test_completions_offer_currencies_and_free_arrival_dates(live_url):
         async with Client(mcp_url(live_url)) as client:
             prompt = types.PromptReference(type="ref/prompt", name="plan_a_stay")
             currencies = await client.complete(prompt, {"name": "currency", "value": "U"})
-            dates = await client.complete(types.PromptReference(type="ref/prompt", name="book_these_dates"), {"name": "check_in", "value": stay["check_in"][:7]})
-            secret = await client.complete(types.ResourceTemplateReference(type="ref/resource", uri="reservation://{reservation_id}"), {"name": "reservation_id", "value": "res_"})
+            dates = await client.complete(
+                types.PromptReference(type="ref/prompt", name="book_these_dates"), {"name": "check_in", "value": stay["check_in"][:7]}
+            )
+            secret = await client.complete(
+                types.ResourceTemplateReference(type="ref/resource", uri="reservation://{reservation_id}"), {"name": "reservation_id", "value": "res_"}
+            )
             return currencies.completion, dates.completion, secret.completion
 
     currencies, dates, secret = run(complete)

@@ -58,7 +58,17 @@ class TestConnecting:
             "find_stays": {"nights", "guests", "start", "end", "children_ages"},
             "get_quote": {"check_in", "check_out", "guests", "currency", "children_ages"},
             "create_reservation": {"check_in", "check_out", "guests", "children_ages", "guest", "special_requests", "agent_name", "idempotency_key"},
-            "create_checkout_link": {"check_in", "check_out", "guests", "children_ages", "success_url", "cancel_url", "special_requests", "agent_name", "idempotency_key"},
+            "create_checkout_link": {
+                "check_in",
+                "check_out",
+                "guests",
+                "children_ages",
+                "success_url",
+                "cancel_url",
+                "special_requests",
+                "agent_name",
+                "idempotency_key",
+            },
             "get_reservation": {"reservation_id"},
             "release_hold": {"reservation_id"},
         }
@@ -73,7 +83,9 @@ class TestConnecting:
             assert hints.destructive_hint is (name == "release_hold"), name
             assert hints.idempotent_hint is (name in READ_ONLY), name
             assert hints.open_world_hint is (name in ("create_checkout_link", "release_hold")), name
-        assert {"reservation_id", "checkout_url", "session_id", "expires_at", "amount", "currency"} <= set(tools["create_checkout_link"].output_schema["required"])
+        assert {"reservation_id", "checkout_url", "session_id", "expires_at", "amount", "currency"} <= set(
+            tools["create_checkout_link"].output_schema["required"]
+        )
 
 
 class TestReadTools:

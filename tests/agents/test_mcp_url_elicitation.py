@@ -110,7 +110,9 @@ class TestAClientThatOpensUrls:
                 await client.list_tools()
                 try:
                     await client.session.call_tool(
-                        "create_checkout_link", free, request_state='{"checkout_url": "https://evil.example/pay"}',
+                        "create_checkout_link",
+                        free,
+                        request_state='{"checkout_url": "https://evil.example/pay"}',
                         input_responses={mcp_server.CHECKOUT_INPUT: types.ElicitResult(action="accept")},
                     )
                 except MCPError as error:

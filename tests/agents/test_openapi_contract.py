@@ -94,7 +94,9 @@ def test_a_malformed_return_url_is_refused_not_a_server_error(demo_property):
     from django.test import Client
 
     answer = Client(raise_request_exception=False).post(
-        "/api/v1/payments/checkout-link", {**stay(30), "success_url": "https://["}, content_type="application/json",
+        "/api/v1/payments/checkout-link",
+        {**stay(30), "success_url": "https://["},
+        content_type="application/json",
     )
     assert answer.status_code == 422
 
@@ -116,8 +118,13 @@ class TestTheApiKeepsToIt:
         """Every phase (examples, coverage, fuzzing, stateful) and every check, configured by
         schemathesis.toml (its choices are explained there). Run in tmp_path: its caches stay there."""
         command = [
-            str(Path(sys.executable).with_name("schemathesis")), "--config-file", str(ROOT / "schemathesis.toml"),
-            "run", live_url + "/api/openapi.json", "--request-timeout", "10",
+            str(Path(sys.executable).with_name("schemathesis")),
+            "--config-file",
+            str(ROOT / "schemathesis.toml"),
+            "run",
+            live_url + "/api/openapi.json",
+            "--request-timeout",
+            "10",
         ]
         try:
             finished = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=200, env={**os.environ, "NO_COLOR": "1"})

@@ -69,7 +69,9 @@ class TestReleasingAHold:
             async with Client(live_url + "/mcp") as client:
                 held = await client.call_tool("create_checkout_link", stay)
                 reservation_id = held.structured_content["reservation_id"]
-                return await client.call_tool("release_hold", {"reservation_id": reservation_id}), await client.call_tool("release_hold", {"reservation_id": reservation_id})
+                return await client.call_tool("release_hold", {"reservation_id": reservation_id}), await client.call_tool(
+                    "release_hold", {"reservation_id": reservation_id}
+                )
 
         released, again = run(hold_then_release_twice)
         assert not released.is_error and released.structured_content["status"] == "cancelled"
@@ -140,9 +142,16 @@ class TestStrictArguments:
 class TestSmallThingsAgentsNeed:
     def test_mcp_and_a2a_answers_carry_a_request_id(self, live_url):
         ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
-        mcp = httpx.post(live_url + "/mcp", json=ping, headers={"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}, timeout=TIMEOUT)
+        mcp = httpx.post(
+            live_url + "/mcp", json=ping, headers={"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}, timeout=TIMEOUT
+        )
         assert mcp.status_code == 200 and len(mcp.headers["X-Request-ID"]) >= 16
-        kept = httpx.post(live_url + "/a2a", json={"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {}}, headers={"X-Request-ID": "agent-trace-42", "A2A-Version": "1.0"}, timeout=TIMEOUT)
+        kept = httpx.post(
+            live_url + "/a2a",
+            json={"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {}},
+            headers={"X-Request-ID": "agent-trace-42", "A2A-Version": "1.0"},
+            timeout=TIMEOUT,
+        )
         assert kept.headers["X-Request-ID"] == "agent-trace-42"
 
 
@@ -199,8 +208,12 @@ class TestLlmSizedAnswers:
 def test_an_a2a_0_3_client_without_the_version_header_is_answered(live_url):
     """Every 0.3 client sends no A2A-Version header and calls message/send: answered, not -32009."""
     message = {
-        "jsonrpc": "2.0", "id": 1, "method": "message/send",
-        "params": {"message": {"kind": "message", "messageId": "m-03", "role": "user", "parts": [{"kind": "data", "data": {"skill": "get_calendar", "months": 1}}]}},
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "message/send",
+        "params": {
+            "message": {"kind": "message", "messageId": "m-03", "role": "user", "parts": [{"kind": "data", "data": {"skill": "get_calendar", "months": 1}}]}
+        },
     }
     answer = httpx.post(live_url + "/a2a", json=message, timeout=TIMEOUT)
     assert answer.status_code == 200 and "error" not in answer.json(), answer.text

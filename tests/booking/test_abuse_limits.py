@@ -23,7 +23,9 @@ def burst(base, clients: list[str | None], offset_of) -> list[tuple[str | None, 
         check_in = future(offset_of(i))
         headers = {"X-Forwarded-For": clients[i]} if clients[i] else {}
         barrier.wait(timeout=20)
-        response = session.post(base + "/api/v1/reservations", json={"check_in": str(check_in), "check_out": str(check_in + timedelta(days=3))}, headers=headers, timeout=30)
+        response = session.post(
+            base + "/api/v1/reservations", json={"check_in": str(check_in), "check_out": str(check_in + timedelta(days=3))}, headers=headers, timeout=30
+        )
         return clients[i], response.status_code
 
     with ThreadPoolExecutor(len(clients)) as pool:

@@ -19,8 +19,12 @@ def staff_client(client, django_user_model):
 
 
 def test_the_owner_pages_render(staff_client, demo_property):
-    for url in [reverse("admin:booking_property_change", args=[demo_property.pk]), reverse("admin:booking_reservation_changelist"),
-                reverse("admin:booking_dateblock_add"), reverse("admin:booking_reservation_calendar")]:
+    for url in [
+        reverse("admin:booking_property_change", args=[demo_property.pk]),
+        reverse("admin:booking_reservation_changelist"),
+        reverse("admin:booking_dateblock_add"),
+        reverse("admin:booking_reservation_calendar"),
+    ]:
         assert staff_client.get(url).status_code == 200, url
 
 
@@ -47,7 +51,9 @@ def test_staff_cancel_a_hold_through_the_service(staff_client, demo_property):
     assert page.status_code == 200 and b"Policy refund today" in page.content  # a confirmation step first
     reservation.refresh_from_db()
     assert reservation.status == "held"
-    staff_client.post(reverse("admin:booking_reservation_changelist"), {"action": "cancel_selected", "_selected_action": [reservation.pk], "apply": "1", "refund": "policy"})
+    staff_client.post(
+        reverse("admin:booking_reservation_changelist"), {"action": "cancel_selected", "_selected_action": [reservation.pk], "apply": "1", "refund": "policy"}
+    )
     reservation.refresh_from_db()
     assert reservation.status == "cancelled"
     assert reservation.events.get(action="cancel").actor == "staff giulia"
@@ -72,7 +78,9 @@ def test_editing_a_block_into_a_held_stay_keeps_the_old_block_and_says_only_no(s
     """Red team, issue 12 item 4: the refused edit used to delete the block and report success too."""
     block = DateBlock.objects.create(property=demo_property, start=future(40), end=future(42), reason="painting", source="staff")
     hold_stay(check_in=future(42), check_out=future(45), guests=2)
-    response = staff_client.post(reverse("admin:booking_dateblock_change", args=[block.pk]), {"start": future(40), "end": future(44), "reason": "painting"}, follow=True)
+    response = staff_client.post(
+        reverse("admin:booking_dateblock_change", args=[block.pk]), {"start": future(40), "end": future(44), "reason": "painting"}, follow=True
+    )
     page = response.content.decode()
     assert "cancel it first" in page
     assert "successfully" not in page
@@ -94,7 +102,9 @@ def test_a_block_edit_that_loses_a_race_to_a_hold_changes_nothing(staff_client, 
         return cleaned
 
     monkeypatch.setattr(DateBlockForm, "clean", clean_then_lose_the_race)
-    response = staff_client.post(reverse("admin:booking_dateblock_change", args=[block.pk]), {"start": future(40), "end": future(44), "reason": "moved"}, follow=True)
+    response = staff_client.post(
+        reverse("admin:booking_dateblock_change", args=[block.pk]), {"start": future(40), "end": future(44), "reason": "moved"}, follow=True
+    )
     page = response.content.decode()
     assert "cancel it first" in page and "successfully" not in page
     block.refresh_from_db()

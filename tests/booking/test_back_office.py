@@ -125,9 +125,14 @@ class TestPermissionToAct:
         blocked = staff.post(RATES, {"first_night": night, "last_night": night, "what": "block", "reason": "painting"})
         assert blocked.status_code == 302 and DateBlock.objects.filter(start=night, reason="painting").exists()
 
-    @pytest.mark.parametrize(("changelist", "action"), [
-        ("/admin/partner_sync/feed/", "sync_now"), ("/admin/pages/blogpost/", "publish_now"), ("/admin/booking/dateblock/", "delete_selected"),
-    ])
+    @pytest.mark.parametrize(
+        ("changelist", "action"),
+        [
+            ("/admin/partner_sync/feed/", "sync_now"),
+            ("/admin/pages/blogpost/", "publish_now"),
+            ("/admin/booking/dateblock/", "delete_selected"),
+        ],
+    )
     def test_every_action_is_refused_to_a_user_without_its_permission(self, people, demo_property, changelist, action):
         viewer = people["viewer"]
         for codename in ("view_feed", "view_blogpost", "view_dateblock"):
@@ -195,7 +200,9 @@ class TestRateCalendar:
     def test_setting_a_price_over_a_range_changes_the_sites_quote(self, people, api, demo_property):
         check_in, check_out = future(120), future(123)
         before = api.post("/api/v1/quote", {"check_in": str(check_in), "check_out": str(check_out), "guests": 2}).json()
-        response = people["owner"].post(RATES, {"first_night": check_in, "last_night": check_out - timedelta(days=1), "what": "price", "nightly_rate": "333.00"}, follow=True)
+        response = people["owner"].post(
+            RATES, {"first_night": check_in, "last_night": check_out - timedelta(days=1), "what": "price", "nightly_rate": "333.00"}, follow=True
+        )
         assert [str(m) for m in response.context["messages"]][0].endswith("price 333.00 EUR a night.")
         after = api.post("/api/v1/quote", {"check_in": str(check_in), "check_out": str(check_out), "guests": 2}).json()
         assert [n["rate"] for n in after["nightly_rates"]] == [333.0, 333.0, 333.0] != [n["rate"] for n in before["nightly_rates"]]
@@ -227,7 +234,14 @@ class TestRateCalendar:
 
 def test_a_price_set_for_a_night_wins_over_seasons_and_weekends():
     night = date(2027, 8, 14)  # a Saturday
-    rules = PricingRules(currency="EUR", base_nightly_rate=Decimal("200"), weekend_nightly_rate=Decimal("260"), min_nights=2, max_nights=30, night_rules={night: NightRule(rate=Decimal("150"))})
+    rules = PricingRules(
+        currency="EUR",
+        base_nightly_rate=Decimal("200"),
+        weekend_nightly_rate=Decimal("260"),
+        min_nights=2,
+        max_nights=30,
+        night_rules={night: NightRule(rate=Decimal("150"))},
+    )
     assert price_night(night, 2, rules).rate == Decimal("150.00") and price_night(night, 2, rules).source == "rate_calendar"
     assert price_night(night + timedelta(days=7), 2, rules).source == "weekend_rate"
     assert rules.min_nights_for_arrival(night) == 2  # a price alone leaves the minimum to the other rules

@@ -60,8 +60,12 @@ EXPECTED["cancel"]["it"][0] = "Da rimborsare"
 
 def url_of(page: str, reservation: Reservation) -> str:
     return {
-        "dashboard": "/admin/", "changelist": CHANGELIST, "change": change_page(reservation), "cancel": cancel_page(reservation),
-        "refund": refund_page(reservation), "rates": RATES,
+        "dashboard": "/admin/",
+        "changelist": CHANGELIST,
+        "change": change_page(reservation),
+        "cancel": cancel_page(reservation),
+        "refund": refund_page(reservation),
+        "rates": RATES,
     }[page]
 
 
@@ -120,8 +124,10 @@ def test_a_rate_calendar_change_in_italian(owner, demo_property):
     # An <input type="date"> takes ISO dates only, whatever the language.
     assert f'data-night="{night:%Y-%m-%d}"' in page
     done = owner.post(
-        RATES, {"first_night": night.isoformat(), "last_night": night.isoformat(), "what": "price", "nightly_rate": "333.50"},
-        HTTP_ACCEPT_LANGUAGE="it", follow=True,
+        RATES,
+        {"first_night": night.isoformat(), "last_night": night.isoformat(), "what": "price", "nightly_rate": "333.50"},
+        HTTP_ACCEPT_LANGUAGE="it",
+        follow=True,
     )
     assert done.status_code == 200
     assert NightRate.objects.get(night=night).nightly_rate == Decimal("333.50")
@@ -136,7 +142,9 @@ def test_a_rate_calendar_change_in_italian(owner, demo_property):
 def test_a_refund_in_german(owner, paid, fake_stripe):  # noqa: F811
     page = owner.get(refund_page(paid), HTTP_ACCEPT_LANGUAGE="de")
     assert "Über stripe erstatten" in page.content.decode() or "erstatten" in page.content.decode()
-    done = owner.post(refund_page(paid), {"apply": "1", "amount": "10.00", "reason": "Fleck", "refunded_before": "0.00"}, HTTP_ACCEPT_LANGUAGE="de", follow=True)
+    done = owner.post(
+        refund_page(paid), {"apply": "1", "amount": "10.00", "reason": "Fleck", "refunded_before": "0.00"}, HTTP_ACCEPT_LANGUAGE="de", follow=True
+    )
     assert done.status_code == 200
     assert Reservation.objects.get(pk=paid.pk).amount_refunded == Decimal("10.00")
     said = [str(m) for m in done.context["messages"]]
@@ -152,8 +160,17 @@ def test_a_cancellation_in_french(owner, paid, fake_stripe):  # noqa: F811
 @pytest.mark.parametrize(("term", "found"), [("2027-03-14", True), ("14/03/2027", True), ("14.03.2027", True), ("20/03/2027", False)])
 def test_searching_by_date_works_in_italian(owner, demo_property, term, found):
     staying = Reservation.objects.create(
-        id="res_it_search", property=demo_property, status="confirmed", check_in="2027-03-12", check_out="2027-03-16", guests=2,
-        guest_first_name="Giulia", guest_last_name="Bianchi", total=Decimal("500.00"), currency="EUR", price_breakdown={},
+        id="res_it_search",
+        property=demo_property,
+        status="confirmed",
+        check_in="2027-03-12",
+        check_out="2027-03-16",
+        guests=2,
+        guest_first_name="Giulia",
+        guest_last_name="Bianchi",
+        total=Decimal("500.00"),
+        currency="EUR",
+        price_breakdown={},
     )
     html = owner.get(CHANGELIST, {"q": term}, HTTP_ACCEPT_LANGUAGE="it").content.decode()
     assert (staying.guest_name in html) is found

@@ -19,7 +19,9 @@ PAID, TAX = Decimal("1041.00"), Decimal("21.00")
 
 
 def refund(days_before: int, *, tiers=DEMO, paid=PAID, tax=TAX, refunded=Decimal("0")) -> Decimal:
-    return refund_for_cancellation(tiers=tiers, check_in=CHECK_IN, today=CHECK_IN - timedelta(days=days_before), paid=paid, city_tax=tax, already_refunded=refunded)
+    return refund_for_cancellation(
+        tiers=tiers, check_in=CHECK_IN, today=CHECK_IN - timedelta(days=days_before), paid=paid, city_tax=tax, already_refunded=refunded
+    )
 
 
 @pytest.mark.parametrize(
@@ -50,7 +52,10 @@ def test_the_tier_with_the_most_days_that_is_met_applies():
 
 
 tiers_strategy = st.lists(
-    st.builds(RefundTier, st.integers(0, 400), st.integers(0, 100).map(Decimal)), min_size=1, max_size=6, unique_by=lambda tier: tier.days_before_arrival,
+    st.builds(RefundTier, st.integers(0, 400), st.integers(0, 100).map(Decimal)),
+    min_size=1,
+    max_size=6,
+    unique_by=lambda tier: tier.days_before_arrival,
 )
 money_strategy = st.decimals(min_value=0, max_value=100_000, places=2)
 
@@ -64,10 +69,19 @@ def test_never_negative_never_above_what_is_left_and_in_cents(tiers, paid, tax_s
     assert amount == amount.quantize(Decimal("0.01"))
 
 
-@given(tiers=st.lists(st.builds(RefundTier, st.integers(0, 400), st.integers(0, 100).map(Decimal)), min_size=1, max_size=6, unique_by=lambda tier: tier.days_before_arrival).map(
-    # A sensible policy never refunds less for cancelling earlier: percentages rising with the days.
-    lambda tiers: [RefundTier(t.days_before_arrival, p) for t, p in zip(sorted(tiers, key=lambda t: t.days_before_arrival), sorted(t.refund_percent for t in tiers), strict=True)]
-), paid=money_strategy, days=st.integers(-30, 800))
+@given(
+    tiers=st.lists(
+        st.builds(RefundTier, st.integers(0, 400), st.integers(0, 100).map(Decimal)), min_size=1, max_size=6, unique_by=lambda tier: tier.days_before_arrival
+    ).map(
+        # A sensible policy never refunds less for cancelling earlier: percentages rising with the days.
+        lambda tiers: [
+            RefundTier(t.days_before_arrival, p)
+            for t, p in zip(sorted(tiers, key=lambda t: t.days_before_arrival), sorted(t.refund_percent for t in tiers), strict=True)
+        ]
+    ),
+    paid=money_strategy,
+    days=st.integers(-30, 800),
+)
 def test_cancelling_earlier_never_gives_back_less(tiers, paid, days):
     assert refund(days + 1, tiers=tiers, paid=paid, tax=Decimal("0")) >= refund(days, tiers=tiers, paid=paid, tax=Decimal("0"))
 
@@ -191,7 +205,9 @@ def test_the_site_the_api_and_the_emails_say_the_same_policy(client, api, demo_p
     listing = api.get("/api/v1/property").json()
     assert listing["policies"]["cancellation_policy"] == " ".join(expected)
     assert listing["policies"]["cancellation_tiers"] == [
-        {"days_before_arrival": 30, "refund_percent": 100.0}, {"days_before_arrival": 7, "refund_percent": 50.0}, {"days_before_arrival": 0, "refund_percent": 0.0},
+        {"days_before_arrival": 30, "refund_percent": 100.0},
+        {"days_before_arrival": 7, "refund_percent": 50.0},
+        {"days_before_arrival": 0, "refund_percent": 0.0},
     ]
     page = client.get("/booking-policies").content.decode()
     assert all(line in page for line in expected)

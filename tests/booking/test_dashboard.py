@@ -46,13 +46,35 @@ def staff_client(frozen, client, django_user_model):
     return client
 
 
-def stay(prop, check_in, check_out, *, status="confirmed", source="web", total="1000.00", paid="0", refunded="0",
-         accommodation="900.00", discount="0", first_name="", **fields) -> Reservation:
+def stay(
+    prop,
+    check_in,
+    check_out,
+    *,
+    status="confirmed",
+    source="web",
+    total="1000.00",
+    paid="0",
+    refunded="0",
+    accommodation="900.00",
+    discount="0",
+    first_name="",
+    **fields,
+) -> Reservation:
     """A reservation written straight to the table: past stays cannot be held through the service."""
     return Reservation.objects.create(
-        property=prop, status=status, source=source, check_in=check_in, check_out=check_out, guests=2, total=Decimal(total),
-        amount_paid=Decimal(paid), amount_refunded=Decimal(refunded), guest_first_name=first_name,
-        price_breakdown={"accommodation": float(accommodation), "discount_amount": float(discount), "currency": "EUR"}, **fields,
+        property=prop,
+        status=status,
+        source=source,
+        check_in=check_in,
+        check_out=check_out,
+        guests=2,
+        total=Decimal(total),
+        amount_paid=Decimal(paid),
+        amount_refunded=Decimal(refunded),
+        guest_first_name=first_name,
+        price_breakdown={"accommodation": float(accommodation), "discount_amount": float(discount), "currency": "EUR"},
+        **fields,
     )
 
 
@@ -64,7 +86,7 @@ def book(check_in, check_out, *, first_name, last_name="Rossi", pay=True, source
 
 def dashboard_part(page: str) -> str:
     start = page.index('<div id="booking-dashboard"')
-    return page[start:page.index('<div id="content-main"', start)]
+    return page[start : page.index('<div id="content-main"', start)]
 
 
 # --- The month figures ----------------------------------------------------------------------------
@@ -175,8 +197,15 @@ def test_open_holds_show_the_minutes_left_and_the_rome_time_they_lapse(frozen, d
 def test_needs_attention_lists_flags_pending_refunds_lapsed_checkouts_failing_feeds_and_conflicts(frozen, demo_property, staff_client):
     flagged = stay(demo_property, date(2031, 4, 1), date(2031, 4, 4), first_name="Flag", needs_attention="late payment for nights taken meanwhile")
     refund = stay(demo_property, date(2031, 4, 5), date(2031, 4, 8), status="cancelled", first_name="Refund", paid="500.00", refund_pending="250.00")
-    lapsed = stay(demo_property, date(2031, 4, 10), date(2031, 4, 13), status="held", first_name="Lapsed",
-                  checkout_session_id="cs_test_1", hold_expires_at=NOW - timedelta(minutes=5))
+    lapsed = stay(
+        demo_property,
+        date(2031, 4, 10),
+        date(2031, 4, 13),
+        status="held",
+        first_name="Lapsed",
+        checkout_session_id="cs_test_1",
+        hold_expires_at=NOW - timedelta(minutes=5),
+    )
     stay(demo_property, date(2031, 4, 14), date(2031, 4, 17), status="held", checkout_session_id="cs_test_2", hold_expires_at=NOW + timedelta(minutes=5))
     stay(demo_property, date(2031, 4, 18), date(2031, 4, 21), status="cancelled", paid="500.00", refunded="500.00")
     failing = Feed.objects.create(name="Booking.com", url="https://booking.example/1.ics", last_outcome=SyncOutcome.FAILED, last_error="HTTP 503")
@@ -230,7 +259,9 @@ def dashboard_queries(client) -> int:
     return len(queries)
 
 
-def test_the_page_costs_a_fixed_number_of_queries_however_many_reservations(frozen, demo_property, staff_client, django_assert_max_num_queries, django_assert_num_queries):
+def test_the_page_costs_a_fixed_number_of_queries_however_many_reservations(
+    frozen, demo_property, staff_client, django_assert_max_num_queries, django_assert_num_queries
+):
     from config.admin import dashboard_context
 
     book(TODAY + timedelta(days=1), TODAY + timedelta(days=4), first_name="Soon")

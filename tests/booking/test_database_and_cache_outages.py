@@ -11,7 +11,9 @@ STAY = {"check_in": str(future(30)), "check_out": str(future(33))}
 
 
 @pytest.mark.live
-@pytest.mark.parametrize("database_url", ["sqlite:////nonexistent-folder/db.sqlite3", "postgres://postgres@127.0.0.1:1/unreachable"], ids=["sqlite", "postgresql"])
+@pytest.mark.parametrize(
+    "database_url", ["sqlite:////nonexistent-folder/db.sqlite3", "postgres://postgres@127.0.0.1:1/unreachable"], ids=["sqlite", "postgresql"]
+)
 def test_an_unreachable_database_is_503_with_the_error_shape(db, database_url):
     with live_server(env={"DATABASE_URL": database_url}, ready_path="/robots.txt") as base:
         health = requests.get(base + "/api/v1/health", timeout=10)

@@ -65,13 +65,29 @@ def test_a_real_celery_worker_and_beat_expire_a_hold(transactional_db, demo_prop
 
         redis.Redis.from_url(broker).flushdb()
     reservation = Reservation.objects.create(
-        property=demo_property, check_in=future(30), check_out=future(33), guests=2, status="held",
-        hold_expires_at=timezone.now() - timedelta(seconds=1), price_breakdown={}, total=0,
+        property=demo_property,
+        check_in=future(30),
+        check_out=future(33),
+        guests=2,
+        status="held",
+        hold_expires_at=timezone.now() - timedelta(seconds=1),
+        price_breakdown={},
+        total=0,
     )
-    env = {**os.environ, "DATABASE_URL": test_database_url(), "CELERY_BROKER_URL": broker, "HOLD_SWEEP_SECONDS": "1",
-           "DATA_DIR": str(tmp_path), "PARTNER_SYNC_SECONDS": "3600"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "CELERY_BROKER_URL": broker,
+        "HOLD_SWEEP_SECONDS": "1",
+        "DATA_DIR": str(tmp_path),
+        "PARTNER_SYNC_SECONDS": "3600",
+    }
     celery = [sys.executable, "-m", "celery", "-A", "config"]
-    worker = subprocess.Popen([*celery, "worker", "--pool", "threads", "--concurrency", "1", "--loglevel", "WARNING", "--hostname", f"expiry-test-{os.getpid()}@%h"], cwd=ROOT, env=env)
+    worker = subprocess.Popen(
+        [*celery, "worker", "--pool", "threads", "--concurrency", "1", "--loglevel", "WARNING", "--hostname", f"expiry-test-{os.getpid()}@%h"],
+        cwd=ROOT,
+        env=env,
+    )
     beat = subprocess.Popen([*celery, "beat", "--loglevel", "WARNING", "--schedule", str(tmp_path / "beat-schedule")], cwd=ROOT, env=env)
     try:
         deadline = time.monotonic() + 60

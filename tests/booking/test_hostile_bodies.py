@@ -9,15 +9,18 @@ pytestmark = pytest.mark.django_db
 
 
 class TestHostileBodies:
-    @pytest.mark.parametrize("body", [
-        b"[" * 100_000 + b"]" * 100_000,
-        b'{"check_in": ' + b'{"a": ' * 50 + b"1" + b"}" * 50 + b"}",
-        b'{"check_in": NaN, "check_out": "2030-01-01"}',
-        b'{"check_in": Infinity}',
-        b"\xff\xfe\x00",
-        b"",
-        b"null",
-    ])
+    @pytest.mark.parametrize(
+        "body",
+        [
+            b"[" * 100_000 + b"]" * 100_000,
+            b'{"check_in": ' + b'{"a": ' * 50 + b"1" + b"}" * 50 + b"}",
+            b'{"check_in": NaN, "check_out": "2030-01-01"}',
+            b'{"check_in": Infinity}',
+            b"\xff\xfe\x00",
+            b"",
+            b"null",
+        ],
+    )
     def test_hostile_json_is_a_422_never_a_500(self, client, demo_property, body):
         response = client.post("/api/v1/reservations", body, content_type="application/json")
         assert response.status_code == 422, response.content

@@ -142,8 +142,22 @@ def start_server(env: dict):
     base = f"http://127.0.0.1:{port}"
     child_env = {**os.environ, "DATABASE_URL": test_database_url(), "BASE_URL": base, "DEBUG": "false", **env}
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-proxy-headers"],
-        cwd=ROOT, env=child_env, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-proxy-headers",
+        ],
+        cwd=ROOT,
+        env=child_env,
+        start_new_session=True,
     )
     deadline = time.monotonic() + 60
     while True:

@@ -72,7 +72,7 @@ def race(attempt) -> Counter:
 
 def active_overlaps() -> int:
     active = list(Reservation.objects.filter(status__in=["held", "confirmed"]).values_list("check_in", "check_out"))
-    return sum(1 for i, a in enumerate(active) for b in active[i + 1:] if a[0] < b[1] and b[0] < a[1])
+    return sum(1 for i, a in enumerate(active) for b in active[i + 1 :] if a[0] < b[1] and b[0] < a[1])
 
 
 @pytest.fixture
@@ -151,8 +151,14 @@ def test_control_without_the_lock_the_race_is_real(demo_property):
         passed_check["passed"] += 1
         checked.wait(timeout=10)  # everybody has looked; nobody has written yet
         Reservation.objects.create(
-            property=get_property(), check_in=check_in, check_out=check_out, guests=2, status="held",
-            hold_expires_at=timezone.now() + timedelta(minutes=30), price_breakdown=breakdown_json(check.quote), total=check.quote.total,
+            property=get_property(),
+            check_in=check_in,
+            check_out=check_out,
+            guests=2,
+            status="held",
+            hold_expires_at=timezone.now() + timedelta(minutes=30),
+            price_breakdown=breakdown_json(check.quote),
+            total=check.quote.total,
         )
         return "held"
 
@@ -186,8 +192,12 @@ def test_racing_http_requests_against_a_live_multi_process_server(transactional_
         with ThreadPoolExecutor(ATTEMPTS) as pool:
             results = list(pool.map(post, range(ATTEMPTS)))
     statuses = Counter(status for status, _ in results)
-    figures = {"database": connections["default"].vendor, "attempts": ATTEMPTS, "statuses": dict(statuses),
-               "slowest_ms": round(max(t for _, t in results) * 1000)}
+    figures = {
+        "database": connections["default"].vendor,
+        "attempts": ATTEMPTS,
+        "statuses": dict(statuses),
+        "slowest_ms": round(max(t for _, t in results) * 1000),
+    }
     print("\nHTTP race:", json.dumps(figures))
     assert statuses == Counter({201: 1, 409: ATTEMPTS - 1})
     assert Reservation.objects.filter(status="held").count() == 1

@@ -15,7 +15,11 @@ NOON = datetime(2027, 1, 1, 12, 0, tzinfo=UTC)
 
 
 def test_nights_taken_only_by_holds_carry_when_the_last_hold_lapses():
-    ranges = [(date(2027, 5, 1), date(2027, 5, 4), NOON), (date(2027, 5, 3), date(2027, 5, 5), NOON + timedelta(minutes=10)), (date(2027, 5, 4), date(2027, 5, 6), None)]
+    ranges = [
+        (date(2027, 5, 1), date(2027, 5, 4), NOON),
+        (date(2027, 5, 3), date(2027, 5, 5), NOON + timedelta(minutes=10)),
+        (date(2027, 5, 4), date(2027, 5, 6), None),
+    ]
     held = pricing.held_only_nights(ranges, date(2027, 5, 1), date(2027, 5, 10))
     assert held == {date(2027, 5, 1): NOON, date(2027, 5, 2): NOON, date(2027, 5, 3): NOON + timedelta(minutes=10)}
 

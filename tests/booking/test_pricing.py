@@ -197,8 +197,14 @@ class TestCalendar:
 )
 def test_the_breakdown_always_adds_up(check_in, nights, guests, base, cleaning, percent):
     rules = PricingRules(
-        base_nightly_rate=base, weekend_nightly_rate=base * 2, cleaning_fee=cleaning, base_occupancy=2, extra_guest_fee=D("17.5"),
-        city_tax_per_person_night=D("3.50"), city_tax_max_nights=7, seasons=RULES.seasons,
+        base_nightly_rate=base,
+        weekend_nightly_rate=base * 2,
+        cleaning_fee=cleaning,
+        base_occupancy=2,
+        extra_guest_fee=D("17.5"),
+        city_tax_per_person_night=D("3.50"),
+        city_tax_max_nights=7,
+        seasons=RULES.seasons,
         discounts=(LengthOfStayDiscount("Weekly", 7, percent),),
     )
     q = quote(Stay(check_in, check_in + timedelta(days=nights)), guests, rules)
@@ -235,6 +241,8 @@ def test_the_city_tax_is_described_as_paid_with_the_booking_everywhere():
     """Issue 15: the policies said "nothing to pay on arrival" and the note "deducted on arrival"."""
     from booking.pricing import PricingRules, city_tax_note
 
-    note = city_tax_note(PricingRules(currency="EUR", base_nightly_rate=Decimal("100"), city_tax_per_person_night=Decimal("3.50"), city_tax_exempt_under_age=12))
+    note = city_tax_note(
+        PricingRules(currency="EUR", base_nightly_rate=Decimal("100"), city_tax_per_person_night=Decimal("3.50"), city_tax_exempt_under_age=12)
+    )
     assert "included in the total" in note and "on arrival" not in note
     assert "children under 12 are exempt when their ages are given at booking" in note

@@ -11,8 +11,19 @@ from tests.dates import future, today
 pytestmark = pytest.mark.django_db
 
 BREAKDOWN_FIELDS = {
-    "nights", "nightly_avg", "accommodation", "discount_label", "discount_percent", "discount_amount",
-    "cleaning_fee", "cleaning_fee_label", "city_tax", "city_tax_note", "total", "currency", "price_source",
+    "nights",
+    "nightly_avg",
+    "accommodation",
+    "discount_label",
+    "discount_percent",
+    "discount_amount",
+    "cleaning_fee",
+    "cleaning_fee_label",
+    "city_tax",
+    "city_tax_note",
+    "total",
+    "currency",
+    "price_source",
 }
 
 
@@ -91,18 +102,21 @@ class TestAvailability:
     def test_guest_bounds_are_inclusive(self, api, demo_property, guests):
         assert api.get("/api/v1/availability", check_in=future(60), check_out=future(63), guests=guests).status_code == 200
 
-    @pytest.mark.parametrize("params, loc, type_", [
-        ({"check_out": "2030-01-05"}, ("query", "check_in"), "missing"),
-        ({"check_in": "2030-01-01"}, ("query", "check_out"), "missing"),
-        ({"check_in": "2030-02-30", "check_out": "2030-03-02"}, ("query", "check_in"), "value_error"),
-        ({"check_in": "01/02/2030", "check_out": "2030-03-02"}, ("query", "check_in"), "value_error"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-05"}, ("query", "check_out"), "date_order"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-02"}, ("query", "check_out"), "date_order"),
-        ({"check_in": "2020-01-05", "check_out": "2020-01-08"}, ("query", "check_in"), "date_in_past"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 0}, ("query", "guests"), "greater_than_equal"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 8}, ("query", "guests"), "less_than_equal"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": "two"}, ("query", "guests"), "value_error"),
-    ])
+    @pytest.mark.parametrize(
+        "params, loc, type_",
+        [
+            ({"check_out": "2030-01-05"}, ("query", "check_in"), "missing"),
+            ({"check_in": "2030-01-01"}, ("query", "check_out"), "missing"),
+            ({"check_in": "2030-02-30", "check_out": "2030-03-02"}, ("query", "check_in"), "value_error"),
+            ({"check_in": "01/02/2030", "check_out": "2030-03-02"}, ("query", "check_in"), "value_error"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-05"}, ("query", "check_out"), "date_order"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-02"}, ("query", "check_out"), "date_order"),
+            ({"check_in": "2020-01-05", "check_out": "2020-01-08"}, ("query", "check_in"), "date_in_past"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 0}, ("query", "guests"), "greater_than_equal"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 8}, ("query", "guests"), "less_than_equal"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": "two"}, ("query", "guests"), "value_error"),
+        ],
+    )
     def test_invalid_queries_get_422(self, api, demo_property, params, loc, type_):
         assert validation_items(api.get("/api/v1/availability", **params)).get(loc) == type_
 
@@ -136,12 +150,15 @@ class TestCalendar:
     def test_month_bounds(self, api, demo_property, months):
         assert api.get("/api/v1/calendar", months=months).json()["months"] == months
 
-    @pytest.mark.parametrize("params, loc, type_", [
-        ({"months": 0}, ("query", "months"), "greater_than_equal"),
-        ({"months": 19}, ("query", "months"), "less_than_equal"),
-        ({"months": "x"}, ("query", "months"), "value_error"),
-        ({"start": "2026-13-01"}, ("query", "start"), "value_error"),
-    ])
+    @pytest.mark.parametrize(
+        "params, loc, type_",
+        [
+            ({"months": 0}, ("query", "months"), "greater_than_equal"),
+            ({"months": 19}, ("query", "months"), "less_than_equal"),
+            ({"months": "x"}, ("query", "months"), "value_error"),
+            ({"start": "2026-13-01"}, ("query", "start"), "value_error"),
+        ],
+    )
     def test_invalid_calendar_queries_get_422(self, api, demo_property, params, loc, type_):
         assert validation_items(api.get("/api/v1/calendar", **params)).get(loc) == type_
 
@@ -177,15 +194,18 @@ class TestQuote:
         assert usd["charge_total"] == eur["total"]
         assert_adds_up(usd)
 
-    @pytest.mark.parametrize("body, loc, type_", [
-        ({"check_out": "2030-01-05"}, ("body", "check_in"), "missing"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "currency": "XYZ"}, ("body", "currency"), "enum"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 8}, ("body", "guests"), "less_than_equal"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 2.5}, ("body", "guests"), "value_error"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": True}, ("body", "guests"), "value_error"),
-        ({"check_in": 20300105, "check_out": "2030-01-08"}, ("body", "check_in"), "value_error"),
-        ({"check_in": "2030-01-05T10:00:00", "check_out": "2030-01-08"}, ("body", "check_in"), "value_error"),
-    ])
+    @pytest.mark.parametrize(
+        "body, loc, type_",
+        [
+            ({"check_out": "2030-01-05"}, ("body", "check_in"), "missing"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "currency": "XYZ"}, ("body", "currency"), "enum"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 8}, ("body", "guests"), "less_than_equal"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 2.5}, ("body", "guests"), "value_error"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": True}, ("body", "guests"), "value_error"),
+            ({"check_in": 20300105, "check_out": "2030-01-08"}, ("body", "check_in"), "value_error"),
+            ({"check_in": "2030-01-05T10:00:00", "check_out": "2030-01-08"}, ("body", "check_in"), "value_error"),
+        ],
+    )
     def test_invalid_bodies_get_422(self, api, demo_property, body, loc, type_):
         assert validation_items(api.post("/api/v1/quote", body)).get(loc) == type_
 
@@ -267,6 +287,12 @@ def test_demo_loading_is_idempotent_and_keeps_owner_edits(db):
 def test_the_document_links_each_answer_to_the_next_call_of_the_booking_flow(api, db):
     paths = api.get("/api/openapi.json").json()["paths"]
     hold_links = paths["/api/v1/reservations"]["post"]["responses"]["201"]["links"]
-    assert hold_links["GetReservation"] == {**hold_links["GetReservation"], "operationId": "get_reservation", "parameters": {"reservation_id": "$response.body#/id"}}
+    assert hold_links["GetReservation"] == {
+        **hold_links["GetReservation"],
+        "operationId": "get_reservation",
+        "parameters": {"reservation_id": "$response.body#/id"},
+    }
     assert hold_links["PayReservation"]["operationId"] == "create_checkout_session"
-    assert paths["/api/v1/payments/checkout-link"]["post"]["responses"]["200"]["links"]["GetReservation"]["parameters"] == {"reservation_id": "$response.body#/reservation_id"}
+    assert paths["/api/v1/payments/checkout-link"]["post"]["responses"]["200"]["links"]["GetReservation"]["parameters"] == {
+        "reservation_id": "$response.body#/reservation_id"
+    }

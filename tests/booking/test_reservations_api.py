@@ -12,8 +12,19 @@ from tests.dates import future
 pytestmark = pytest.mark.django_db
 
 RESERVATION_FIELDS = {
-    "id", "status", "check_in", "check_out", "guests", "nights", "hold_expires_at", "price_breakdown",
-    "payment", "guest", "special_requests", "agent_name", "created_at",
+    "id",
+    "status",
+    "check_in",
+    "check_out",
+    "guests",
+    "nights",
+    "hold_expires_at",
+    "price_breakdown",
+    "payment",
+    "guest",
+    "special_requests",
+    "agent_name",
+    "created_at",
 }
 
 
@@ -23,8 +34,13 @@ def hold(api, offset=30, nights=3, **extra):
 
 class TestCreatingAHold:
     def test_a_hold_is_201_with_the_reservation_and_payment_information(self, api, demo_property, settings):
-        response = hold(api, guests=3, agent_name="trip-planner", special_requests="Late arrival",
-                        guest={"first_name": "Anna", "last_name": "Rossi", "email": "anna@example.com", "phone": "+39 333 1234567"})
+        response = hold(
+            api,
+            guests=3,
+            agent_name="trip-planner",
+            special_requests="Late arrival",
+            guest={"first_name": "Anna", "last_name": "Rossi", "email": "anna@example.com", "phone": "+39 333 1234567"},
+        )
         assert response.status_code == 201, response.content
         body = response.json()
         assert RESERVATION_FIELDS <= set(body)
@@ -73,20 +89,23 @@ class TestCreatingAHold:
         event = ReservationEvent.objects.get(reservation_id=body["id"])
         assert (event.action, event.to_status, event.actor) == ("hold", "held", "api (bot)")
 
-    @pytest.mark.parametrize("body, loc, type_", [
-        ({}, ("body", "check_in"), "missing"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 0}, ("body", "guests"), "greater_than_equal"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 8}, ("body", "guests"), "less_than_equal"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": "2"}, ("body", "guests"), "value_error"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guest": {"email": "not-an-email"}}, ("body", "guest", "email"), "value_error"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guest": {"phone": "1" * 41}}, ("body", "guest", "phone"), "string_too_long"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guest": "Anna"}, ("body", "guest"), "value_error"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "special_requests": "x" * 2001}, ("body", "special_requests"), "string_too_long"),
-        ({"check_in": "2030-01-05", "check_out": "2030-01-08", "agent_name": 42}, ("body", "agent_name"), "value_error"),
-        ({"check_in": "2020-01-05", "check_out": "2020-01-08"}, ("body", "check_in"), "date_in_past"),
-        ({"check_in": "2030-01-08", "check_out": "2030-01-05"}, ("body", "check_out"), "date_order"),
-        ({"check_in": "2030-01-08", "check_out": "9999-01-05"}, ("body", "check_out"), "stay_too_long"),
-    ])
+    @pytest.mark.parametrize(
+        "body, loc, type_",
+        [
+            ({}, ("body", "check_in"), "missing"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 0}, ("body", "guests"), "greater_than_equal"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": 8}, ("body", "guests"), "less_than_equal"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guests": "2"}, ("body", "guests"), "value_error"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guest": {"email": "not-an-email"}}, ("body", "guest", "email"), "value_error"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guest": {"phone": "1" * 41}}, ("body", "guest", "phone"), "string_too_long"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "guest": "Anna"}, ("body", "guest"), "value_error"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "special_requests": "x" * 2001}, ("body", "special_requests"), "string_too_long"),
+            ({"check_in": "2030-01-05", "check_out": "2030-01-08", "agent_name": 42}, ("body", "agent_name"), "value_error"),
+            ({"check_in": "2020-01-05", "check_out": "2020-01-08"}, ("body", "check_in"), "date_in_past"),
+            ({"check_in": "2030-01-08", "check_out": "2030-01-05"}, ("body", "check_out"), "date_order"),
+            ({"check_in": "2030-01-08", "check_out": "9999-01-05"}, ("body", "check_out"), "stay_too_long"),
+        ],
+    )
     def test_invalid_holds_get_422_and_create_nothing(self, api, demo_property, body, loc, type_):
         response = api.post("/api/v1/reservations", body)
         assert response.status_code == 422, response.content
@@ -186,8 +205,13 @@ class TestAbuseLimits:
         settings.TRUSTED_PROXIES = ["127.0.0.1"]
 
         def post(offset, forwarded, remote="127.0.0.1"):
-            return client.post("/api/v1/reservations", {"check_in": str(future(offset)), "check_out": str(future(offset + 3))},
-                               content_type="application/json", HTTP_X_FORWARDED_FOR=forwarded, REMOTE_ADDR=remote).status_code
+            return client.post(
+                "/api/v1/reservations",
+                {"check_in": str(future(offset)), "check_out": str(future(offset + 3))},
+                content_type="application/json",
+                HTTP_X_FORWARDED_FOR=forwarded,
+                REMOTE_ADDR=remote,
+            ).status_code
 
         assert post(30, "203.0.113.1") == 201
         assert post(40, "203.0.113.2") == 201  # another client behind the same proxy

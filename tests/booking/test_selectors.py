@@ -16,15 +16,23 @@ def test_taken_ranges_equal_the_union_of_the_orm_selectors(demo_property):
     now = timezone.now()
 
     def reservation(offset, nights, status, expires_in_minutes=30):
-        Reservation.objects.create(property=demo_property, check_in=future(offset), check_out=future(offset + nights), guests=2,
-                                   status=status, hold_expires_at=now + timedelta(minutes=expires_in_minutes), price_breakdown={}, total=0)
+        Reservation.objects.create(
+            property=demo_property,
+            check_in=future(offset),
+            check_out=future(offset + nights),
+            guests=2,
+            status=status,
+            hold_expires_at=now + timedelta(minutes=expires_in_minutes),
+            price_breakdown={},
+            total=0,
+        )
 
     reservation(10, 3, "confirmed")
-    reservation(15, 2, "held")                          # blocks
-    reservation(20, 2, "held", expires_in_minutes=-1)   # lapsed: does not block
+    reservation(15, 2, "held")  # blocks
+    reservation(20, 2, "held", expires_in_minutes=-1)  # lapsed: does not block
     reservation(25, 2, "expired")
     reservation(30, 2, "cancelled")
-    reservation(8, 2, "confirmed")                      # ends on the window's first day: outside
+    reservation(8, 2, "confirmed")  # ends on the window's first day: outside
     DateBlock.objects.create(property=demo_property, start=future(35), end=future(37), source="partner", feed_key="airbnb", external_uid="x")
     DateBlock.objects.create(property=demo_property, start=future(38), end=future(45), reason="staff")
     start, end = future(10), future(40)
@@ -34,5 +42,8 @@ def test_taken_ranges_equal_the_union_of_the_orm_selectors(demo_property):
     )
     assert sorted(taken_ranges(demo_property, start, end, now)) == expected
     assert sorted(taken_ranges(demo_property.pk, start, end, now)) == [
-        (future(10), future(13)), (future(15), future(17)), (future(35), future(37)), (future(38), future(45)),
+        (future(10), future(13)),
+        (future(15), future(17)),
+        (future(35), future(37)),
+        (future(38), future(45)),
     ]

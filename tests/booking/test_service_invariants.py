@@ -21,7 +21,9 @@ operation = st.one_of(
     st.tuples(st.just("cancel"), st.integers(0, 30)),
     st.tuples(st.just("block"), st.integers(20, 60), st.integers(1, 4)),
     st.tuples(st.just("wait"), st.integers(1, 45)),
-    st.tuples(st.just("sweep"),),
+    st.tuples(
+        st.just("sweep"),
+    ),
 )
 
 
@@ -54,6 +56,6 @@ def test_no_overlap_and_no_lost_reservation(demo_property, operations):
             staff_blocks = list(DateBlock.objects.values_list("start", "end"))
             # A stay overlaps nothing: no other stay and no block (blocks may overlap each other).
             for i, (a_start, a_end) in enumerate(stays):
-                for b_start, b_end in stays[i + 1:] + staff_blocks:
+                for b_start, b_end in stays[i + 1 :] + staff_blocks:
                     assert not (a_start < b_end and b_start < a_end), f"overlap after {op}"
     assert sorted(Reservation.objects.values_list("pk", flat=True)) == sorted(made)

@@ -31,7 +31,8 @@ def serious_violations(page) -> list[dict]:
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [
         {"rule": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5], "help": v["help"]}
-        for v in result["violations"] if v["impact"] in SERIOUS
+        for v in result["violations"]
+        if v["impact"] in SERIOUS
     ]
 
 

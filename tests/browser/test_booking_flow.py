@@ -136,7 +136,8 @@ def test_the_almost_there_page_updates_by_itself_once_the_payment_lands(site_url
     nights = days[-1]["min_nights"]
     link = requests.post(
         f"{site_url}/api/v1/payments/checkout-link",
-        json={"check_in": str(check_in), "check_out": str(check_in.fromordinal(check_in.toordinal() + nights)), "guests": 2}, timeout=10,
+        json={"check_in": str(check_in), "check_out": str(check_in.fromordinal(check_in.toordinal() + nights)), "guests": 2},
+        timeout=10,
     ).json()
     assert link.get("reservation_id"), link
     with open_browser(**DESKTOP) as (page, errors):
@@ -148,8 +149,11 @@ def test_the_almost_there_page_updates_by_itself_once_the_payment_lands(site_url
         form = payer.get(link["checkout_url"], timeout=10).text
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)[1]
         paid = payer.post(
-            link["checkout_url"], data={"csrfmiddlewaretoken": token, "email": "late@example.com", "name": "Late Payer", "phone": "+39 1", "action": "pay"},
-            headers={"Referer": link["checkout_url"]}, allow_redirects=False, timeout=10,
+            link["checkout_url"],
+            data={"csrfmiddlewaretoken": token, "email": "late@example.com", "name": "Late Payer", "phone": "+39 1", "action": "pay"},
+            headers={"Referer": link["checkout_url"]},
+            allow_redirects=False,
+            timeout=10,
         )
         assert paid.status_code == 303
         expect(page.locator("[data-reservation-status]")).to_have_attribute("data-reservation-status", "confirmed", timeout=15_000)
@@ -218,8 +222,18 @@ def test_dates_can_be_chosen_with_the_keyboard_alone(site_url):
 
 
 SITE_PAGES = [
-    "/", "/penthouse-florence", "/availability", "/reviews", "/location", "/faq", "/booking-policies",
-    "/book", "/contact", "/thank-you", "/blog", "/blog/arriving-in-florence",
+    "/",
+    "/penthouse-florence",
+    "/availability",
+    "/reviews",
+    "/location",
+    "/faq",
+    "/booking-policies",
+    "/book",
+    "/contact",
+    "/thank-you",
+    "/blog",
+    "/blog/arriving-in-florence",
 ]
 
 

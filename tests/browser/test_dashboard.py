@@ -22,14 +22,23 @@ def a_busy_calendar(prop) -> None:
     from partner_sync.models import Feed, SyncOutcome
 
     for offset, name, pay in [(2, "Ada", True), (9, "Bruno", False), (40, "Chiara", True)]:
-        held = hold_stay(check_in=future(offset), check_out=future(offset + 3), guests=3, guest=GuestDetails(first_name=name, last_name="Rossi"), caller=Caller("web"))
+        held = hold_stay(
+            check_in=future(offset), check_out=future(offset + 3), guests=3, guest=GuestDetails(first_name=name, last_name="Rossi"), caller=Caller("web")
+        )
         confirm_reservation(held.pk, actor="test", amount_paid=held.total if pay else None)
     hold_stay(check_in=future(60), check_out=future(63), guests=2, agent_name="trip-bot")
     for months_ago in (1, 2, 4):
         check_in = future(-30 * months_ago)
         Reservation.objects.create(
-            property=prop, status="confirmed", source="web", check_in=check_in, check_out=check_in + timedelta(days=5), guests=2,
-            total=Decimal("1850.00"), amount_paid=Decimal("1850.00"), price_breakdown={"accommodation": 1600.0, "discount_amount": 0.0},
+            property=prop,
+            status="confirmed",
+            source="web",
+            check_in=check_in,
+            check_out=check_in + timedelta(days=5),
+            guests=2,
+            total=Decimal("1850.00"),
+            amount_paid=Decimal("1850.00"),
+            price_breakdown={"accommodation": 1600.0, "discount_amount": 0.0},
         )
     airbnb = Feed.objects.create(name="Airbnb", url="https://airbnb.example/ical/1.ics", last_outcome=SyncOutcome.FAILED, last_error="HTTP 503")
     DateBlock.objects.create(property=prop, start=future(20), end=future(25), source="partner", feed_key=airbnb.block_key)
@@ -110,6 +119,11 @@ def test_the_owner_sets_a_price_over_nights_in_the_rate_calendar_and_the_site_qu
         page.goto(site_url + "/admin/booking/reservation/")
         expect(page.locator("#result_list")).to_contain_text("Ada Rossi")
         assert page.evaluate("document.documentElement.scrollWidth") <= 1366
-        assert page.evaluate("(() => { const r = document.querySelector('#changelist .results'); return r.scrollWidth <= r.clientWidth || [r.scrollWidth, r.clientWidth]; })()") is True  # [scroll, client] when it overflows
+        assert (
+            page.evaluate(
+                "(() => { const r = document.querySelector('#changelist .results'); return r.scrollWidth <= r.clientWidth || [r.scrollWidth, r.clientWidth]; })()"
+            )
+            is True
+        )  # [scroll, client] when it overflows
         screenshot(page, "admin-reservations")
     assert not errors

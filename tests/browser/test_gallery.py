@@ -157,7 +157,9 @@ def site_with_an_upload_url(collected_static, live_url_factory, tmp_path, settin
     picture.paste(Image.new("RGB", (800, 1600), "#e0a030"), (0, 0))
     out = io.BytesIO()
     picture.save(out, "JPEG", quality=90)
-    Photo.objects.create(property=prop, position=0, alt_text="The terrace at dusk", image=SimpleUploadedFile("terrace.jpg", out.getvalue(), content_type="image/jpeg"))
+    Photo.objects.create(
+        property=prop, position=0, alt_text="The terrace at dusk", image=SimpleUploadedFile("terrace.jpg", out.getvalue(), content_type="image/jpeg")
+    )
     with live_url_factory(env={"DATA_DIR": str(tmp_path)}) as url:
         yield url
 

@@ -33,7 +33,13 @@ def open_book(page, expect, url: str) -> None:
 
 def in_viewport(page, box) -> bool:
     viewport = page.viewport_size
-    return box is not None and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 0.5 and box["y"] + box["height"] <= viewport["height"] + 0.5
+    return (
+        box is not None
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= viewport["width"] + 0.5
+        and box["y"] + box["height"] <= viewport["height"] + 0.5
+    )
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -78,7 +84,9 @@ def test_a_tapped_booked_day_is_refused_next_to_it(site_url, device):
     calendar = requests.get(f"{site_url}/api/v1/calendar", params={"start": str(date.today() + timedelta(days=45)), "months": 1}, timeout=10).json()
     arrival = next(day for day in calendar["days"] if day["check_in_allowed"] and day["min_nights"] <= 3 and date.fromisoformat(day["date"]).weekday() < 3)
     check_in = date.fromisoformat(arrival["date"])
-    taken = requests.post(f"{site_url}/api/v1/reservations", json={"check_in": str(check_in), "check_out": str(check_in + timedelta(days=3)), "guests": 2}, timeout=10)
+    taken = requests.post(
+        f"{site_url}/api/v1/reservations", json={"check_in": str(check_in), "check_out": str(check_in + timedelta(days=3)), "guests": 2}, timeout=10
+    )
     assert taken.status_code == 201, taken.text
     booked = str(check_in + timedelta(days=1))
 

@@ -32,7 +32,9 @@ def held_stay(demo_property, days_ahead=40, email_address="anna@example.com"):
 
 
 def confirm(reservation):
-    return confirm_reservation(reservation.pk, actor="test", payer=Payer(email="anna@example.com", name="Anna Rossi"), amount_paid=reservation.total, payment_intent_id="pi_test")
+    return confirm_reservation(
+        reservation.pk, actor="test", payer=Payer(email="anna@example.com", name="Anna Rossi"), amount_paid=reservation.total, payment_intent_id="pi_test"
+    )
 
 
 def test_the_confirmation_is_owed_to_the_guest_and_the_owner_from_the_moment_of_payment(demo_property):
@@ -41,7 +43,9 @@ def test_the_confirmation_is_owed_to_the_guest_and_the_owner_from_the_moment_of_
     assert {(r.kind, r.recipient, r.status) for r in rows} == {("confirmation", "guest", "pending"), ("confirmation", "owner", "pending")}
 
 
-def test_the_confirmation_arrives_over_smtp_in_text_and_html_with_the_stay_as_a_calendar_file(demo_property, smtp, django_capture_on_commit_callbacks, settings):
+def test_the_confirmation_arrives_over_smtp_in_text_and_html_with_the_stay_as_a_calendar_file(
+    demo_property, smtp, django_capture_on_commit_callbacks, settings
+):
     from icalendar import Calendar
 
     settings.BASE_URL = "https://stay.example.com"

@@ -54,7 +54,9 @@ class TestAWebsiteInquiry:
         assert message["To"] == demo_property.contact_email and message["Reply-To"] == "ada@example.com"
         assert ContactInquiry.objects.get().emailed is True
 
-    def test_after_two_days_of_failures_it_is_given_up_and_stays_in_the_admin_as_not_emailed(self, client, demo_property, smtp, django_capture_on_commit_callbacks):
+    def test_after_two_days_of_failures_it_is_given_up_and_stays_in_the_admin_as_not_emailed(
+        self, client, demo_property, smtp, django_capture_on_commit_callbacks
+    ):
         post_inquiry(client, django_capture_on_commit_callbacks)
         with time_machine.travel(timezone.now() + timedelta(days=2, minutes=1)):
             deliver_due_emails()

@@ -25,7 +25,12 @@ def test_each_content_list_opens(owner, model):
 
 def test_each_edit_form_opens(owner):
     ContactInquiry.objects.create(name="Ada", email="ada@example.com", message="Hello there, a question.")
-    for model, obj in [("pagetext", PageText.objects.first()), ("faqentry", FaqEntry.objects.first()), ("blogpost", BlogPost.objects.first()), ("contactinquiry", ContactInquiry.objects.first())]:
+    for model, obj in [
+        ("pagetext", PageText.objects.first()),
+        ("faqentry", FaqEntry.objects.first()),
+        ("blogpost", BlogPost.objects.first()),
+        ("contactinquiry", ContactInquiry.objects.first()),
+    ]:
         assert owner.get(admin(f"{model}/{obj.pk}/change/")).status_code == 200, model
 
 
@@ -42,10 +47,16 @@ def test_the_owner_publishes_a_draft_from_the_list(owner, client):
 
 def test_an_edited_page_text_shows_on_the_site(owner, client):
     text = PageText.objects.get(key="faq")
-    answer = owner.post(admin(f"pagetext/{text.pk}/change/"), {
-        "title_en": "Questions & answers", "meta_description_en": "Everything guests ask.", "intro_en": "Short and useful.", "body_en": "## More\n\nAsk **us**.",
-        "title_it": "Domande e risposte",  # one field per language; the empty ones show English
-    })
+    answer = owner.post(
+        admin(f"pagetext/{text.pk}/change/"),
+        {
+            "title_en": "Questions & answers",
+            "meta_description_en": "Everything guests ask.",
+            "intro_en": "Short and useful.",
+            "body_en": "## More\n\nAsk **us**.",
+            "title_it": "Domande e risposte",  # one field per language; the empty ones show English
+        },
+    )
     assert answer.status_code == 302
     page = client.get("/faq").content.decode()
     assert "<h1>Questions &amp; answers</h1>" in page

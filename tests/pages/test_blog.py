@@ -9,7 +9,13 @@ from pages.models import BlogPost
 
 
 def article(slug: str, **fields) -> BlogPost:
-    defaults = {"title": slug.replace("-", " ").title(), "summary": "A summary.", "body": "Some *text*.", "status": BlogPost.Status.PUBLISHED, "published_at": timezone.now() - timedelta(days=1)}
+    defaults = {
+        "title": slug.replace("-", " ").title(),
+        "summary": "A summary.",
+        "body": "Some *text*.",
+        "status": BlogPost.Status.PUBLISHED,
+        "published_at": timezone.now() - timedelta(days=1),
+    }
     return BlogPost.objects.create(slug=slug, **{**defaults, **fields})
 
 

@@ -113,7 +113,11 @@ class TestBackFromThePaymentPageWithoutPaying:
         assert "payment was cancelled and nothing was charged" in notice(html, "data-checkout-cancelled")
         config = config_of(html)
         assert config["initial"] | {"currency": ""} == {
-            "check_in": str(future(40)), "check_out": str(future(43)), "guests": "3", "children_ages": "5", "currency": "",
+            "check_in": str(future(40)),
+            "check_out": str(future(43)),
+            "guests": "3",
+            "children_ages": "5",
+            "currency": "",
         }
         assert config["releaseHold"] is None, "the sandbox cancel already let the dates go"
         assert notice(html, "data-link-problem") == "", "the guest's own (released) hold is no reason to complain"
@@ -192,4 +196,3 @@ class TestEmailsTellOfTheChildren:
         bodies = emails_of(self.confirmed(guests=2))
         assert "child" not in bodies["guest"].lower() or "children under" in bodies["guest"]
         assert "aged" not in bodies["owner"] and "including" not in bodies["guest"]
-

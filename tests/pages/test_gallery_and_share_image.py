@@ -15,7 +15,20 @@ from PIL import Image
 from booking.models import Photo
 from tests.pages.conftest import head
 
-SHARED_PAGES = ["/", "/penthouse-florence", "/availability", "/reviews", "/location", "/faq", "/book", "/contact", "/blog", "/blog/three-slow-days-in-florence", "/it/", "/de/penthouse-florence"]
+SHARED_PAGES = [
+    "/",
+    "/penthouse-florence",
+    "/availability",
+    "/reviews",
+    "/location",
+    "/faq",
+    "/book",
+    "/contact",
+    "/blog",
+    "/blog/three-slow-days-in-florence",
+    "/it/",
+    "/de/penthouse-florence",
+]
 
 
 def camera_jpeg(width=2400, height=1600) -> bytes:
@@ -31,7 +44,10 @@ def uploaded(site):
     """The owner's photo of the terrace, put first."""
     site.photos.update(position=F("position") + 1)
     return Photo.objects.create(
-        property=site, position=0, alt_text="The terrace at dusk", caption="Terrace",
+        property=site,
+        position=0,
+        alt_text="The terrace at dusk",
+        caption="Terrace",
         image=SimpleUploadedFile("terrace.jpg", camera_jpeg(), content_type="image/jpeg"),
     )
 
@@ -124,12 +140,15 @@ def test_the_gallery_script_and_styles_come_only_with_the_gallery(client, site):
         assert "gallery.css" not in client.get(path).content.decode()
 
 
-@pytest.mark.parametrize(("path", "counter", "status", "close"), [
-    ("/penthouse-florence", "{current} / {total}", "Photo {current} of {total}", "Close"),
-    ("/it/penthouse-florence", "{current} / {total}", "Foto {current} di {total}", "Chiudi"),
-    ("/de/penthouse-florence", "{current} / {total}", "Foto {current} von {total}", "Schließen"),
-    ("/fr/penthouse-florence", "{current} / {total}", "Photo {current} sur {total}", "Fermer"),
-])
+@pytest.mark.parametrize(
+    ("path", "counter", "status", "close"),
+    [
+        ("/penthouse-florence", "{current} / {total}", "Photo {current} of {total}", "Close"),
+        ("/it/penthouse-florence", "{current} / {total}", "Foto {current} di {total}", "Chiudi"),
+        ("/de/penthouse-florence", "{current} / {total}", "Foto {current} von {total}", "Schließen"),
+        ("/fr/penthouse-florence", "{current} / {total}", "Photo {current} sur {total}", "Fermer"),
+    ],
+)
 def test_the_viewer_speaks_the_pages_language(client, site, path, counter, status, close):
     html = client.get(path).content.decode()
     dialog = next(a for a, _ in tags(html, "dialog"))

@@ -25,8 +25,19 @@ pytestmark = pytest.mark.django_db
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]  # a language added to the settings is tested at once
 PAGES = [
-    "/", "/penthouse-florence", "/availability", "/reviews", "/location", "/faq", "/booking-policies",
-    "/book", "/contact", "/thank-you", "/privacy", "/blog", "/blog/three-slow-days-in-florence",
+    "/",
+    "/penthouse-florence",
+    "/availability",
+    "/reviews",
+    "/location",
+    "/faq",
+    "/booking-policies",
+    "/book",
+    "/contact",
+    "/thank-you",
+    "/privacy",
+    "/blog",
+    "/blog/three-slow-days-in-florence",
 ]
 
 
@@ -139,8 +150,11 @@ def test_the_sitemap_lists_every_language_with_its_alternates(client, site):
             assert loc in urls, loc
             links = {link.get("hreflang"): link.get("href") for link in urls[loc].findall(XHTML)}
             assert links == {
-                "en": base + page, "it": base + in_language(page, "it"), "de": base + in_language(page, "de"),
-                "fr": base + in_language(page, "fr"), "x-default": base + page,
+                "en": base + page,
+                "it": base + in_language(page, "it"),
+                "de": base + in_language(page, "de"),
+                "fr": base + in_language(page, "fr"),
+                "x-default": base + page,
             }, loc
     assert base + "/api" in urls and base + "/it/api" not in urls
 
@@ -192,7 +206,10 @@ class TestTheDemoShipsTranslations:
 @pytest.mark.usefixtures("sandbox")
 class TestTheGuestsLanguage:
     def test_a_booking_from_the_italian_site_is_italian_and_so_is_its_email(self, client, api, site, django_capture_on_commit_callbacks):
-        body = api.post("/api/v1/payments/checkout-link", stay(offset=50, nights=3, success_url=f"{settings.BASE_URL}/it/thank-you", cancel_url=f"{settings.BASE_URL}/it/book")).json()
+        body = api.post(
+            "/api/v1/payments/checkout-link",
+            stay(offset=50, nights=3, success_url=f"{settings.BASE_URL}/it/thank-you", cancel_url=f"{settings.BASE_URL}/it/book"),
+        ).json()
         reservation = Reservation.objects.get(pk=body["reservation_id"])
         assert reservation.language == "it"
         # The sandbox checkout speaks Italian too, and returns the payer to the Italian thank-you
@@ -201,7 +218,9 @@ class TestTheGuestsLanguage:
         assert html_lang(page) == "it" and "Paga" in page and "TEST PAYMENT" in page
         assert 'href="/it/privacy"' in page, "the checkout page links the privacy page"
         with django_capture_on_commit_callbacks(execute=True):
-            confirm_reservation(reservation.pk, actor="test", payer=Payer(email="anna@example.com", name="Anna Rossi", phone="+39 333 1234567"), amount_paid=reservation.total)
+            confirm_reservation(
+                reservation.pk, actor="test", payer=Payer(email="anna@example.com", name="Anna Rossi", phone="+39 333 1234567"), amount_paid=reservation.total
+            )
         guest = next(m for m in mail.outbox if m.to == ["anna@example.com"])
         owner = next(m for m in mail.outbox if m.to != ["anna@example.com"])
         assert "è confermato" in guest.subject

@@ -43,7 +43,8 @@ def sandbox(settings):
 
 def book_and_pay(client, days_ahead: int) -> Reservation:
     link = client.post(
-        "/api/v1/payments/checkout-link", {"check_in": str(future(days_ahead)), "check_out": str(future(days_ahead + 3)), "guests": 2},
+        "/api/v1/payments/checkout-link",
+        {"check_in": str(future(days_ahead)), "check_out": str(future(days_ahead + 3)), "guests": 2},
         content_type="application/json",
     ).json()
     paid = client.post(urlsplit(link["checkout_url"]).path, {**PAYER, "action": "pay"})

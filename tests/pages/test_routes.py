@@ -3,8 +3,18 @@
 import pytest
 
 HTML_PAGES = [
-    "/", "/penthouse-florence", "/availability", "/reviews", "/location", "/faq", "/booking-policies",
-    "/book", "/contact", "/thank-you", "/blog", "/blog/three-slow-days-in-florence",
+    "/",
+    "/penthouse-florence",
+    "/availability",
+    "/reviews",
+    "/location",
+    "/faq",
+    "/booking-policies",
+    "/book",
+    "/contact",
+    "/thank-you",
+    "/blog",
+    "/blog/three-slow-days-in-florence",
 ]
 
 
@@ -31,7 +41,7 @@ def test_sitemap_is_xml_and_robots_is_plain_text(client, site):
 
 def test_every_page_links_the_agent_pages_in_its_footer(client, site):
     body = client.get("/faq").content.decode()
-    footer = body[body.index('<footer class="site-footer">'):]
+    footer = body[body.index('<footer class="site-footer">') :]
     for path in ["/api", "/mcp", "/agents"]:
         assert f'href="{path}"' in footer
 
@@ -56,10 +66,18 @@ def test_pages_refuse_other_methods_without_failing(client, site):
     assert client.delete("/book").status_code == 405
 
 
-@pytest.mark.parametrize("query", [
-    "?page=abc", "?page=999", "?page=-1", "?check_in=2020-01-01&check_out=x&guests=999",
-    "?check_in=" + "9" * 500, "?reservation_id=%00", "?sent=1",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?page=abc",
+        "?page=999",
+        "?page=-1",
+        "?check_in=2020-01-01&check_out=x&guests=999",
+        "?check_in=" + "9" * 500,
+        "?reservation_id=%00",
+        "?sent=1",
+    ],
+)
 def test_odd_query_strings_never_break_a_page(client, site, query):
     for path in ["/blog", "/book", "/availability", "/thank-you", "/contact"]:
         assert client.get(path + query).status_code == 200, path + query

@@ -103,7 +103,22 @@ def test_inner_pages_carry_a_breadcrumb_trail(client, site):
     assert [i["name"] for i in location["itemListElement"]] == ["Home", "Location"]
 
 
-@pytest.mark.parametrize("path", ["/", "/penthouse-florence", "/availability", "/reviews", "/location", "/faq", "/booking-policies", "/book", "/contact", "/blog", "/blog/three-slow-days-in-florence"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/penthouse-florence",
+        "/availability",
+        "/reviews",
+        "/location",
+        "/faq",
+        "/booking-policies",
+        "/book",
+        "/contact",
+        "/blog",
+        "/blog/three-slow-days-in-florence",
+    ],
+)
 def test_each_page_has_its_own_title_description_canonical_and_open_graph(client, site, path):
     page = head(client.get(path).content.decode())
     canonical = settings.BASE_URL + path

@@ -23,7 +23,21 @@ def sitemap_entries(client) -> dict[str, str | None]:
 def test_the_sitemap_lists_every_public_page_and_published_article(client, site):
     entries = sitemap_entries(client)
     base = settings.BASE_URL
-    expected_pages = ["/", "/penthouse-florence", "/availability", "/book", "/reviews", "/location", "/faq", "/booking-policies", "/contact", "/blog", "/api", "/mcp", "/agents"]
+    expected_pages = [
+        "/",
+        "/penthouse-florence",
+        "/availability",
+        "/book",
+        "/reviews",
+        "/location",
+        "/faq",
+        "/booking-policies",
+        "/contact",
+        "/blog",
+        "/api",
+        "/mcp",
+        "/agents",
+    ]
     for path in expected_pages:
         assert base + path in entries, path
     for slug in ["three-slow-days-in-florence", "santa-croce-neighbourhood-guide", "arriving-in-florence"]:

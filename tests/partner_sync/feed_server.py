@@ -56,7 +56,7 @@ class FeedServer:
                     if route.trickle_seconds:
                         piece = max(1, len(route.body) // 10 + 1)
                         for start in range(0, len(route.body), piece):
-                            self.wfile.write(route.body[start:start + piece])
+                            self.wfile.write(route.body[start : start + piece])
                             self.wfile.flush()
                             if server._stopping.wait(route.trickle_seconds):
                                 return

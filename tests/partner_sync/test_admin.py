@@ -55,7 +55,9 @@ def test_the_owner_disables_a_feed_and_its_nights_open_up(staff_client, airbnb):
     services.sync_feeds_now([airbnb.pk])
     assert DateBlock.objects.filter(source="partner").count() == 3
     response = staff_client.post(
-        reverse("admin:partner_sync_feed_change", args=[airbnb.pk]), {"name": "Airbnb", "url": airbnb.url, "enabled": ""}, follow=True,
+        reverse("admin:partner_sync_feed_change", args=[airbnb.pk]),
+        {"name": "Airbnb", "url": airbnb.url, "enabled": ""},
+        follow=True,
     )
     assert response.status_code == 200 and "its blocks were removed" in response.content.decode()
     assert not DateBlock.objects.filter(source="partner").exists()

@@ -39,7 +39,9 @@ def calendar_content(demo_property, base_url, settings):
     Reservation.objects.filter(pk=cancelled.pk).update(status=Reservation.Status.CANCELLED)
     past = Reservation.objects.create(property=demo_property, status="confirmed", check_in=day(-10), check_out=day(-7), guests=2, price_breakdown={}, total=0)
     staff = DateBlock.objects.create(property=demo_property, start=day(50), end=day(52), reason="Roof repairs (Mario's crew)")
-    DateBlock.objects.create(property=demo_property, start=day(60), end=day(65), source="partner", feed_key="feed-1", external_uid="x@airbnb.com", reason="Airbnb: Reserved")
+    DateBlock.objects.create(
+        property=demo_property, start=day(60), end=day(65), source="partner", feed_key="feed-1", external_uid="x@airbnb.com", reason="Airbnb: Reserved"
+    )
     return {"confirmed": confirmed, "held": held, "lapsed": lapsed, "cancelled": cancelled, "past": past, "staff": staff}
 
 
@@ -141,7 +143,7 @@ class TestConditionalGet:
         assert second["Last-Modified"] != first["Last-Modified"]
 
     def test_a_garbled_validator_is_simply_a_full_answer(self, client, calendar_content):
-        for headers in [{"If-None-Match": "garbage, ,,\""}, {"If-Modified-Since": "yesterday-ish"}]:
+        for headers in [{"If-None-Match": 'garbage, ,,"'}, {"If-Modified-Since": "yesterday-ish"}]:
             assert client.get(URL, headers=headers).status_code == 200
 
 

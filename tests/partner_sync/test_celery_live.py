@@ -26,14 +26,20 @@ def test_a_real_worker_and_beat_bring_a_platform_booking_in(transactional_db, de
     feed_url = feed_server.serve("/calendar/ical/77.ics?s=token", calendar(all_day("worker-test@airbnb.com", 40, 44)))
     listing_url = feed_server.serve("/rooms/77", b"<html>listing</html>", content_type="text/html")
     env = {
-        **os.environ, "DATABASE_URL": test_database_url(), "CELERY_BROKER_URL": BROKER, "DATA_DIR": str(tmp_path),
-        "PARTNER_SYNC_SECONDS": "1", "PARTNER_ICAL_URLS": feed_url, "PARTNER_LISTING_URL": listing_url,
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "CELERY_BROKER_URL": BROKER,
+        "DATA_DIR": str(tmp_path),
+        "PARTNER_SYNC_SECONDS": "1",
+        "PARTNER_ICAL_URLS": feed_url,
+        "PARTNER_LISTING_URL": listing_url,
         "HOLD_SWEEP_SECONDS": "3600",
     }
     celery = [sys.executable, "-m", "celery", "-A", "config"]
     worker = subprocess.Popen(
         [*celery, "worker", "--pool", "threads", "--concurrency", "2", "--loglevel", "WARNING", "--hostname", f"partner-sync-test-{os.getpid()}@%h"],
-        cwd=ROOT, env=env,
+        cwd=ROOT,
+        env=env,
     )
     beat = subprocess.Popen([*celery, "beat", "--loglevel", "WARNING", "--schedule", str(tmp_path / "beat-schedule")], cwd=ROOT, env=env)
     try:

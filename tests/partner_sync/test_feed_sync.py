@@ -114,16 +114,20 @@ class TestFailedFetchesKeepTheLastGoodBlocks:
         sync(airbnb)
         return refreshed(airbnb)
 
-    @pytest.mark.parametrize("route, error", [
-        ({"status": 500, "body": b"oops"}, "HTTP 500"),
-        ({"status": 503, "body": b"busy"}, "HTTP 503"),
-        ({"status": 404, "body": b"gone"}, "HTTP 404"),
-        ({"body": b"<!DOCTYPE html><html><title>Log in</title></html>", "content_type": "text/html"}, "HTML"),
-        ({"body": b"\x89PNG\r\n\x1a\ngarbage"}, "does not start with BEGIN:VCALENDAR"),
-        ({"body": b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\n"}, "incomplete"),
-        ({"body": b"BEGIN:VCALENDAR\r\n" + b"X" * (3 * 1024 * 1024) + b"\r\nEND:VCALENDAR\r\n"}, "larger than 2 MiB"),
-        ({"body": b"BEGIN:VCALENDAR\r\n" + b"X" * (3 * 1024 * 1024) + b"\r\nEND:VCALENDAR\r\n", "send_length": False}, "larger than 2 MiB"),
-    ], ids=["500", "503", "404", "html", "garbage", "truncated", "too-large", "too-large-streamed"])
+    @pytest.mark.parametrize(
+        "route, error",
+        [
+            ({"status": 500, "body": b"oops"}, "HTTP 500"),
+            ({"status": 503, "body": b"busy"}, "HTTP 503"),
+            ({"status": 404, "body": b"gone"}, "HTTP 404"),
+            ({"body": b"<!DOCTYPE html><html><title>Log in</title></html>", "content_type": "text/html"}, "HTML"),
+            ({"body": b"\x89PNG\r\n\x1a\ngarbage"}, "does not start with BEGIN:VCALENDAR"),
+            ({"body": b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\n"}, "incomplete"),
+            ({"body": b"BEGIN:VCALENDAR\r\n" + b"X" * (3 * 1024 * 1024) + b"\r\nEND:VCALENDAR\r\n"}, "larger than 2 MiB"),
+            ({"body": b"BEGIN:VCALENDAR\r\n" + b"X" * (3 * 1024 * 1024) + b"\r\nEND:VCALENDAR\r\n", "send_length": False}, "larger than 2 MiB"),
+        ],
+        ids=["500", "503", "404", "html", "garbage", "truncated", "too-large", "too-large-streamed"],
+    )
     def test_a_bad_answer(self, synced, feed_server, route, error):
         blocks = partner_blocks(synced)
         feed_server.serve(AIRBNB_PATH, **route)
@@ -272,7 +276,12 @@ class TestConflictsWithDirectStays:
         assert report.conflicts == 1
         conflict = Conflict.objects.get()
         assert (conflict.feed_id, conflict.reservation_id, conflict.start, conflict.end, conflict.resolved_at) == (
-            airbnb.pk, confirmed_stay.pk, day(30), day(33), None)
+            airbnb.pk,
+            confirmed_stay.pk,
+            day(30),
+            day(33),
+            None,
+        )
         assert (day(30), day(33), "Airbnb: Reserved") in partner_blocks(airbnb)
 
     def test_a_repeated_sync_keeps_one_conflict(self, confirmed_stay, airbnb):
@@ -298,8 +307,10 @@ class TestConflictsWithDirectStays:
 class TestFeedsTheOwnerEdits:
     def test_feeds_are_seeded_from_the_environment_once(self, settings, feed_server, demo_property):
         settings.PARTNER_ICAL_URLS = [
-            "https://www.airbnb.com/calendar/ical/1.ics?s=tok", " https://admin.booking.com/hotel/hoteladmin/ical.html?t=tok2 ",
-            "not a url", "https://www.airbnb.com/calendar/ical/1.ics?s=tok",
+            "https://www.airbnb.com/calendar/ical/1.ics?s=tok",
+            " https://admin.booking.com/hotel/hoteladmin/ical.html?t=tok2 ",
+            "not a url",
+            "https://www.airbnb.com/calendar/ical/1.ics?s=tok",
         ]
         services.ensure_configured_feeds()
         services.ensure_configured_feeds()
@@ -313,8 +324,7 @@ class TestFeedsTheOwnerEdits:
         services.ensure_configured_feeds()
         Feed.objects.update(name="Airbnb (penthouse)", url="https://www.airbnb.com/calendar/ical/1.ics?s=new", enabled=False)
         services.ensure_configured_feeds()
-        assert list(Feed.objects.values_list("name", "url", "enabled")) == [
-            ("Airbnb (penthouse)", "https://www.airbnb.com/calendar/ical/1.ics?s=new", False)]
+        assert list(Feed.objects.values_list("name", "url", "enabled")) == [("Airbnb (penthouse)", "https://www.airbnb.com/calendar/ical/1.ics?s=new", False)]
 
     def test_disabling_a_feed_frees_its_nights_and_reenabling_fetches_in_full(self, feed_server, demo_property):
         url = feed_server.serve("/etag.ics", export("booking_com.ics"), etag='"v1"')

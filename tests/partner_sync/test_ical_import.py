@@ -1,7 +1,6 @@
 """Reading the platforms' exports (pure: no database, no network). Each fixture is written in the
 format of a real export, quirks included; see tests/partner_sync/feeds/."""
 
-
 import pytest
 
 from partner_sync.ical_import import FeedInvalid, neutral_summary, parse_feed
@@ -107,10 +106,17 @@ class TestShapesOfEvents:
         first, second = parse(calendar(all_day(uid, 10, 12))).events, parse(calendar(all_day(uid, 10, 12))).events
         assert first == second and first[0].uid.startswith("sha256:") and len(first[0].uid) < 100
 
-    @pytest.mark.parametrize("summary, label", [
-        ("Reserved", "Reserved"), ("Airbnb (Not available)", "Not available"), ("CLOSED - Not available", "Not available"),
-        ("Blocked", "Not available"), ("John Smith - BK-99812", "Reserved"), ("", "Reserved"),
-    ])
+    @pytest.mark.parametrize(
+        "summary, label",
+        [
+            ("Reserved", "Reserved"),
+            ("Airbnb (Not available)", "Not available"),
+            ("CLOSED - Not available", "Not available"),
+            ("Blocked", "Not available"),
+            ("John Smith - BK-99812", "Reserved"),
+            ("", "Reserved"),
+        ],
+    )
     def test_neutral_summaries(self, summary, label):
         assert neutral_summary(summary) == label
 
@@ -119,15 +125,18 @@ class TestShapesOfEvents:
 
 
 class TestWhatIsNotACalendar:
-    @pytest.mark.parametrize("body, message", [
-        (b"<!DOCTYPE html><html><body>Log in to continue</body></html>", "HTML"),
-        (b"  \n<html>maintenance</html>", "HTML"),
-        (b"", "does not start with BEGIN:VCALENDAR"),
-        (b"\x00\x01\x02garbage\xff", "does not start with BEGIN:VCALENDAR"),
-        (b'{"error": "not found"}', "does not start with BEGIN:VCALENDAR"),
-        (b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:cut\r\nDTSTART;VALUE=DATE:20300101\r\n", "incomplete"),
-        (b"BEGIN:VCALENDAR\r\nthis is : not ; ical\r\n\x00\r\nEND:VCALENDAR\r\n", "could not be parsed"),
-    ])
+    @pytest.mark.parametrize(
+        "body, message",
+        [
+            (b"<!DOCTYPE html><html><body>Log in to continue</body></html>", "HTML"),
+            (b"  \n<html>maintenance</html>", "HTML"),
+            (b"", "does not start with BEGIN:VCALENDAR"),
+            (b"\x00\x01\x02garbage\xff", "does not start with BEGIN:VCALENDAR"),
+            (b'{"error": "not found"}', "does not start with BEGIN:VCALENDAR"),
+            (b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:cut\r\nDTSTART;VALUE=DATE:20300101\r\n", "incomplete"),
+            (b"BEGIN:VCALENDAR\r\nthis is : not ; ical\r\n\x00\r\nEND:VCALENDAR\r\n", "could not be parsed"),
+        ],
+    )
     def test_refused_with_a_message_that_quotes_nothing_from_the_feed(self, body, message):
         with pytest.raises(FeedInvalid, match=message) as refused:
             parse(body)
@@ -145,7 +154,10 @@ class TestWhatIsNotACalendar:
 
 def test_our_own_exported_stays_echoed_back_by_a_platform_are_not_imported():
     """A channel manager that re-exports what it imported from us must not make our stays block themselves."""
-    body = calendar(all_day("stay-0123456789abcdef0123456789abcdef@stay.example.com", 10, 12),
-                    all_day("block-42@stay.example.com", 20, 22), all_day("theirs@stay.example.com", 30, 32))
+    body = calendar(
+        all_day("stay-0123456789abcdef0123456789abcdef@stay.example.com", 10, 12),
+        all_day("block-42@stay.example.com", 20, 22),
+        all_day("theirs@stay.example.com", 30, 32),
+    )
     feed = parse_feed(body, today=today(), local_tz=ROME, label="Channel manager", own_host="stay.example.com")
     assert [e.uid for e in feed.events] == ["theirs@stay.example.com"] and feed.ignored_own == 2

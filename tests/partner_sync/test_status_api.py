@@ -23,8 +23,19 @@ pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/partner/status"
 FEED_KEYS = {
-    "name", "url", "source", "configured", "enabled", "state", "last_attempt_at", "last_success_at", "last_error",
-    "last_status_code", "events", "conflicts", "stale",
+    "name",
+    "url",
+    "source",
+    "configured",
+    "enabled",
+    "state",
+    "last_attempt_at",
+    "last_success_at",
+    "last_error",
+    "last_status_code",
+    "events",
+    "conflicts",
+    "stale",
 }
 PROBE_KEYS = {"configured", "enabled", "url", "last_attempt_at", "last_success_at", "last_error", "last_status_code", "latency_ms", "stale"}
 
@@ -41,8 +52,15 @@ class TestNothingConfigured:
         assert status(api) == {
             "ical": {"state": "not_configured", "interval_seconds": settings.PARTNER_SYNC_SECONDS, "feeds": []},
             "listing_probe": {
-                "configured": False, "enabled": False, "url": None, "last_attempt_at": None, "last_success_at": None,
-                "last_error": None, "last_status_code": None, "latency_ms": None, "stale": False,
+                "configured": False,
+                "enabled": False,
+                "url": None,
+                "last_attempt_at": None,
+                "last_success_at": None,
+                "last_error": None,
+                "last_status_code": None,
+                "latency_ms": None,
+                "stale": False,
             },
         }
 
@@ -178,13 +196,16 @@ class TestListingProbe:
         assert services.ensure_listing_probe().url == "https://www.airbnb.com/rooms/owner"
 
 
-@pytest.mark.parametrize("url, shown", [
-    ("https://www.airbnb.com/calendar/ical/1.ics?s=secret", "https://www.airbnb.com/calendar/ical/1.ics"),
-    ("https://user:pw@host.example/a?b=c#d", "https://host.example/a"),
-    ("http://[::1]:8080/x.ics?t=1", "http://[::1]:8080/x.ics"),
-    ("http://host:99999/x", ""),
-    ("not a url", ""),
-])
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("https://www.airbnb.com/calendar/ical/1.ics?s=secret", "https://www.airbnb.com/calendar/ical/1.ics"),
+        ("https://user:pw@host.example/a?b=c#d", "https://host.example/a"),
+        ("http://[::1]:8080/x.ics?t=1", "http://[::1]:8080/x.ics"),
+        ("http://host:99999/x", ""),
+        ("not a url", ""),
+    ],
+)
 def test_urls_are_shown_without_query_strings_or_credentials(url, shown):
     assert mask_url(url) == shown
 

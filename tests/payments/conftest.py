@@ -59,7 +59,15 @@ def stripe_event(event_type: str, obj: dict, event_id: str | None = None) -> dic
 def webhook(client):
     """POST a signed event to the webhook, exactly as Stripe sends it."""
 
-    def send(event: dict | None = None, *, body: bytes | None = None, secret: str = WEBHOOK_SECRET, timestamp: int | None = None, sign: bytes | None = None, header: str | None = None):
+    def send(
+        event: dict | None = None,
+        *,
+        body: bytes | None = None,
+        secret: str = WEBHOOK_SECRET,
+        timestamp: int | None = None,
+        sign: bytes | None = None,
+        header: str | None = None,
+    ):
         payload = body if body is not None else json.dumps(event).encode()
         headers = {"Stripe-Signature": header if header is not None else signature(sign if sign is not None else payload, secret=secret, timestamp=timestamp)}
         return client.post("/api/v1/payments/webhook", data=payload, content_type="application/json", headers=headers)

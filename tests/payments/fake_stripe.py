@@ -92,7 +92,11 @@ class FakeStripe:
         now = int(time.time())
         expires_at = int(form.get("expires_at", now + 86400))
         if not now + 30 * 60 <= expires_at <= now + 24 * 3600:
-            return 400, _error("invalid_request_error", "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.", param="expires_at")
+            return 400, _error(
+                "invalid_request_error",
+                "The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.",
+                param="expires_at",
+            )
         for required in ("mode", "success_url", "line_items[0][price_data][unit_amount]"):
             if required not in form:
                 return 400, _error("invalid_request_error", f"Missing required param: {required}.", param=required)
@@ -110,7 +114,7 @@ class FakeStripe:
             "currency": form["line_items[0][price_data][currency]"],
             "client_reference_id": form.get("client_reference_id"),
             "customer_email": form.get("customer_email"),
-            "metadata": {k[len("metadata["):-1]: v for k, v in form.items() if k.startswith("metadata[")},
+            "metadata": {k[len("metadata[") : -1]: v for k, v in form.items() if k.startswith("metadata[")},
             "expires_at": expires_at,
             "created": now,
             "success_url": form["success_url"],
@@ -131,7 +135,14 @@ class FakeStripe:
         already = sum(r["amount"] for r in self.refunds if r["payment_intent"] == payment_intent)
         if amount <= 0 or already + amount > session["amount_total"]:
             return 400, _error("invalid_request_error", "Refund amount is greater than the unrefunded amount.", code="amount_too_large")
-        refund = {"id": "re_" + secrets.token_hex(8), "object": "refund", "amount": amount, "currency": session["currency"], "payment_intent": payment_intent, "status": "succeeded"}
+        refund = {
+            "id": "re_" + secrets.token_hex(8),
+            "object": "refund",
+            "amount": amount,
+            "currency": session["currency"],
+            "payment_intent": payment_intent,
+            "status": "succeeded",
+        }
         self.refunds.append(refund)
         return 200, refund
 

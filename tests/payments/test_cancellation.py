@@ -163,7 +163,9 @@ class TestTheBackOfficeUsesTheSamePath:
 
     def test_never_more_than_is_left_to_refund(self, admin_client, confirmed, fake_stripe):
         response = admin_client.post(
-            self.changelist(), {"action": "cancel_selected", "_selected_action": [confirmed.pk], "apply": "1", "refund": "amount", "amount": str(confirmed.amount_paid + 1)}, follow=True,
+            self.changelist(),
+            {"action": "cancel_selected", "_selected_action": [confirmed.pk], "apply": "1", "refund": "amount", "amount": str(confirmed.amount_paid + 1)},
+            follow=True,
         )
         assert b"left to refund" in response.content
         assert Reservation.objects.get(pk=confirmed.pk).status == "confirmed" and not fake_stripe.refunds
@@ -178,7 +180,6 @@ class TestTheBackOfficeUsesTheSamePath:
         assert page.status_code == 200 and b"cancel_selected" not in page.content
         client.post(self.changelist(), {"action": "cancel_selected", "_selected_action": [confirmed.pk], "apply": "1", "refund": "full"})
         assert Reservation.objects.get(pk=confirmed.pk).status == "confirmed"
-
 
 
 class TestTheLookupSaysWhatCancellingMeans:

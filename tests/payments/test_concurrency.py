@@ -24,8 +24,9 @@ def deliver_at_once(event: dict, times: int) -> list:
     def deliver():
         try:
             barrier.wait(timeout=10)
-            response = Client().post("/api/v1/payments/webhook", data=payload, content_type="application/json",
-                                     headers={"Stripe-Signature": signature(payload)})
+            response = Client().post(
+                "/api/v1/payments/webhook", data=payload, content_type="application/json", headers={"Stripe-Signature": signature(payload)}
+            )
             answers.append((response.status_code, response.json().get("outcome", "")))
         finally:
             connection.close()

@@ -1,7 +1,6 @@
 """The confirmation emails (guest: HTML and text; owner: a note), and what checkout-link does around
 the hold: partner calendars refreshed first (best effort), the website told apart from agents."""
 
-
 import pytest
 from django.core import mail
 
@@ -134,12 +133,15 @@ class TestAroundTheHold:
         assert response.status_code == 409 and response.json()["code"] == "dates_unavailable"
         assert Reservation.objects.count() == 1
 
-    @pytest.mark.parametrize("body, loc", [
-        ({"check_out": "2030-01-05"}, ["body", "check_in"]),
-        ({**stay(), "guests": 8}, ["body", "guests"]),
-        ({**stay(), "guests": "two"}, ["body", "guests"]),
-        ({**stay(), "agent_name": "x" * 101}, ["body", "agent_name"]),
-    ])
+    @pytest.mark.parametrize(
+        "body, loc",
+        [
+            ({"check_out": "2030-01-05"}, ["body", "check_in"]),
+            ({**stay(), "guests": 8}, ["body", "guests"]),
+            ({**stay(), "guests": "two"}, ["body", "guests"]),
+            ({**stay(), "agent_name": "x" * 101}, ["body", "agent_name"]),
+        ],
+    )
     def test_invalid_input_is_422(self, api, demo_property, sandbox, body, loc):
         response = api.post(LINK, body)
         assert response.status_code == 422 and response.json()["detail"][0]["loc"] == loc

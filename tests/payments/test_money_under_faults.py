@@ -218,7 +218,14 @@ class TestEventsThatCannotBeRead:
         link = api.post(LINK, stay()).json()
         session = fake_stripe.complete(link["session_id"])
         webhook(stripe_event("checkout.session.completed", session))
-        charge = {"id": "ch_1", "object": "charge", "payment_intent": session["payment_intent"], "amount": session["amount_total"], "metadata": {}, "amount_refunded": amount_refunded}
+        charge = {
+            "id": "ch_1",
+            "object": "charge",
+            "payment_intent": session["payment_intent"],
+            "amount": session["amount_total"],
+            "metadata": {},
+            "amount_refunded": amount_refunded,
+        }
         response = webhook(stripe_event("charge.refunded", charge, event_id="evt_bad_refund"))
         assert response.status_code == 400
         assert reservation(link["reservation_id"]).amount_refunded == 0

@@ -108,7 +108,9 @@ class TestAdminRefund:
         assert page.context["form"].initial["amount"] == reservation.total  # everything left, to lower if need be
         assert not fake_stripe.refunds  # nothing happens before the confirmation
         done = admin_client.post(
-            self.refund_page(reservation), {"amount": "75.00", "reason": "broken heater", "refunded_before": "0.00"}, follow=True,
+            self.refund_page(reservation),
+            {"amount": "75.00", "reason": "broken heater", "refunded_before": "0.00"},
+            follow=True,
         )
         assert done.status_code == 200 and b"refunded so far 75.00 EUR" in done.content
         refunded = Reservation.objects.get(pk=reservation.pk)

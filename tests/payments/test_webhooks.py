@@ -103,7 +103,12 @@ class TestPaymentConfirms:
             assert webhook(stripe_event("checkout.session.completed", session)).status_code == 200
         paid = reservation(reservation_id)
         assert paid.status == "confirmed" and paid.confirmed_at is not None
-        assert (paid.guest_email, paid.guest_first_name, paid.guest_last_name, paid.guest_phone) == ("maria@example.com", "Maria", "Grazia Bianchi", "+39 333 7654321")
+        assert (paid.guest_email, paid.guest_first_name, paid.guest_last_name, paid.guest_phone) == (
+            "maria@example.com",
+            "Maria",
+            "Grazia Bianchi",
+            "+39 333 7654321",
+        )
         assert paid.amount_paid == paid.total and paid.payment_intent_id == session["payment_intent"]
         assert paid.events.filter(action="confirm", actor="stripe webhook").count() == 1
         assert [m.to for m in mail.outbox][0] == ["maria@example.com"]

@@ -29,8 +29,14 @@ class HTTPValidationError(s.Serializer):
 
 class ErrorBody(s.Serializer):
     detail = s.CharField()
-    code = s.CharField(help_text="not_found, dates_unavailable, reservation_not_payable, idempotency_key_reused, rate_limited, payload_too_large, payment_provider_error, service_unavailable, …")
-    unavailable_reason = s.CharField(required=False, allow_null=True, help_text="With dates_unavailable: booked, on_hold, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window.")
+    code = s.CharField(
+        help_text="not_found, dates_unavailable, reservation_not_payable, idempotency_key_reused, rate_limited, payload_too_large, payment_provider_error, service_unavailable, …"
+    )
+    unavailable_reason = s.CharField(
+        required=False,
+        allow_null=True,
+        help_text="With dates_unavailable: booked, on_hold, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window.",
+    )
     held_until = s.DateTimeField(required=False, help_text="With on_hold: when the unpaid hold in the way lapses unless paid.")
     retry_after = s.IntegerField(required=False, help_text="With rate_limited: seconds to wait before trying again (also the Retry-After header).")
     request_id = s.CharField(required=False, help_text="This request's id (also the X-Request-ID header), to quote when reporting a problem.")

@@ -2,10 +2,19 @@
 amenities, reviews). A test checks that each one validates against its response schema."""
 
 _BREAKDOWN = {
-    "nights": 3, "nightly_avg": 380.0, "accommodation": 1140.0, "discount_label": None, "discount_percent": 0.0,
-    "discount_amount": 0.0, "cleaning_fee": 120.0, "cleaning_fee_label": "Final cleaning, linen and towels",
-    "city_tax": 21.0, "city_tax_note": "3.50 EUR per person per night, for at most 7 nights, included in the total; children under 12 are exempt when their ages are given at booking",
-    "total": 1281.0, "currency": "EUR", "price_source": "season:Spring and autumn high season",
+    "nights": 3,
+    "nightly_avg": 380.0,
+    "accommodation": 1140.0,
+    "discount_label": None,
+    "discount_percent": 0.0,
+    "discount_amount": 0.0,
+    "cleaning_fee": 120.0,
+    "cleaning_fee_label": "Final cleaning, linen and towels",
+    "city_tax": 21.0,
+    "city_tax_note": "3.50 EUR per person per night, for at most 7 nights, included in the total; children under 12 are exempt when their ages are given at booking",
+    "total": 1281.0,
+    "currency": "EUR",
+    "price_source": "season:Spring and autumn high season",
     "nightly_rates": [
         {"date": day, "rate": 380.0, "extra_guest_fee": 0.0, "amount": 380.0, "source": "season:Spring and autumn high season"}
         for day in ("2027-05-10", "2027-05-11", "2027-05-12")
@@ -13,61 +22,140 @@ _BREAKDOWN = {
 }
 _STAY = {"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2}
 
-AVAILABILITY_EXAMPLE = {**_STAY, "available": True, "unavailable_reason": None, "message": None, "held_until": None, "nights": 3, "min_nights": 3, "price_breakdown": _BREAKDOWN}
+AVAILABILITY_EXAMPLE = {
+    **_STAY,
+    "available": True,
+    "unavailable_reason": None,
+    "message": None,
+    "held_until": None,
+    "nights": 3,
+    "min_nights": 3,
+    "price_breakdown": _BREAKDOWN,
+}
 QUOTE_EXAMPLE = {
-    **_STAY, "available": True, "unavailable_reason": None, **_BREAKDOWN,
-    "exchange_rate": 1.0, "charge_currency": "EUR", "charge_total": 1281.0, "price_breakdown": _BREAKDOWN,
+    **_STAY,
+    "available": True,
+    "unavailable_reason": None,
+    **_BREAKDOWN,
+    "exchange_rate": 1.0,
+    "charge_currency": "EUR",
+    "charge_total": 1281.0,
+    "price_breakdown": _BREAKDOWN,
 }
 CALENDAR_EXAMPLE = {
-    "start": "2027-05-01", "end": "2027-05-31", "months": 1, "currency": "EUR",
+    "start": "2027-05-01",
+    "end": "2027-05-31",
+    "months": 1,
+    "currency": "EUR",
     "days": [
         {"date": "2027-05-01", "available": True, "check_in_allowed": True, "check_out_allowed": True, "min_nights": 3, "nightly_rate": 410.0},
         {"date": "2027-05-02", "available": False, "check_in_allowed": False, "check_out_allowed": True, "min_nights": 3, "nightly_rate": 380.0},
     ],
 }
 RESERVATION_EXAMPLE = {
-    "id": "res_8JTQhG4Q89AMQ57iRAaepw", "reservation_id": "res_8JTQhG4Q89AMQ57iRAaepw", "status": "held", **_STAY, "nights": 3,
-    "hold_expires_at": "2027-04-02T10:30:00+00:00", "price_breakdown": _BREAKDOWN,
+    "id": "res_8JTQhG4Q89AMQ57iRAaepw",
+    "reservation_id": "res_8JTQhG4Q89AMQ57iRAaepw",
+    "status": "held",
+    **_STAY,
+    "nights": 3,
+    "hold_expires_at": "2027-04-02T10:30:00+00:00",
+    "price_breakdown": _BREAKDOWN,
     "payment": {
-        "status": "awaiting_payment", "provider": None, "amount_due": 1281.0, "amount_paid": 0.0, "amount_refunded": 0.0, "currency": "EUR",
+        "status": "awaiting_payment",
+        "provider": None,
+        "amount_due": 1281.0,
+        "amount_paid": 0.0,
+        "amount_refunded": 0.0,
+        "currency": "EUR",
         "checkout_url": None,
-        "how_to_pay": "POST https://example.com/api/v1/payments/checkout-session with {\"reservation_id\": \"res_8JTQhG4Q89AMQ57iRAaepw\"} and send the guest to the checkout_url it returns.",
+        "how_to_pay": 'POST https://example.com/api/v1/payments/checkout-session with {"reservation_id": "res_8JTQhG4Q89AMQ57iRAaepw"} and send the guest to the checkout_url it returns.',
         "checkout_session_endpoint": "https://example.com/api/v1/payments/checkout-session",
     },
-    "guest": None, "special_requests": None, "agent_name": "example-agent", "source": "api",
-    "created_at": "2027-04-02T10:00:00+00:00", "confirmed_at": None,
+    "guest": None,
+    "special_requests": None,
+    "agent_name": "example-agent",
+    "source": "api",
+    "created_at": "2027-04-02T10:00:00+00:00",
+    "confirmed_at": None,
 }
 PROPERTY_EXAMPLE = {
-    "id": "penthouse-florence", "name": "Attico Santa Croce — Penthouse in Florence",
+    "id": "penthouse-florence",
+    "name": "Attico Santa Croce — Penthouse in Florence",
     "headline": "A three-bedroom penthouse with a roof terrace facing the Duomo, for up to 7 guests.",
-    "summary": "Penthouse for up to 7 guests in the historic centre of Florence.", "description": "A light-filled penthouse on the fifth and sixth floors of a restored palazzo.",
-    "property_type": "Penthouse apartment", "url": "https://example.com/penthouse-florence", "national_code": "IT048017C2PENTFI001",
-    "address": {"street_address": "Via dei Pepi 42", "city": "Florence", "postal_code": "50122", "region": "Tuscany", "country_code": "IT", "neighbourhood": "Santa Croce"},
+    "summary": "Penthouse for up to 7 guests in the historic centre of Florence.",
+    "description": "A light-filled penthouse on the fifth and sixth floors of a restored palazzo.",
+    "property_type": "Penthouse apartment",
+    "url": "https://example.com/penthouse-florence",
+    "national_code": "IT048017C2PENTFI001",
+    "address": {
+        "street_address": "Via dei Pepi 42",
+        "city": "Florence",
+        "postal_code": "50122",
+        "region": "Tuscany",
+        "country_code": "IT",
+        "neighbourhood": "Santa Croce",
+    },
     "coordinates": {"latitude": 43.76956, "longitude": 11.26243},
     "capacity": {"max_guests": 7, "bedrooms": 3, "beds": 5, "bathrooms": 2.0, "size_sqm": 135},
     "amenities": [{"name": "Roof terrace with Duomo view", "category": "Outdoor"}],
     "photos": [{"url": "https://example.com/static/img/photos/terrace.svg", "alt": "The roof terrace at sunset", "caption": "The terrace"}],
     "pricing_rules": {
-        "currency": "EUR", "base_nightly_rate": 290.0, "weekend_nightly_rate": 320.0, "weekend_nights": ["Friday", "Saturday"],
-        "seasons": [{"name": "Christmas and New Year", "start": "12-20", "end": "01-06", "recurring_yearly": True, "nightly_rate": 420.0, "weekend_nightly_rate": None, "min_nights": 3, "priority": 10}],
-        "min_nights": 2, "max_nights": 60, "min_nights_by_arrival_day": {"Saturday": 2}, "closed_to_arrival": [], "closed_to_departure": [],
+        "currency": "EUR",
+        "base_nightly_rate": 290.0,
+        "weekend_nightly_rate": 320.0,
+        "weekend_nights": ["Friday", "Saturday"],
+        "seasons": [
+            {
+                "name": "Christmas and New Year",
+                "start": "12-20",
+                "end": "01-06",
+                "recurring_yearly": True,
+                "nightly_rate": 420.0,
+                "weekend_nightly_rate": None,
+                "min_nights": 3,
+                "priority": 10,
+            }
+        ],
+        "min_nights": 2,
+        "max_nights": 60,
+        "min_nights_by_arrival_day": {"Saturday": 2},
+        "closed_to_arrival": [],
+        "closed_to_departure": [],
         "length_of_stay_discounts": [{"label": "Weekly discount", "min_nights": 7, "percent": 10.0}],
-        "base_occupancy": 4, "extra_guest_fee_per_night": 25.0, "cleaning_fee": 120.0, "cleaning_fee_label": "Final cleaning, linen and towels",
+        "base_occupancy": 4,
+        "extra_guest_fee_per_night": 25.0,
+        "cleaning_fee": 120.0,
+        "cleaning_fee_label": "Final cleaning, linen and towels",
         "city_tax": {"per_person_per_night": 3.5, "max_nights": 7, "exempt_under_age": 12, "note": "3.50 EUR per person per night, for at most 7 nights"},
-        "booking_window_days": 730, "display_currencies": {"EUR": 1.0, "USD": 1.08},
+        "booking_window_days": 730,
+        "display_currencies": {"EUR": 1.0, "USD": 1.08},
     },
     "policies": {
-        "check_in_from": "15:00", "check_in_until": "21:00", "check_out_until": "10:30", "house_rules": ["No smoking inside the apartment."],
+        "check_in_from": "15:00",
+        "check_in_until": "21:00",
+        "check_out_until": "10:30",
+        "house_rules": ["No smoking inside the apartment."],
         "cancellation_policy": "Cancel at least 30 days before arrival: a full refund. Cancel 7 to 29 days before arrival: 50 % refunded. "
         "Cancel less than 7 days before arrival: no refund. The city tax is always refunded in full.",
-        "cancellation_tiers": [{"days_before_arrival": 30, "refund_percent": 100.0}, {"days_before_arrival": 7, "refund_percent": 50.0}, {"days_before_arrival": 0, "refund_percent": 0.0}],
-        "payment_policy": "The full amount is paid when you book.", "hold_minutes": 30,
+        "cancellation_tiers": [
+            {"days_before_arrival": 30, "refund_percent": 100.0},
+            {"days_before_arrival": 7, "refund_percent": 50.0},
+            {"days_before_arrival": 0, "refund_percent": 0.0},
+        ],
+        "payment_policy": "The full amount is paid when you book.",
+        "hold_minutes": 30,
     },
-    "reviews": {"average_rating": 4.8, "count": 1, "items": [{"author": "Hannah", "rating": 5, "date": "2026-06-14", "text": "The terrace is even better than the photos.", "source": "Airbnb"}]},
+    "reviews": {
+        "average_rating": 4.8,
+        "count": 1,
+        "items": [{"author": "Hannah", "rating": 5, "date": "2026-06-14", "text": "The terrace is even better than the photos.", "source": "Airbnb"}],
+    },
     "host": {"name": "Giulia", "languages": ["Italian", "English"]},
     "booking": {
-        "recommended_flow": "POST https://example.com/api/v1/payments/checkout-link", "availability": "https://example.com/api/v1/availability",
-        "calendar": "https://example.com/api/v1/calendar", "quote": "https://example.com/api/v1/quote",
+        "recommended_flow": "POST https://example.com/api/v1/payments/checkout-link",
+        "availability": "https://example.com/api/v1/availability",
+        "calendar": "https://example.com/api/v1/calendar",
+        "quote": "https://example.com/api/v1/quote",
     },
 }
 VALIDATION_ERROR_EXAMPLE = {"detail": [{"loc": ["query", "guests"], "msg": "Ensure this value is less than or equal to 7.", "type": "less_than_equal"}]}
@@ -77,7 +165,11 @@ NOT_FOUND_EXAMPLE = {"detail": "No reservation with id 'res_unknown'.", "code": 
 HEALTH_EXAMPLE = {"status": "ok", "database": "ok", "version": "1.0.0", "time": "2027-04-02T10:00:00+00:00"}
 
 STAYS_EXAMPLE = {
-    "nights": 3, "guests": 2, "start": "2027-05-01", "end": "2027-06-30", "currency": "EUR",
+    "nights": 3,
+    "guests": 2,
+    "start": "2027-05-01",
+    "end": "2027-06-30",
+    "currency": "EUR",
     "stays": [{"check_in": "2027-05-04", "check_out": "2027-05-07", "nights": 3, "total": 1011.0, "currency": "EUR"}],
 }
 
@@ -86,13 +178,27 @@ _POLICY_TEXT = (
     "Cancel less than 7 days before arrival: no refund. The city tax is always refunded in full."
 )
 CONFIRMED_RESERVATION_EXAMPLE = {
-    **RESERVATION_EXAMPLE, "status": "confirmed", "hold_expires_at": None, "confirmed_at": "2027-04-02T10:12:00+00:00",
-    "payment": {**RESERVATION_EXAMPLE["payment"], "status": "paid", "provider": "stripe", "amount_due": 0.0, "amount_paid": 1281.0, "checkout_url": None, "how_to_pay": None, "checkout_session_endpoint": None},
+    **RESERVATION_EXAMPLE,
+    "status": "confirmed",
+    "hold_expires_at": None,
+    "confirmed_at": "2027-04-02T10:12:00+00:00",
+    "payment": {
+        **RESERVATION_EXAMPLE["payment"],
+        "status": "paid",
+        "provider": "stripe",
+        "amount_due": 0.0,
+        "amount_paid": 1281.0,
+        "checkout_url": None,
+        "how_to_pay": None,
+        "checkout_session_endpoint": None,
+    },
     "cancellation": {"refund_if_cancelled_now": 1281.0, "currency": "EUR", "policy": _POLICY_TEXT},
 }
 CANCELLED_RESERVATION_EXAMPLE = {
-    **CONFIRMED_RESERVATION_EXAMPLE, "status": "cancelled",
+    **CONFIRMED_RESERVATION_EXAMPLE,
+    "status": "cancelled",
     "payment": {**CONFIRMED_RESERVATION_EXAMPLE["payment"], "status": "refunded", "amount_refunded": 651.0},
-    "refunded_amount": 651.0, "refund_pending": 0.0,
+    "refunded_amount": 651.0,
+    "refund_pending": 0.0,
 }
 del CANCELLED_RESERVATION_EXAMPLE["cancellation"]

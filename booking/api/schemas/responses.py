@@ -37,9 +37,13 @@ class AvailabilityResult(s.Serializer):
     check_out = s.DateField()
     guests = s.IntegerField()
     available = s.BooleanField()
-    unavailable_reason = s.CharField(allow_null=True, help_text="booked, on_hold, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window, too_many_guests")
+    unavailable_reason = s.CharField(
+        allow_null=True, help_text="booked, on_hold, min_stay, max_stay, closed_to_arrival, closed_to_departure, beyond_booking_window, too_many_guests"
+    )
     message = s.CharField(allow_null=True)
-    held_until = s.DateTimeField(allow_null=True, help_text="With on_hold: when another guest's unpaid hold on these nights lapses unless paid; retry after it.")
+    held_until = s.DateTimeField(
+        allow_null=True, help_text="With on_hold: when another guest's unpaid hold on these nights lapses unless paid; retry after it."
+    )
     nights = s.IntegerField()
     min_nights = s.IntegerField()
     price_breakdown = PriceBreakdown()
@@ -233,7 +237,10 @@ class Policies(s.Serializer):
     check_out_until = s.CharField(help_text="HH:MM")
     house_rules = s.ListField(child=s.CharField())
     cancellation_policy = s.CharField(help_text="The policy in words, generated from cancellation_tiers.")
-    cancellation_tiers = CancellationTierOut(many=True, help_text="Cancel at least days_before_arrival days before arrival (property's local date): refund_percent % back; the city tax always in full.")
+    cancellation_tiers = CancellationTierOut(
+        many=True,
+        help_text="Cancel at least days_before_arrival days before arrival (property's local date): refund_percent % back; the city tax always in full.",
+    )
     payment_policy = s.CharField()
     hold_minutes = s.IntegerField(help_text="How long a hold keeps the dates while the guest pays.")
 

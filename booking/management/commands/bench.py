@@ -31,8 +31,12 @@ ROOT = Path(settings.BASE_DIR)
 RESULTS = ROOT / "bench-results"
 
 BUDGETS = {
-    "availability_ratio": 0.6, "quote_ratio": 0.6, "property_ratio": 0.8,
-    "calendar_p50_ms": 25, "burst_p99_ms": 500, "web_rss_mb": 150,
+    "availability_ratio": 0.6,
+    "quote_ratio": 0.6,
+    "property_ratio": 0.8,
+    "calendar_p50_ms": 25,
+    "burst_p99_ms": 500,
+    "web_rss_mb": 150,
 }
 
 
@@ -107,7 +111,12 @@ class Command(BaseCommand):
                 runs["postgresql"] = self.run_one(url, options)
         self.print_table(runs)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        report = {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]}, "options": {k: options[k] for k in ("duration", "connections", "workers", "burst")}, "budgets": BUDGETS, "runs": runs}
+        report = {
+            "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
+            "options": {k: options[k] for k in ("duration", "connections", "workers", "burst")},
+            "budgets": BUDGETS,
+            "runs": runs,
+        }
         for name in (f"bench-{stamp}.json", "latest.json"):
             (RESULTS / name).write_text(json.dumps(report, indent=2))
         self.stdout.write(f"\nFigures written to {RESULTS / 'latest.json'}")
@@ -139,8 +148,13 @@ class Command(BaseCommand):
         manage = [sys.executable, str(ROOT / "manage.py")]
         for step in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"], ["load_demo"]):
             subprocess.run([*manage, *step], env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        server = subprocess.Popen([*manage, "serve", "--no-jobs", "--host", "127.0.0.1", "--port", str(port), "--workers", str(options["workers"])],
-                                  env=env, cwd=ROOT, stdout=subprocess.DEVNULL, start_new_session=True)
+        server = subprocess.Popen(
+            [*manage, "serve", "--no-jobs", "--host", "127.0.0.1", "--port", str(port), "--workers", str(options["workers"])],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
             self.wait_until_up(base)
             self.stdout.write(f"[{label}] service up at {base} ({options['workers']} web workers); measuring…")
@@ -170,7 +184,7 @@ class Command(BaseCommand):
         script = None
         if body is not None:
             script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-            script.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[' + json.dumps(body) + ']]\n')
+            script.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[' + json.dumps(body) + "]]\n")
             script.close()
             command += ["-s", script.name]
         try:
@@ -242,9 +256,13 @@ class Command(BaseCommand):
             self.stdout.write(f"{'endpoint':<14}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'p50 1c':>9}{'ratio':>8}")
             for name in rows:
                 e = r[name]
-                self.stdout.write(f"{name:<14}{e['rps']:>9.0f}{e['p50_ms'] or 0:>9.2f}{e['p99_ms'] or 0:>9.2f}{e['p50_ms_one_client'] or 0:>9.2f}{e['ratio_to_floor']:>8.2f}")
+                self.stdout.write(
+                    f"{name:<14}{e['rps']:>9.0f}{e['p50_ms'] or 0:>9.2f}{e['p99_ms'] or 0:>9.2f}{e['p50_ms_one_client'] or 0:>9.2f}{e['ratio_to_floor']:>8.2f}"
+                )
             b = r["hold_burst"]
-            self.stdout.write(f"hold burst: {b['clients']} clients, {b['winners']} winner(s), {b['conflicts_409']} × 409, {b['errors_5xx']} × 5xx, other {b['other']}, p50 {b['p50_ms']} ms, p99 {b['p99_ms']} ms")
+            self.stdout.write(
+                f"hold burst: {b['clients']} clients, {b['winners']} winner(s), {b['conflicts_409']} × 409, {b['errors_5xx']} × 5xx, other {b['other']}, p50 {b['p50_ms']} ms, p99 {b['p99_ms']} ms"
+            )
             self.stdout.write(f"web process RSS after the run: {r['memory']['web_process_rss_mb']} MB (largest of {r['memory']['processes']})")
             checks = {
                 "availability ≥ 0.6 × floor": r["availability"]["ratio_to_floor"] >= BUDGETS["availability_ratio"],

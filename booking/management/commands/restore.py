@@ -44,7 +44,11 @@ class Command(BaseCommand):
             if not shutil.which("pg_restore"):
                 raise CommandError("pg_restore is not installed (apt-get install postgresql-client).")
             env, base = postgres_env_and_args()
-            subprocess.run(["pg_restore", *base, "--clean", "--if-exists", "--no-owner", "-d", connection.settings_dict["NAME"], str(source / "db.dump")], env=env, check=True)
+            subprocess.run(
+                ["pg_restore", *base, "--clean", "--if-exists", "--no-owner", "-d", connection.settings_dict["NAME"], str(source / "db.dump")],
+                env=env,
+                check=True,
+            )
         media = source / "media.tar.gz"
         if media.exists():
             with tarfile.open(media) as archive:

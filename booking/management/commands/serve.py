@@ -29,16 +29,55 @@ class Command(BaseCommand):
         log_dir.mkdir(parents=True, exist_ok=True)
         commands = {
             "web": [
-                python, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port),
-                "--workers", str(workers), "--no-server-header",
-                "--timeout-keep-alive", "10", "--log-level", "warning",
+                python,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                host,
+                "--port",
+                str(port),
+                "--workers",
+                str(workers),
+                "--no-server-header",
+                "--timeout-keep-alive",
+                "10",
+                "--log-level",
+                "warning",
                 # Forwarded headers are believed only from TRUSTED_PROXIES (as booking.api.base.client_ip does).
                 *(["--proxy-headers", "--forwarded-allow-ips", ",".join(settings.TRUSTED_PROXIES)] if settings.TRUSTED_PROXIES else ["--no-proxy-headers"]),
             ],
         }
         if not no_jobs:
-            commands["worker"] = [python, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", "--pool", "threads", "--concurrency", "2", "--hostname", f"worker-{os.getpid()}@%h"]
-            commands["beat"] = [python, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO", "--schedule", settings.CELERY_BEAT_SCHEDULE_FILE, "--pidfile="]
+            commands["worker"] = [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "--pool",
+                "threads",
+                "--concurrency",
+                "2",
+                "--hostname",
+                f"worker-{os.getpid()}@%h",
+            ]
+            commands["beat"] = [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                settings.CELERY_BEAT_SCHEDULE_FILE,
+                "--pidfile=",
+            ]
         children = {name: subprocess.Popen(cmd) for name, cmd in commands.items()}
         self.stdout.write(f"Serving {settings.BASE_URL} on http://{host}:{port} ({', '.join(children)}); Ctrl-C stops everything.")
 

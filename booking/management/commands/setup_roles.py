@@ -14,9 +14,8 @@ from django.db.models import Q
 OWNER_APPS = ["booking", "pages", "partner_sync"]
 # What nobody does by hand, even the owner: edit the audit trail or the idempotency keys, add a
 # reservation past the booking services, or delete one (reservations are cancelled, never deleted).
-SYSTEM_RECORDS = (
-    Q(content_type__app_label="booking", content_type__model__in=["reservationevent", "idempotencyrecord"]) & ~Q(codename__startswith="view_")
-    | Q(content_type__app_label="booking", codename__in=["add_reservation", "delete_reservation"])
+SYSTEM_RECORDS = Q(content_type__app_label="booking", content_type__model__in=["reservationevent", "idempotencyrecord"]) & ~Q(codename__startswith="view_") | Q(
+    content_type__app_label="booking", codename__in=["add_reservation", "delete_reservation"]
 )
 OWNER_ACCOUNTS = Q(content_type__app_label="auth", content_type__model__in=["user", "group"], codename__regex=r"^(view|add|change)_")
 STAFF = (
