@@ -63,7 +63,9 @@ def test_a_thumbnail_opens_the_lightbox_where_arrows_move_and_esc_closes(site_ur
         assert image.evaluate("img => img.src") == second.evaluate("a => a.href")  # the full image the link points to
         expect(page.locator("[data-lightbox-status]")).to_have_text(f"Photo 2 of {total}")
         assert focus_is_inside_the_dialog(page)
-        page.wait_for_function("document.querySelector('[data-lightbox-image]').complete")
+        expect(page.locator("[data-lightbox-image]")).to_have_js_property(
+            "complete", True
+        )  # not wait_for_function: its polling uses eval(), which the CSP refuses
         viewport_screenshot(page, f"gallery-{device}-2-lightbox")
 
         page.keyboard.press("ArrowRight")
@@ -115,7 +117,9 @@ def test_on_a_phone_a_swipe_moves_between_photos(site_url):
         swipe(page, from_x=width - 60, to_x=60, y=height // 2)  # right to left: the next photo
         expect(counter).to_have_text(f"2 / {total}")
         expect(page.locator("[data-lightbox-caption]")).to_have_text(page.locator("[data-gallery-item]").nth(1).get_attribute("data-alt"))
-        page.wait_for_function("document.querySelector('[data-lightbox-image]').complete")
+        expect(page.locator("[data-lightbox-image]")).to_have_js_property(
+            "complete", True
+        )  # not wait_for_function: its polling uses eval(), which the CSP refuses
         viewport_screenshot(page, "gallery-phone-4-swiped")
 
         swipe(page, from_x=60, to_x=width - 60, y=height // 2)  # left to right: back
@@ -178,7 +182,9 @@ def test_an_uploaded_photo_loads_as_webp_of_the_slots_width_and_full_size_in_the
 
         page.locator("[data-gallery-item]").first.click()
         full = page.locator("[data-lightbox-image]")
-        page.wait_for_function("document.querySelector('[data-lightbox-image]').complete")
+        expect(page.locator("[data-lightbox-image]")).to_have_js_property(
+            "complete", True
+        )  # not wait_for_function: its polling uses eval(), which the CSP refuses
         assert full.evaluate("img => img.currentSrc").endswith("-1600.webp")
         assert full.evaluate("img => img.naturalWidth") == 1600
         expect(page.locator("[data-lightbox-caption]")).to_have_text("The terrace at dusk")
@@ -189,6 +195,8 @@ def test_an_uploaded_photo_loads_as_webp_of_the_slots_width_and_full_size_in_the
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_the_open_lightbox_passes_axe(site_url, device):
     """tests/browser/test_accessibility.py checks every page as it loads; this checks the viewer open."""
+    from playwright.sync_api import expect
+
     from tests.browser.test_accessibility import AXE, serious_violations
 
     if not AXE.exists():
@@ -196,5 +204,5 @@ def test_the_open_lightbox_passes_axe(site_url, device):
     with open_browser(**DEVICES[device], bypass_csp=True) as (page, _errors):
         page.goto(site_url + "/it/penthouse-florence")
         page.locator("[data-gallery-item]").nth(1).click()
-        page.wait_for_function("document.querySelector('[data-lightbox]').open")
+        expect(page.locator("[data-lightbox]")).to_have_js_property("open", True)
         assert serious_violations(page) == []
