@@ -6,6 +6,23 @@ import pytest
 
 from pages import demo as pages_demo
 
+# Every page of the guest site (English paths; the other languages add their prefix).
+SITE_PAGES = [
+    "/",
+    "/penthouse-florence",
+    "/availability",
+    "/reviews",
+    "/location",
+    "/faq",
+    "/booking-policies",
+    "/book",
+    "/contact",
+    "/thank-you",
+    "/privacy",
+    "/blog",
+    "/blog/three-slow-days-in-florence",
+]
+
 
 @pytest.fixture
 def site(demo_property):

@@ -19,26 +19,13 @@ from booking.formatting import format_date, format_money
 from booking.models import Reservation
 from booking.services.reservations import Payer, confirm_reservation
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
+from tests.pages.conftest import SITE_PAGES
 from tests.payments.conftest import sandbox, stay  # noqa: F401 - sandbox is a fixture
 
 pytestmark = pytest.mark.django_db
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]  # a language added to the settings is tested at once
-PAGES = [
-    "/",
-    "/penthouse-florence",
-    "/availability",
-    "/reviews",
-    "/location",
-    "/faq",
-    "/booking-policies",
-    "/book",
-    "/contact",
-    "/thank-you",
-    "/privacy",
-    "/blog",
-    "/blog/three-slow-days-in-florence",
-]
+PAGES = SITE_PAGES
 
 
 def in_language(path: str, language: str) -> str:

@@ -2,20 +2,9 @@
 
 import pytest
 
-HTML_PAGES = [
-    "/",
-    "/penthouse-florence",
-    "/availability",
-    "/reviews",
-    "/location",
-    "/faq",
-    "/booking-policies",
-    "/book",
-    "/contact",
-    "/thank-you",
-    "/blog",
-    "/blog/three-slow-days-in-florence",
-]
+from tests.pages.conftest import SITE_PAGES
+
+HTML_PAGES = SITE_PAGES
 
 
 @pytest.mark.parametrize("path", HTML_PAGES)

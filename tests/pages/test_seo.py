@@ -5,7 +5,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from pages.models import BlogPost, FaqEntry
-from tests.pages.conftest import head, json_ld, json_ld_of_type
+from tests.pages.conftest import SITE_PAGES, head, json_ld, json_ld_of_type
 
 
 @pytest.fixture
@@ -103,22 +103,7 @@ def test_inner_pages_carry_a_breadcrumb_trail(client, site):
     assert [i["name"] for i in location["itemListElement"]] == ["Home", "Location"]
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/",
-        "/penthouse-florence",
-        "/availability",
-        "/reviews",
-        "/location",
-        "/faq",
-        "/booking-policies",
-        "/book",
-        "/contact",
-        "/blog",
-        "/blog/three-slow-days-in-florence",
-    ],
-)
+@pytest.mark.parametrize("path", [path for path in SITE_PAGES if path != "/thank-you"])  # the thank-you page is not for search
 def test_each_page_has_its_own_title_description_canonical_and_open_graph(client, site, path):
     page = head(client.get(path).content.decode())
     canonical = settings.BASE_URL + path
