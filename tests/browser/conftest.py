@@ -7,8 +7,6 @@ Playwright's sync API runs an event loop in the test's thread, and Django refuse
 there; so the database is prepared before the browser starts, and checked through the HTTP API.
 """
 
-import subprocess
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -43,12 +41,32 @@ requires_chromium = pytest.mark.skipif(
 @pytest.fixture(scope="session")
 def collected_static():
     """The live server runs as in production (DEBUG off, whitenoise's manifest): collect first,
-    into STATIC_ROOT, exactly as `make run` does."""
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, check=True, timeout=180)
+    into STATIC_ROOT, exactly as `make run` does (once per test process, shared with tests/live.py)."""
+    from tests.live import collect_static_once
+
+    collect_static_once()
+
+
+@pytest.fixture(scope="module")
+def browser_server(django_db_setup, django_db_blocker, collected_static):
+    """One live server per test module, as for tests/agents: starting uvicorn takes a second or
+    more, and these tests only talk to it over HTTP. It serves the test database, which each test
+    still gets fresh (live_url below); the server's caches follow the property's rules_version, and
+    a fresh demo property has a new id."""
+    from tests.live import live_server
+
+    with live_server() as url:
+        yield url
 
 
 @pytest.fixture
-def site_url(collected_static, live_url):
+def live_url(browser_server, transactional_db, demo_property):
+    """Base URL of the module's live server, on a fresh test database with the demo property."""
+    return browser_server
+
+
+@pytest.fixture
+def site_url(live_url):
     """A live server with the demo property and the demo website content."""
     from pages import demo
 
