@@ -60,12 +60,18 @@ test: $(VENV)/.installed-test $(VENV)/axe-core/axe.min.js
 	$(MAKE) --no-print-directory test-sqlite
 	$(MAKE) --no-print-directory test-postgres
 
+# In parallel (pytest-xdist): one worker per core (at most 4), each test file on one worker, so a
+# module's live server and fixtures stay together. Each worker has its own DATA_DIR, STATIC_ROOT and
+# test database (tests/parallel.py). PYTEST_WORKERS=0 runs the suite in one process.
+PYTEST_WORKERS ?= auto
+PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --maxprocesses 4 --dist loadfile
+
 test-sqlite: $(VENV)/.installed-test
-	env -u DATABASE_URL $(BIN)/python -m pytest
+	env -u DATABASE_URL $(BIN)/python -m pytest $(PYTEST_PARALLEL)
 
 test-postgres: $(VENV)/.installed-test
 	@if $(BIN)/python -c 'import psycopg, sys; psycopg.connect(sys.argv[1].replace("postgres://", "postgresql://"), connect_timeout=3).close()' "$(TEST_POSTGRES_URL)" 2>/dev/null; then \
-		DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest; \
+		DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest $(PYTEST_PARALLEL); \
 	else echo "PostgreSQL at $(TEST_POSTGRES_URL) is not reachable: the PostgreSQL run is skipped."; fi
 
 # Throughput and latency under wrk, SQLite and PostgreSQL side by side (see README "Performance").

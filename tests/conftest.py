@@ -14,6 +14,19 @@ from booking.rules import clear_cache
 from tests.dates import future  # noqa: F401 (tests/pages and tests/browser import it from here)
 
 
+def pytest_collection_modifyitems(config, items):
+    """`make test` runs the suite on SQLite, then on PostgreSQL. A test marked same_on_every_database
+    checks what the browser gets (HTML, CSS, accessibility under axe-core), which is rendered the same
+    from either database and takes a minute in a real browser: it runs on the SQLite run only, and
+    is reported as skipped on the PostgreSQL run."""
+    if connection.vendor != "postgresql":
+        return
+    skip = pytest.mark.skip(reason="same on every database (HTML, CSS, accessibility): checked on the SQLite run")
+    for item in items:
+        if item.get_closest_marker("same_on_every_database"):
+            item.add_marker(skip)
+
+
 @pytest.fixture(autouse=True)
 def _test_settings(settings, tmp_path, request):
     # Tests render without collectstatic; limits are off unless a test turns them on.

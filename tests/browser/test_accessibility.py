@@ -13,7 +13,9 @@ import requests
 
 from tests.browser.conftest import DESKTOP, PHONE, ROOT, open_browser, requires_chromium
 
-pytestmark = [pytest.mark.live, pytest.mark.slow, requires_chromium, pytest.mark.timeout(600)]
+# What axe-core reads is the rendered page, the same from SQLite and PostgreSQL: SQLite run only
+# (see same_on_every_database in tests/conftest.py).
+pytestmark = [pytest.mark.live, pytest.mark.slow, requires_chromium, pytest.mark.timeout(600), pytest.mark.same_on_every_database]
 
 AXE = ROOT / ".venv" / "axe-core" / "axe.min.js"
 SERIOUS = {"serious", "critical"}

@@ -192,6 +192,7 @@ def test_an_uploaded_photo_loads_as_webp_of_the_slots_width_and_full_size_in_the
         assert not errors, errors
 
 
+@pytest.mark.same_on_every_database  # accessibility of the rendered viewer: SQLite run only (tests/conftest.py)
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_the_open_lightbox_passes_axe(site_url, device):
     """tests/browser/test_accessibility.py checks every page as it loads; this checks the viewer open."""
