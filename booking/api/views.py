@@ -130,7 +130,7 @@ class CalendarView(ApiView):
     )
     def get(self, request):
         data = self.query(validation.CalendarQuery)
-        return Response(presenters.calendar_json(stays.calendar_months(**data)))
+        return HttpResponse(stays.calendar_document(**data), content_type="application/json")
 
 
 class QuoteView(ApiView):

@@ -1,5 +1,7 @@
 """The read side of a stay: availability, quote and calendar, priced by the pure engine."""
 
+import threading
+from collections import OrderedDict
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -12,7 +14,7 @@ from rest_framework.renderers import JSONRenderer
 from booking import pricing
 from booking.errors import InvalidInput
 from booking.models import Property
-from booking.presenters import property_json
+from booking.presenters import calendar_json, property_json
 from booking.rules import rules_for_version
 from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today
 
@@ -122,11 +124,54 @@ DEFAULT_SEARCH_DAYS = 60
 
 def calendar_months(*, start: date | None, months: int) -> Calendar:
     """Day-by-day availability from the month of `start` (any date; default this month)."""
+    return _remembered_calendar(start, months).calendar
+
+
+def calendar_document(*, start: date | None, months: int) -> bytes:
+    """calendar_months as the API's JSON (presenters.calendar_json), encoded once per calendar."""
+    return _remembered_calendar(start, months).document()
+
+
+class RememberedCalendar:
+    def __init__(self, calendar: Calendar):
+        self.calendar = calendar
+        self._document: bytes | None = None
+
+    def document(self) -> bytes:
+        if self._document is None:  # two threads may both encode it once; the bytes are the same
+            self._document = JSONRenderer().render(calendar_json(self.calendar))
+        return self._document
+
+
+def _remembered_calendar(start: date | None, months: int) -> RememberedCalendar:
     property_id, version = get_property_version()
     rules = rules_for_version(property_id, version)
     first = (start or today()).replace(day=1)
     year, month = divmod(first.month - 1 + months, 12)
     last = date(first.year + year, month + 1, 1) - timedelta(days=1)
     lookahead = last + timedelta(days=rules.max_nights + 2)
-    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, first - timedelta(days=1), lookahead), first - timedelta(days=1), lookahead)
-    return Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today()))
+    ranges = taken_ranges(property_id, first - timedelta(days=1), lookahead)
+    key = (property_id, version, first, last, today(), tuple(ranges))
+    with _calendars_lock:
+        remembered = _calendars.get(key)
+        if remembered is not None:
+            _calendars.move_to_end(key)
+            return remembered
+    taken = pricing.taken_nights_from_ranges(ranges, first - timedelta(days=1), lookahead)
+    remembered = RememberedCalendar(Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today())))
+    with _calendars_lock:
+        _calendars[key] = remembered
+        while len(_calendars) > CALENDAR_CACHE_SIZE:
+            _calendars.popitem(last=False)
+    return remembered
+
+
+# The day-by-day calendar is a pure function of the rules (their version), the taken ranges, today
+# and the window, and costs far more than the query for the taken ranges: each web process keeps
+# the last few under exactly those inputs, with their JSON. The ranges are read on every call, so
+# a remembered calendar can never show a night free that has been taken since, whoever wrote it
+# (a hold, a payment, an expiry, a cancellation, a block, a partner import, the admin, raw SQL):
+# no writer has to remember to bump a version.
+CALENDAR_CACHE_SIZE = 32
+_calendars: OrderedDict[tuple, RememberedCalendar] = OrderedDict()
+_calendars_lock = threading.Lock()
