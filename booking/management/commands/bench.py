@@ -95,6 +95,33 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / CLOCK_TICKS
 
 
+def open_handles(pids: list[int], database: str) -> dict:
+    """Open files of these processes, and their database connections: file handles on the SQLite
+    database, or PostgreSQL backends on the bench database (all clients are the web processes)."""
+    files = 0
+    sqlite_handles = 0
+    for pid in pids:
+        try:
+            descriptors = list(Path(f"/proc/{pid}/fd").iterdir())
+        except FileNotFoundError:
+            continue
+        files += len(descriptors)
+        for fd in descriptors:
+            try:
+                sqlite_handles += os.readlink(fd) == database
+            except OSError:
+                pass
+    if database.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(database.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+            row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+        connections = row[0] if row else 0
+    else:
+        connections = sqlite_handles
+    return {"open_files": files, "database_connections": connections}
+
+
 def descendants(pid: int) -> list[int]:
     children = []
     for task in Path("/proc").glob("[0-9]*/stat"):
@@ -177,7 +204,7 @@ class Command(BaseCommand):
         try:
             self.wait_until_up(base)
             self.stdout.write(f"[{label}] service up at {base} ({options['workers']} web workers); measuring…")
-            results = self.measure(base, server.pid, options)
+            results = self.measure(base, server.pid, options, database=database_url or str(data_dir / "db.sqlite3"))
             # The bare app again, right after: the reference is taken under the same machine load.
             results["bare_asgi"] = self.run_bare(options)
             return results
@@ -243,7 +270,7 @@ class Command(BaseCommand):
                 os.unlink(script.name)
         return parse_wrk(output)
 
-    def measure(self, base: str, server_pid: int, options) -> dict:
+    def measure(self, base: str, server_pid: int, options, *, database: str) -> dict:
         check_in = date.today() + timedelta(days=60)
         stay = {"check_in": str(check_in), "check_out": str(check_in + timedelta(days=4)), "guests": 4}
         query = f"check_in={stay['check_in']}&check_out={stay['check_out']}&guests=4"
@@ -256,13 +283,20 @@ class Command(BaseCommand):
         }
         results = {}
         web = descendants(server_pid)  # `serve --no-jobs`: the uvicorn supervisor and its workers
+        served = 0
         for name, (url, body) in endpoints.items():
-            self.wrk(url, options, body=body, duration=2)  # warm up: rules cached, connections open
+            warm_up = self.wrk(url, options, body=body, duration=2)  # rules cached, connections open
+            if name == "health":
+                handles_warm = open_handles(web, database)
             before = cpu_seconds(web)
             loaded = self.wrk(url, options, body=body)
             loaded["cpu_ms_per_request"] = round((cpu_seconds(web) - before) * 1000 / max(1, loaded["requests"]), 4)
             single = self.wrk(url, options, connections=1, body=body, duration=max(3, options["duration"] // 2))
             results[name] = {**loaded, "p50_ms_one_client": single["p50_ms"], "p99_ms_one_client": single["p99_ms"]}
+            served += warm_up["requests"] + loaded["requests"] + single["requests"]
+        # No leak: the open files and database connections of the web processes after every request
+        # above, against the same count once warm.
+        results["handles"] = {"requests_served": served, "warm": handles_warm, "after": open_handles(web, database)}
         floor = results["health"]["rps"] or 1
         for name in results:
             results[name]["ratio_to_floor"] = round(results[name]["rps"] / floor, 2)
@@ -322,6 +356,11 @@ class Command(BaseCommand):
                 f"hold burst: {b['clients']} clients, {b['winners']} winner(s), {b['conflicts_409']} × 409, {b['errors_5xx']} × 5xx, other {b['other']}, p50 {b['p50_ms']} ms, p99 {b['p99_ms']} ms"
             )
             self.stdout.write(f"web process RSS after the run: {r['memory']['web_process_rss_mb']} MB (largest of {r['memory']['processes']})")
+            h = r["handles"]
+            self.stdout.write(
+                f"after {h['requests_served']} requests: {h['after']['open_files']} open files and {h['after']['database_connections']} database connections"
+                f" in the web processes (warm: {h['warm']['open_files']} and {h['warm']['database_connections']})"
+            )
             checks = {
                 "availability ≥ 0.6 × floor": r["availability"]["ratio_to_floor"] >= BUDGETS["availability_ratio"],
                 "quote ≥ 0.6 × floor": r["quote"]["ratio_to_floor"] >= BUDGETS["quote_ratio"],
@@ -329,6 +368,9 @@ class Command(BaseCommand):
                 "calendar 18 months p50 < 25 ms (one client)": (r["calendar_18"]["p50_ms_one_client"] or 999) < BUDGETS["calendar_p50_ms"],
                 "hold burst: one winner, no 5xx, p99 < 500 ms": b["winners"] == 1 and b["errors_5xx"] == 0 and b["p99_ms"] < BUDGETS["burst_p99_ms"],
                 "web RSS < 150 MB": r["memory"]["web_process_rss_mb"] < BUDGETS["web_rss_mb"],
+                # Slack: a pool thread started late (with its connection), sockets of clients just leaving.
+                "no leak: connections and files after the run ≈ once warm": h["after"]["database_connections"] <= h["warm"]["database_connections"] + 4
+                and h["after"]["open_files"] <= h["warm"]["open_files"] + 40,
                 **{f"{name} CPU/request ≤ {limit} × bare ASGI": r[name]["cpu_times_bare"] <= limit for name, limit in CPU_BUDGETS.items()},
             }
             r["budgets_met"] = checks
