@@ -29,6 +29,8 @@ import requests
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from booking.management.commands.serve import web_command
+
 ROOT = Path(settings.BASE_DIR)
 RESULTS = ROOT / "bench-results"
 
@@ -218,8 +220,6 @@ class Command(BaseCommand):
 
     def run_bare(self, options) -> dict:
         """CPU per request of the bare ASGI app under the same uvicorn, workers and connections."""
-        from booking.management.commands.serve import web_command
-
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         server = subprocess.Popen(
