@@ -1,6 +1,8 @@
 """The web stack under the API: a lean middleware path for the stateless JSON API, and database
 connections that live as long as the web process's threads, not one per request."""
 
+import asyncio
+import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -9,6 +11,7 @@ import pytest
 import requests
 from django.db import connection
 
+from config.threaded_wsgi import DjangoInThreads
 from tests.conftest import is_postgresql
 
 pytestmark = pytest.mark.django_db
@@ -151,3 +154,95 @@ def test_a_remembered_calendar_follows_the_rules(api, demo_property):
     demo_property.save()
     _, after = calendar_days(api, start=start, months=2)
     assert all(after[day]["nightly_rate"] == before[day]["nightly_rate"] + 100 for day in before)
+
+
+def serve_once(app, scope: dict, messages: list[dict]) -> list[dict]:
+    """One request through an ASGI app: the given request messages, then a disconnect; what it sent."""
+    sent: list[dict] = []
+    incoming = iter([*messages, {"type": "http.disconnect"}])
+
+    async def receive():
+        return next(incoming)
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(
+        app(
+            {
+                "type": "http",
+                "http_version": "1.1",
+                "scheme": "http",
+                "root_path": "",
+                "query_string": b"",
+                "client": ("127.0.0.1", 5000),
+                "server": ("127.0.0.1", 8000),
+                **scope,
+            },
+            receive,
+            send,
+        )
+    )
+    return sent
+
+
+def echo_environ(environ, start_response):
+    """A WSGI app that answers with what it was given, streamed in two chunks."""
+    body = environ["wsgi.input"].read()
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    keys = sorted(key for key in environ if key.startswith(("HTTP_", "CONTENT_")))
+    return iter([f"{environ['CONTENT_LENGTH']}:{body.decode()}\n".encode(), ";".join(f"{k}={environ[k]}" for k in keys).encode()])
+
+
+def test_a_chunked_body_reaches_the_app_whole_with_its_length():
+    app = DjangoInThreads(echo_environ, threads=2)
+    sent = serve_once(
+        app,
+        {"method": "POST", "path": "/x", "headers": [(b"host", b"x"), (b"transfer-encoding", b"chunked")]},
+        [{"type": "http.request", "body": b"hello ", "more_body": True}, {"type": "http.request", "body": b"world", "more_body": False}],
+    )
+    assert sent[0] == {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]}
+    body = b"".join(message.get("body", b"") for message in sent[1:])
+    assert body.startswith(b"11:hello world\n")
+    assert [message.get("more_body", False) for message in sent[1:]] == [True, True, False]  # streamed as it came
+
+
+def test_a_header_spelled_with_underscores_cannot_pass_for_a_hyphenated_one():
+    app = DjangoInThreads(echo_environ, threads=1)
+    sent = serve_once(
+        app,
+        {"method": "GET", "path": "/", "headers": [(b"x_forwarded_for", b"6.6.6.6"), (b"cookie", b"a=1"), (b"cookie", b"b=2")]},
+        [{"type": "http.request", "body": b""}],
+    )
+    body = b"".join(message.get("body", b"") for message in sent[1:]).decode()
+    assert "6.6.6.6" not in body
+    assert "HTTP_COOKIE=a=1; b=2" in body
+
+
+def test_a_client_that_leaves_before_its_body_is_not_served():
+    called = []
+    app = DjangoInThreads(lambda environ, start_response: called.append(environ) or [], threads=1)
+    sent = serve_once(app, {"method": "POST", "path": "/x", "headers": []}, [{"type": "http.request", "body": b"part", "more_body": True}])
+    assert sent == [] and called == []
+
+
+def test_django_answers_through_the_pool_with_one_body_message(transactional_db, demo_property):
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.db import connections
+
+    app = DjangoInThreads(WSGIHandler(), threads=1)
+    body = b'{"check_in": "2030-01-10", "check_out": "2030-01-13"}'
+    sent = serve_once(
+        app,
+        {
+            "method": "POST",
+            "path": "/api/v1/quote",
+            "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        },
+        [{"type": "http.request", "body": body}],
+    )
+    assert sent[0]["status"] == 200
+    assert [message["type"] for message in sent] == ["http.response.start", "http.response.body"]
+    assert json.loads(sent[1]["body"])["nights"] == 3
+    app.executor.submit(connections.close_all).result()  # the pool thread's own connection
+    app.executor.shutdown()
