@@ -25,10 +25,15 @@ def get_property() -> Property:
 
 def get_property_version() -> tuple[int, int]:
     """(pk, rules_version) of the property: the one cheap query a hot read needs (see rules.py)."""
-    row = Property.objects.order_by("pk").values_list("pk", "rules_version").first()
+    with connection.cursor() as cursor:  # in SQL: asked on every hot read, no ORM compilation
+        cursor.execute(PROPERTY_VERSION_SQL)
+        row = cursor.fetchone()
     if row is None:
         raise NotFound("No property is configured yet: run `manage.py load_demo` or add one in the admin.")
     return row
+
+
+PROPERTY_VERSION_SQL = f"SELECT id, rules_version FROM {Property._meta.db_table} ORDER BY id LIMIT 1"
 
 
 def cancellation_tiers(prop: Property) -> tuple[pricing.RefundTier, ...]:

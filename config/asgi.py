@@ -9,6 +9,13 @@ Django:
 - POST /a2a → the A2A JSON-RPC app;
 - anything else → Django (so GET /mcp from a browser is the page about the tool server).
 
+Django itself is served as WSGI from a fixed pool of long-lived threads in this same process
+(config/threaded_wsgi.py, WEB_THREADS per process): under Django's own ASGI handler every request's
+sync code ran in a new thread, so a database connection could not outlive its request and each
+request paid for a fresh SQLite connection and its PRAGMAs, a thread start, and the hops between
+sync and async middleware. In a pool thread the connection persists (CONN_MAX_AGE on SQLite; the
+psycopg pool on PostgreSQL) and the whole middleware chain runs synchronously.
+
 The router also answers the ASGI lifespan, which Django's handler does not support: the MCP
 session manager has to run for as long as the process serves agents. The MCP and A2A SDKs are
 loaded on the first agent request, not at start (about 45 MB a process that serves only the site
@@ -23,15 +30,27 @@ import logging
 import os
 import uuid
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_application = get_asgi_application()
+django.setup(set_prefix=False)
+
+from django.conf import settings  # noqa: E402
+from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 
 from config.observability import SANE_REQUEST_ID, request_id_var  # noqa: E402
+from config.threaded_wsgi import DjangoInThreads  # noqa: E402
 from discovery.endpoints import A2A_PATH, MCP_PATH  # noqa: E402
 
 logger = logging.getLogger("config.asgi")
+
+
+def django_site():
+    """Django as WSGI in a fixed pool of long-lived threads (config/threaded_wsgi.py)."""
+    return DjangoInThreads(WSGIHandler(), threads=settings.WEB_THREADS)
+
+
+django_application = django_site()
 
 
 class AgentRouter:

@@ -60,16 +60,17 @@ MIDDLEWARE = [
     "booking.api.middleware.ApiErrorMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",  # the language comes from the path only (/it/, /de/, /fr/)
+    # Sessions, the user and messages: skipped on the stateless JSON API (config/middleware.py).
+    "config.middleware.SessionMiddleware",
+    "config.middleware.LocaleMiddleware",  # the language comes from the path only (/it/, /de/, /fr/)
     "config.admin.BackOfficeLanguageMiddleware",  # ...except the back office: the browser's language
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",  # the API's views are exempt: it does no work there
+    "config.middleware.AuthenticationMiddleware",
+    "config.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.middleware.CSPMiddleware",  # django-csp's, with the API's header built once
 ]
 
 # The back office: brute-force protection (django-axes) locks a username from an address after
@@ -114,11 +115,17 @@ SQLITE_OPTIONS = {
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
 }
-# Under ASGI every request runs in a thread of its own, so a connection kept past its request
-# would never be reused and would linger with its thread: Django's advice is no persistent
-# connections under ASGI. PostgreSQL reuses connections through psycopg's pool instead.
+# Django runs in a pool of at most WEB_THREADS long-lived threads per web process (config/asgi.py),
+# so a connection outlives its request and the next request on that thread reuses it: SQLite keeps
+# one per thread (CONN_MAX_AGE); PostgreSQL hands connections back to psycopg's pool after each
+# request (Django's pool requires CONN_MAX_AGE = 0). Threads start only when every one is busy, so
+# a steady load uses a handful; the ceiling is high because a request can wait without working
+# (an idempotent retry polls for up to 12 s for the first answer) and must not starve the reads.
+WEB_THREADS = max(1, env.int("WEB_THREADS", default=48))
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     # Tests race threads against the database, which needs a file, not the in-memory default.
     # One file per test process, so parallel runs never share it.

@@ -11,6 +11,7 @@ from django.utils import translation
 
 from booking import demo
 from booking.rules import clear_cache
+from booking.services.stays import forget_remembered
 from tests.dates import future  # noqa: F401 (tests/pages and tests/browser import it from here)
 
 
@@ -39,6 +40,7 @@ def _test_settings(settings, tmp_path, request):
         # server in another process, with the real settings, has to check the password.
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     clear_cache()
+    forget_remembered()
     cache.clear()
     # Tasks queued on commit (the email outbox) run in the test's process, as a worker would run them.
     from config.celery import app

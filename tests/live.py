@@ -32,6 +32,8 @@ def test_database_url() -> str:
 
 
 _static_collected = False
+# base URL → pid of its uvicorn process, while it runs (tests that look at the process's open files).
+server_pids: dict[str, int] = {}
 
 
 def collect_static_once() -> None:
@@ -98,8 +100,10 @@ def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = 
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"live server did not start (exit code {process.poll()})")
             time.sleep(0.2)
+        server_pids[base_url] = process.pid
         yield base_url
     finally:
+        server_pids.pop(base_url, None)
         for child in [process, worker]:
             if child is None:
                 continue

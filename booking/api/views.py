@@ -98,7 +98,7 @@ class AvailabilityView(ApiView):
     )
     def get(self, request):
         data = self.query(validation.AvailabilityQuery)
-        return Response(presenters.availability_json(stays.check_stay(**data)))
+        return HttpResponse(stays.availability_document(**data), content_type="application/json")
 
 
 class StaysView(ApiView):
@@ -130,7 +130,7 @@ class CalendarView(ApiView):
     )
     def get(self, request):
         data = self.query(validation.CalendarQuery)
-        return Response(presenters.calendar_json(stays.calendar_months(**data)))
+        return HttpResponse(stays.calendar_document(**data), content_type="application/json")
 
 
 class QuoteView(ApiView):
@@ -149,7 +149,7 @@ class QuoteView(ApiView):
     )
     def post(self, request):
         data = self.body(validation.QuoteRequest)
-        return Response(presenters.quote_json(stays.quote_stay(**data)))
+        return HttpResponse(stays.quote_document(**data), content_type="application/json")
 
 
 class ReservationCreateView(ApiView):

@@ -1,10 +1,12 @@
 """The read side of a stay: availability, quote and calendar, priced by the pure engine."""
 
-from collections.abc import Collection
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
@@ -12,11 +14,54 @@ from rest_framework.renderers import JSONRenderer
 from booking import pricing
 from booking.errors import InvalidInput
 from booking.models import Property
-from booking.presenters import property_json
+from booking.presenters import availability_json, calendar_json, property_json, quote_json
 from booking.rules import rules_for_version
 from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today
 
+T = TypeVar("T")
+
 _property_documents: dict[int, tuple[int, dict[str, Any], bytes]] = {}
+
+
+class Remembered(Generic[T]):
+    """A result a web process keeps, with its JSON encodings (one per kind and language)."""
+
+    def __init__(self, value: T):
+        self.value = value
+        self._documents: dict[tuple[Any, ...], bytes] = {}
+
+    def document(self, kind: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> bytes:
+        key = (*kind, translation.get_language())
+        document = self._documents.get(key)
+        if document is None:  # two threads may both encode it once; the bytes are the same
+            document = self._documents[key] = JSONRenderer().render(build())
+        return document
+
+
+class Memory(Generic[T]):
+    """The last `size` results of a pure function, keyed by every input it reads (see below)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.entries: OrderedDict[tuple[Any, ...], Remembered[T]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> Remembered[T] | None:
+        with self.lock:
+            remembered = self.entries.get(key)
+            if remembered is not None:
+                self.entries.move_to_end(key)
+            return remembered
+
+    def keep(self, key: tuple[Any, ...], remembered: Remembered[T]) -> None:
+        with self.lock:
+            self.entries[key] = remembered
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
 
 
 def describe_property() -> dict[str, Any]:
@@ -52,16 +97,13 @@ class StayCheck:
 
 def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None) -> StayCheck:
     """Whether the stay can be booked now, with its price either way. Two queries."""
-    property_id, version = get_property_version()
-    return _check(property_id, rules_for_version(property_id, version), check_in, check_out, guests, children_ages or ())
+    return _remembered_check(check_in, check_out, guests, children_ages or ()).value
 
 
-def _check(property_id: int, rules: pricing.PricingRules, check_in: date, check_out: date, guests: int, children_ages: Collection[int] = ()) -> StayCheck:
-    stay = pricing.Stay(check_in, check_out)
-    ranges = taken_ranges_and_holds(property_id, check_in, check_out)
-    taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
-    verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
-    return StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules, children_ages))
+def availability_document(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None) -> bytes:
+    """check_stay as the API's JSON (presenters.availability_json), encoded once per remembered check."""
+    remembered = _remembered_check(check_in, check_out, guests, children_ages or ())
+    return remembered.document(("availability",), lambda: availability_json(remembered.value))
 
 
 @dataclass(frozen=True)
@@ -74,6 +116,20 @@ class PricedQuote:
 def quote_stay(
     *, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body", children_ages: list[int] | None = None
 ) -> PricedQuote:
+    return _priced(check_in, check_out, guests, currency, location, children_ages or ())[1]
+
+
+def quote_document(
+    *, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body", children_ages: list[int] | None = None
+) -> bytes:
+    """quote_stay as the API's JSON (presenters.quote_json), encoded once per remembered check and currency."""
+    remembered, priced = _priced(check_in, check_out, guests, currency, location, children_ages or ())
+    return remembered.document(("quote", priced.currency, priced.exchange_rate), lambda: quote_json(priced))
+
+
+def _priced(
+    check_in: date, check_out: date, guests: int, currency: str, location: str, children_ages: Collection[int]
+) -> tuple[Remembered[StayCheck], PricedQuote]:
     property_id, version = get_property_version()
     rules = rules_for_version(property_id, version)
     currency = currency.upper()
@@ -81,7 +137,36 @@ def quote_stay(
     if rate is None:
         supported = ", ".join(sorted(rules.display_currencies))
         raise InvalidInput.single([location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
-    return PricedQuote(_check(property_id, rules, check_in, check_out, guests, children_ages or ()), currency, rate)
+    remembered = _remembered_check(check_in, check_out, guests, children_ages, property_id=property_id, version=version)
+    return remembered, PricedQuote(remembered.value, currency, rate)
+
+
+def _remembered_check(
+    check_in: date, check_out: date, guests: int, children_ages: Collection[int], *, property_id: int | None = None, version: int | None = None
+) -> Remembered[StayCheck]:
+    if property_id is None or version is None:
+        property_id, version = get_property_version()
+    ranges = taken_ranges_and_holds(property_id, check_in, check_out)
+    key = (property_id, version, check_in, check_out, guests, tuple(children_ages), tuple(ranges), today())
+    remembered = _checks.get(key)
+    if remembered is not None:
+        return remembered
+    rules = rules_for_version(property_id, version)
+    stay = pricing.Stay(check_in, check_out)
+    taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
+    verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
+    remembered = Remembered(StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules, children_ages)))
+    _checks.keep(key, remembered)
+    return remembered
+
+
+# A stay's check and a calendar are pure functions of the rules (their version), the taken ranges
+# (with when each unpaid hold lapses), today and the asked stay or window; they cost more than the
+# query for the taken ranges. Each web process keeps the last few under exactly those inputs, with
+# their JSON. The ranges are read on every call, so a remembered answer can never show a night
+# free that has been taken since, whoever wrote it (a hold, a payment, an expiry, a cancellation,
+# a block, a partner import, the admin, raw SQL): no writer has to remember to bump a version.
+_checks: Memory[StayCheck] = Memory(256)
 
 
 @dataclass(frozen=True)
@@ -122,11 +207,39 @@ DEFAULT_SEARCH_DAYS = 60
 
 def calendar_months(*, start: date | None, months: int) -> Calendar:
     """Day-by-day availability from the month of `start` (any date; default this month)."""
+    return _remembered_calendar(start, months).value
+
+
+def calendar_document(*, start: date | None, months: int) -> bytes:
+    """calendar_months as the API's JSON (presenters.calendar_json), encoded once per calendar."""
+    remembered = _remembered_calendar(start, months)
+    return remembered.document(("calendar",), lambda: calendar_json(remembered.value))
+
+
+def _remembered_calendar(start: date | None, months: int) -> Remembered[Calendar]:
     property_id, version = get_property_version()
     rules = rules_for_version(property_id, version)
     first = (start or today()).replace(day=1)
     year, month = divmod(first.month - 1 + months, 12)
     last = date(first.year + year, month + 1, 1) - timedelta(days=1)
     lookahead = last + timedelta(days=rules.max_nights + 2)
-    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, first - timedelta(days=1), lookahead), first - timedelta(days=1), lookahead)
-    return Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today()))
+    ranges = taken_ranges(property_id, first - timedelta(days=1), lookahead)
+    key = (property_id, version, first, last, today(), tuple(ranges))
+    remembered = _calendars.get(key)
+    if remembered is not None:
+        return remembered
+    taken = pricing.taken_nights_from_ranges(ranges, first - timedelta(days=1), lookahead)
+    remembered = Remembered(Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today())))
+    _calendars.keep(key, remembered)
+    return remembered
+
+
+CALENDAR_CACHE_SIZE = 32
+_calendars: Memory[Calendar] = Memory(CALENDAR_CACHE_SIZE)  # the same rule as _checks above
+
+
+def forget_remembered() -> None:
+    """Drop what this process remembers (tests: a rolled-back database reuses ids and versions)."""
+    _checks.clear()
+    _calendars.clear()
+    _property_documents.clear()

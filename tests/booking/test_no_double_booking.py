@@ -173,6 +173,9 @@ def test_control_without_the_lock_the_race_is_real(demo_property):
         assert outcomes["held"] > 1 and active_overlaps() > 0  # double booking, as expected without the lock
 
 
+CALENDAR = "/api/v1/calendar?months=18"
+
+
 @pytest.mark.live
 def test_racing_http_requests_against_a_live_multi_process_server(transactional_db, demo_property, tmp_path):
     from tests.live import live_server
@@ -183,7 +186,9 @@ def test_racing_http_requests_against_a_live_multi_process_server(transactional_
         def post(i):
             check_in, check_out = overlapping_stay(i)
             session = requests.Session()
-            session.get(base_url + "/api/v1/health", timeout=10)  # connect first, so the POSTs start together
+            # Connect first, so the POSTs start together; reading the calendar on the way makes
+            # every web process remember it with these nights still free.
+            assert session.get(base_url + CALENDAR, timeout=10).status_code == 200
             barrier.wait(timeout=20)
             started = time.monotonic()
             response = session.post(base_url + "/api/v1/reservations", json={"check_in": str(check_in), "check_out": str(check_out)}, timeout=30)
@@ -191,6 +196,11 @@ def test_racing_http_requests_against_a_live_multi_process_server(transactional_
 
         with ThreadPoolExecutor(ATTEMPTS) as pool:
             results = list(pool.map(post, range(ATTEMPTS)))
+        winner = Reservation.objects.get(status="held")
+        won_nights = {str(winner.check_in + timedelta(days=n)) for n in range((winner.check_out - winner.check_in).days)}
+        for _ in range(8):  # new connections, spread over both processes: none shows a won night free
+            days = requests.get(base_url + CALENDAR, timeout=10).json()["days"]
+            assert not [day["date"] for day in days if day["date"] in won_nights and day["available"]]
     statuses = Counter(status for status, _ in results)
     figures = {
         "database": connections["default"].vendor,

@@ -1,5 +1,6 @@
 """Property-based: whatever sequence of holds, payments, cancellations, staff blocks, clock jumps
-and expiry sweeps happens, no two active stays overlap and no reservation is ever lost."""
+and expiry sweeps happens, no two active stays overlap, no reservation is ever lost, and the
+calendar a web process remembers never shows a taken night free."""
 
 from datetime import timedelta
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from booking.errors import BookingError
 from booking.models import DateBlock, Reservation
 from booking.services import blocks, reservations
+from booking.services import stays as stay_reads
 from booking.services.holds import hold_stay
 from tests.dates import future
 
@@ -58,4 +60,18 @@ def test_no_overlap_and_no_lost_reservation(demo_property, operations):
             for i, (a_start, a_end) in enumerate(stays):
                 for b_start, b_end in stays[i + 1 :] + staff_blocks:
                     assert not (a_start < b_end and b_start < a_end), f"overlap after {op}"
+            assert_the_remembered_calendar_tells_the_truth(stays + staff_blocks, op)
     assert sorted(Reservation.objects.values_list("pk", flat=True)) == sorted(made)
+
+
+def assert_the_remembered_calendar_tells_the_truth(taken: list, op) -> None:
+    """The calendar as remembered from an earlier step (if its inputs still match) is the one
+    computed afresh, and neither shows a night of a stay or block free."""
+    remembered = stay_reads.calendar_months(start=future(20), months=3)
+    stay_reads._calendars.clear()
+    fresh = stay_reads.calendar_months(start=future(20), months=3)
+    assert remembered == fresh, f"a stale calendar after {op}"
+    free = {day.date for day in remembered.days if day.available}
+    for start, end in taken:
+        nights = {start + timedelta(days=n) for n in range((end - start).days)}
+        assert not nights & free, f"a taken night shown free after {op}"

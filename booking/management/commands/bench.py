@@ -2,8 +2,10 @@
 
 Starts the service as `make run` does (uvicorn, DEBUG off, production settings) on a fresh data
 directory, drives it with wrk over keep-alive connections and prints requests/s, p50 and p99 per
-endpoint, each endpoint's throughput as a ratio of GET /api/v1/health (the framework floor) in the
-same run, a hold burst, and the web processes' memory. SQLite always; PostgreSQL too when
+endpoint, the web processes' CPU time per request (user + system, read from /proc) beside that of a
+bare ASGI app served by the same uvicorn with the same options in the same run (the reference:
+booking/bench/bare_asgi.py), each endpoint's throughput as a ratio of GET /api/v1/health (the
+framework floor), a hold burst, and the web processes' memory. SQLite always; PostgreSQL too when
 --postgres-url answers. Figures are also written as JSON under bench-results/ (git-ignored).
 """
 
@@ -27,6 +29,8 @@ import requests
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from booking.management.commands.serve import web_command
+
 ROOT = Path(settings.BASE_DIR)
 RESULTS = ROOT / "bench-results"
 
@@ -38,6 +42,9 @@ BUDGETS = {
     "burst_p99_ms": 500,
     "web_rss_mb": 150,
 }
+# CPU per request of the web processes, at most this many times the bare ASGI app's (16 connections).
+CPU_BUDGETS = {"health": 12, "property": 12, "availability": 20, "quote": 20, "calendar_18": 30}
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -55,10 +62,12 @@ def parse_wrk(output: str) -> dict:
         return round(value / 1000 if unit == "us" else value * 1000 if unit == "s" else value, 2)
 
     rps = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    requests_done = re.search(r"(\d+) requests in", output)
     non_2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
     return {
         "rps": float(rps[1]) if rps else 0.0,
+        "requests": int(requests_done[1]) if requests_done else 0,
         "p50_ms": latency_ms("50"),
         "p99_ms": latency_ms("99"),
         "non_2xx": int(non_2xx[1]) if non_2xx else 0,
@@ -74,6 +83,47 @@ def rss_mb(pid: int) -> float:
     except FileNotFoundError:
         pass
     return 0.0
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes (all their threads), in seconds."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / CLOCK_TICKS
+
+
+def open_handles(pids: list[int], database: str) -> dict:
+    """Open files of these processes, and their database connections: file handles on the SQLite
+    database, or PostgreSQL backends on the bench database (all clients are the web processes)."""
+    files = 0
+    threads = 0
+    sqlite_handles = 0
+    for pid in pids:
+        try:
+            descriptors = list(Path(f"/proc/{pid}/fd").iterdir())
+            threads += int(next(line.split()[1] for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("Threads:")))
+        except FileNotFoundError:
+            continue
+        files += len(descriptors)
+        for fd in descriptors:
+            try:
+                sqlite_handles += os.readlink(fd) == database
+            except OSError:
+                pass
+    if database.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(database.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+            row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+        connections = row[0] if row else 0
+    else:
+        connections = sqlite_handles
+    return {"open_files": files, "database_connections": connections, "threads": threads}
 
 
 def descendants(pid: int) -> list[int]:
@@ -104,7 +154,7 @@ class Command(BaseCommand):
         if not shutil.which("wrk"):
             raise CommandError("wrk is not installed: `apt-get install wrk` (make bench does this).")
         RESULTS.mkdir(exist_ok=True)
-        runs = {"sqlite": self.run_one(None, options)}
+        runs = {"bare_asgi": self.run_bare(options), "sqlite": self.run_one(None, options)}
         if not options["skip_postgres"]:
             url = self.fresh_postgres(options["postgres_url"])
             if url:
@@ -114,7 +164,7 @@ class Command(BaseCommand):
         report = {
             "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
             "options": {k: options[k] for k in ("duration", "connections", "workers", "burst")},
-            "budgets": BUDGETS,
+            "budgets": {**BUDGETS, "cpu_times_bare": CPU_BUDGETS},
             "runs": runs,
         }
         for name in (f"bench-{stamp}.json", "latest.json"):
@@ -158,7 +208,10 @@ class Command(BaseCommand):
         try:
             self.wait_until_up(base)
             self.stdout.write(f"[{label}] service up at {base} ({options['workers']} web workers); measuring…")
-            return self.measure(base, server.pid, options)
+            results = self.measure(base, server.pid, options, database=database_url or str(data_dir / "db.sqlite3"))
+            # The bare app again, right after: the reference is taken under the same machine load.
+            results["bare_asgi"] = self.run_bare(options)
+            return results
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             try:
@@ -166,6 +219,31 @@ class Command(BaseCommand):
             except subprocess.TimeoutExpired:
                 os.killpg(server.pid, signal.SIGKILL)
             shutil.rmtree(data_dir, ignore_errors=True)
+
+    def run_bare(self, options) -> dict:
+        """CPU per request of the bare ASGI app under the same uvicorn, workers and connections."""
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        server = subprocess.Popen(
+            web_command("booking.bench.bare_asgi:application", host="127.0.0.1", port=port, workers=options["workers"]),
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            self.wait_until_up(base)
+            web = descendants(server.pid)
+            self.wrk(base + "/", options, duration=2)
+            before = cpu_seconds(web)
+            loaded = self.wrk(base + "/", options)
+            loaded["cpu_ms_per_request"] = round((cpu_seconds(web) - before) * 1000 / max(1, loaded["requests"]), 4)
+            return loaded
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
 
     def wait_until_up(self, base: str) -> None:
         deadline = time.monotonic() + 60
@@ -194,7 +272,7 @@ class Command(BaseCommand):
                 os.unlink(script.name)
         return parse_wrk(output)
 
-    def measure(self, base: str, server_pid: int, options) -> dict:
+    def measure(self, base: str, server_pid: int, options, *, database: str) -> dict:
         check_in = date.today() + timedelta(days=60)
         stay = {"check_in": str(check_in), "check_out": str(check_in + timedelta(days=4)), "guests": 4}
         query = f"check_in={stay['check_in']}&check_out={stay['check_out']}&guests=4"
@@ -206,16 +284,25 @@ class Command(BaseCommand):
             "calendar_18": (f"{base}/api/v1/calendar?months=18", None),
         }
         results = {}
+        web = descendants(server_pid)  # `serve --no-jobs`: the uvicorn supervisor and its workers
+        served = 0
         for name, (url, body) in endpoints.items():
-            self.wrk(url, options, body=body, duration=2)  # warm up: rules cached, connections open
+            warm_up = self.wrk(url, options, body=body, duration=2)  # rules cached, connections open
+            if name == "health":
+                handles_warm = open_handles(web, database)
+            before = cpu_seconds(web)
             loaded = self.wrk(url, options, body=body)
+            loaded["cpu_ms_per_request"] = round((cpu_seconds(web) - before) * 1000 / max(1, loaded["requests"]), 4)
             single = self.wrk(url, options, connections=1, body=body, duration=max(3, options["duration"] // 2))
             results[name] = {**loaded, "p50_ms_one_client": single["p50_ms"], "p99_ms_one_client": single["p99_ms"]}
+            served += warm_up["requests"] + loaded["requests"] + single["requests"]
         floor = results["health"]["rps"] or 1
         for name in results:
             results[name]["ratio_to_floor"] = round(results[name]["rps"] / floor, 2)
+        # No leak: the open files and database connections of the web processes after every request
+        # above, against the same count once warm.
+        results["handles"] = {"requests_served": served, "warm": handles_warm, "after": open_handles(web, database)}
         results["hold_burst"] = self.hold_burst(base, options["burst"])
-        web = descendants(server_pid)  # `serve --no-jobs`: the uvicorn supervisor and its workers
         results["memory"] = {"web_process_rss_mb": max((rss_mb(pid) for pid in web), default=0.0), "processes": len(web)}
         return results
 
@@ -251,19 +338,31 @@ class Command(BaseCommand):
 
     def print_table(self, runs: dict) -> None:
         rows = ["health", "property", "availability", "quote", "calendar_18"]
+        first_bare = runs["bare_asgi"]
+        self.stdout.write(f"\nbare ASGI app (reference), before the runs: {first_bare['rps']:.0f} req/s, {first_bare['cpu_ms_per_request']:.3f} ms CPU/request")
         for label, r in runs.items():
-            self.stdout.write(f"\n== {label} ==")
-            self.stdout.write(f"{'endpoint':<14}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'p50 1c':>9}{'ratio':>8}")
+            if label == "bare_asgi":
+                continue
+            bare = r["bare_asgi"]
+            bare_cpu = bare["cpu_ms_per_request"] or 1e-9
+            self.stdout.write(f"\n== {label} ==  (bare ASGI app after this run: {bare['rps']:.0f} req/s, {bare['cpu_ms_per_request']:.3f} ms CPU/request)")
+            self.stdout.write(f"{'endpoint':<14}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'p50 1c':>9}{'ratio':>8}{'CPU ms/req':>12}{'× bare':>9}")
             for name in rows:
                 e = r[name]
+                e["cpu_times_bare"] = round(e["cpu_ms_per_request"] / bare_cpu, 1)
                 self.stdout.write(
-                    f"{name:<14}{e['rps']:>9.0f}{e['p50_ms'] or 0:>9.2f}{e['p99_ms'] or 0:>9.2f}{e['p50_ms_one_client'] or 0:>9.2f}{e['ratio_to_floor']:>8.2f}"
+                    f"{name:<14}{e['rps']:>9.0f}{e['p50_ms'] or 0:>9.2f}{e['p99_ms'] or 0:>9.2f}{e['p50_ms_one_client'] or 0:>9.2f}{e['ratio_to_floor']:>8.2f}{e['cpu_ms_per_request']:>12.3f}{e['cpu_times_bare']:>9.1f}"
                 )
             b = r["hold_burst"]
             self.stdout.write(
                 f"hold burst: {b['clients']} clients, {b['winners']} winner(s), {b['conflicts_409']} × 409, {b['errors_5xx']} × 5xx, other {b['other']}, p50 {b['p50_ms']} ms, p99 {b['p99_ms']} ms"
             )
             self.stdout.write(f"web process RSS after the run: {r['memory']['web_process_rss_mb']} MB (largest of {r['memory']['processes']})")
+            h = r["handles"]
+            self.stdout.write(
+                f"after {h['requests_served']} requests: {h['after']['open_files']} open files, {h['after']['database_connections']} database connections"
+                f" and {h['after']['threads']} threads in the web processes (once warm: {h['warm']['open_files']}, {h['warm']['database_connections']} and {h['warm']['threads']})"
+            )
             checks = {
                 "availability ≥ 0.6 × floor": r["availability"]["ratio_to_floor"] >= BUDGETS["availability_ratio"],
                 "quote ≥ 0.6 × floor": r["quote"]["ratio_to_floor"] >= BUDGETS["quote_ratio"],
@@ -271,6 +370,11 @@ class Command(BaseCommand):
                 "calendar 18 months p50 < 25 ms (one client)": (r["calendar_18"]["p50_ms_one_client"] or 999) < BUDGETS["calendar_p50_ms"],
                 "hold burst: one winner, no 5xx, p99 < 500 ms": b["winners"] == 1 and b["errors_5xx"] == 0 and b["p99_ms"] < BUDGETS["burst_p99_ms"],
                 "web RSS < 150 MB": r["memory"]["web_process_rss_mb"] < BUDGETS["web_rss_mb"],
+                # A pool thread started under a later load opens one connection for good: at most one
+                # per thread, and no other file grows with the requests (slack: clients' sockets).
+                "no leak: ≤ 1 connection per thread, no other file gained": h["after"]["database_connections"] <= h["after"]["threads"]
+                and h["after"]["open_files"] - h["after"]["database_connections"] <= h["warm"]["open_files"] - h["warm"]["database_connections"] + 16,
+                **{f"{name} CPU/request ≤ {limit} × bare ASGI": r[name]["cpu_times_bare"] <= limit for name, limit in CPU_BUDGETS.items()},
             }
             r["budgets_met"] = checks
             for text, ok in checks.items():

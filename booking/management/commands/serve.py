@@ -14,6 +14,30 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 
+def web_command(app: str, *, host: str, port: int, workers: int) -> list[str]:
+    """The uvicorn command line of the web processes (`manage.py bench` serves its bare reference app
+    with the same one)."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        app,
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--no-server-header",
+        "--timeout-keep-alive",
+        "10",
+        "--log-level",
+        "warning",
+        # Forwarded headers are believed only from TRUSTED_PROXIES (as booking.api.base.client_ip does).
+        *(["--proxy-headers", "--forwarded-allow-ips", ",".join(settings.TRUSTED_PROXIES)] if settings.TRUSTED_PROXIES else ["--no-proxy-headers"]),
+    ]
+
+
 class Command(BaseCommand):
     help = "Serve the site, the API and MCP with uvicorn, and run the background jobs (Celery worker and beat)."
 
@@ -27,27 +51,7 @@ class Command(BaseCommand):
         python = sys.executable
         log_dir = settings.DATA_DIR / "logs"
         log_dir.mkdir(parents=True, exist_ok=True)
-        commands = {
-            "web": [
-                python,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
-                "--host",
-                host,
-                "--port",
-                str(port),
-                "--workers",
-                str(workers),
-                "--no-server-header",
-                "--timeout-keep-alive",
-                "10",
-                "--log-level",
-                "warning",
-                # Forwarded headers are believed only from TRUSTED_PROXIES (as booking.api.base.client_ip does).
-                *(["--proxy-headers", "--forwarded-allow-ips", ",".join(settings.TRUSTED_PROXIES)] if settings.TRUSTED_PROXIES else ["--no-proxy-headers"]),
-            ],
-        }
+        commands = {"web": web_command("config.asgi:application", host=host, port=port, workers=workers)}
         if not no_jobs:
             commands["worker"] = [
                 python,
@@ -78,7 +82,10 @@ class Command(BaseCommand):
                 settings.CELERY_BEAT_SCHEDULE_FILE,
                 "--pidfile=",
             ]
-        children = {name: subprocess.Popen(cmd) for name, cmd in commands.items()}
+        # Threaded web processes: without a cap glibc gives each thread a malloc arena of its own
+        # and memory grows with the number of threads that ever ran.
+        envs = {"web": {**os.environ, "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2")}}
+        children = {name: subprocess.Popen(cmd, env=envs.get(name)) for name, cmd in commands.items()}
         self.stdout.write(f"Serving {settings.BASE_URL} on http://{host}:{port} ({', '.join(children)}); Ctrl-C stops everything.")
 
         stopping = False

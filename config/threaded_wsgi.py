@@ -1,0 +1,165 @@
+"""Django served as WSGI from a fixed pool of long-lived threads, inside the ASGI server.
+
+Why not Django's own ASGI handler: it runs every request's sync code in a thread of its own and
+hops between the event loop and that thread for each async/sync boundary of the middleware chain,
+so a database connection cannot outlive its request (each request opened a new SQLite connection
+and ran its PRAGMAs) and about nine tenths of a small request's CPU went to the hand-offs, the
+thread start and the connection (README "Performance", the profile).
+
+Why not a2wsgi (tried, docs/proposals): it hands every message of the answer back to the event loop
+and waits for it (start, each body chunk, the end), three or four cross-thread round trips a
+request. Here an ordinary answer crosses once each way:
+
+1. the event loop reads the whole request body (as Django's ASGI handler does: in memory, spooled
+   to a temporary file past FILE_UPLOAD_MAX_MEMORY_SIZE), so a chunked upload gets its length too;
+2. one pool thread runs Django's WSGIHandler, the full middleware chain synchronously, and returns
+   status, headers and body bytes;
+3. the event loop sends them.
+
+A streaming answer (a static file, a backup download) is the exception: its chunks are handed to
+the event loop one by one from the thread, with back-pressure.
+
+The pool starts a thread only when every started one is busy and keeps it, so a steady load uses a
+handful; each keeps its SQLite connection between requests (CONN_MAX_AGE) or takes one from
+psycopg's pool on PostgreSQL.
+"""
+
+import asyncio
+import contextvars
+import io
+import logging
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.http import HttpResponse
+
+logger = logging.getLogger("config.threaded_wsgi")
+
+SERVER_ERROR = (500, [(b"content-type", b"text/plain; charset=utf-8")], b"Internal Server Error")
+
+
+class DjangoInThreads:
+    def __init__(self, wsgi_application, *, threads: int):
+        self.wsgi_application = wsgi_application
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="django")
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":  # no websockets here; the router answers the lifespan
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1000})
+            return
+        body = await read_body(receive)
+        if body is None:  # the client left before sending its whole request
+            return
+        try:
+            environ = build_environ(scope, body)
+            loop = asyncio.get_running_loop()
+            run = contextvars.copy_context().run  # the request id and the like stay per request
+            answer = await loop.run_in_executor(self.executor, run, self.respond, environ, loop, send)
+        finally:
+            body.close()
+        if answer is not None:
+            status, headers, content = answer
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": content})
+
+    def respond(self, environ, loop, send):
+        """In a pool thread: the whole Django request. Returns (status, headers, body) for an
+        ordinary answer; streams a streaming one itself and returns None."""
+        started: list = []
+
+        def start_response(status, response_headers, exc_info=None):
+            started[:] = [int(status[:3]), [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in response_headers]]
+
+        try:
+            result = self.wsgi_application(environ, start_response)
+        except Exception:  # Django turns its own errors into answers; this is the server's last resort
+            logger.exception("the WSGI application failed")
+            return SERVER_ERROR
+        try:
+            if isinstance(result, HttpResponse):  # buffered: one hand-off back
+                return started[0], started[1], result.content
+
+            def to_loop(message):
+                asyncio.run_coroutine_threadsafe(send(message), loop).result()
+
+            chunks = iter(result)
+            first = next(chunks, b"")  # a WSGI app may call start_response on its first chunk
+            to_loop({"type": "http.response.start", "status": started[0], "headers": started[1]})
+            if first:
+                to_loop({"type": "http.response.body", "body": first, "more_body": True})
+            for chunk in chunks:
+                if chunk:
+                    to_loop({"type": "http.response.body", "body": chunk, "more_body": True})
+            to_loop({"type": "http.response.body", "body": b""})
+            return None
+        finally:
+            # Fires request_finished: Django closes or keeps the thread's database connection.
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+
+
+async def read_body(receive):
+    """The whole request body, in memory up to FILE_UPLOAD_MAX_MEMORY_SIZE and on disk past it;
+    None when the client disconnects first."""
+    message = await receive()
+    if message["type"] == "http.request" and not message.get("more_body", False):
+        return io.BytesIO(message.get("body", b""))  # the usual case: all of it in one message
+    body = tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE, mode="w+b")
+    while True:
+        if message["type"] == "http.disconnect":
+            body.close()
+            return None
+        if chunk := message.get("body"):
+            body.write(chunk)
+        if not message.get("more_body", False):
+            break
+        message = await receive()
+    body.seek(0)
+    return body
+
+
+def build_environ(scope, body) -> dict:
+    """The WSGI environ of an ASGI HTTP scope (PEP 3333: paths as UTF-8 bytes read as latin-1)."""
+    root_path = scope.get("root_path", "")
+    path = scope["path"]
+    if root_path and path.startswith(root_path):
+        path = path[len(root_path) :]
+    server_name, server_port = scope.get("server") or ("localhost", 80)
+    environ = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": root_path.encode("utf-8").decode("latin-1"),
+        "PATH_INFO": path.encode("utf-8").decode("latin-1"),
+        "QUERY_STRING": scope["query_string"].decode("latin-1"),
+        "SERVER_NAME": server_name,
+        "SERVER_PORT": str(server_port or 0),
+        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
+        "CONTENT_LENGTH": str(body.seek(0, 2)),
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": body,
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    body.seek(0)
+    if client := scope.get("client"):
+        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = client[0], str(client[1])
+    for raw_name, raw_value in scope["headers"]:
+        if b"_" in raw_name:
+            # X_Forwarded_For would pass for X-Forwarded-For once both are HTTP_X_FORWARDED_FOR:
+            # dropped, as Django's runserver and gunicorn drop them.
+            continue
+        name = raw_name.decode("latin-1").upper().replace("-", "_")
+        if name == "CONTENT_LENGTH":
+            continue  # the length of the body as read, above
+        key = name if name == "CONTENT_TYPE" else f"HTTP_{name}"
+        value = raw_value.decode("latin-1")
+        if key in environ:  # a repeated header: one value, as a WSGI server joins them
+            value = environ[key] + ("; " if key == "HTTP_COOKIE" else ",") + value
+        environ[key] = value
+    return environ

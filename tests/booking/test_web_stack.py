@@ -1,0 +1,248 @@
+"""The web stack under the API: a lean middleware path for the stateless JSON API, and database
+connections that live as long as the web process's threads, not one per request."""
+
+import asyncio
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import requests
+from django.db import connection
+
+from config.threaded_wsgi import DjangoInThreads
+from tests.conftest import is_postgresql
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_api_runs_without_sessions_csrf_user_or_messages(client):
+    response = client.get("/api/v1/health")
+    assert response.status_code == 200
+    request = response.wsgi_request
+    for attribute in ("session", "_messages", "csrf_processing_done"):
+        assert not hasattr(request, attribute), attribute
+    assert getattr(request, "user", None) is None  # DRF's "nobody" (UNAUTHENTICATED_USER), no lazy user
+    assert "Set-Cookie" not in response and not response.cookies
+
+
+def test_the_api_keeps_its_security_headers_and_request_id(client):
+    response = client.get("/api/v1/health", headers={"X-Request-ID": "lean-1"})
+    assert response["X-Request-ID"] == "lean-1"
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert "default-src 'self'" in response["Content-Security-Policy"]
+
+
+def test_the_site_still_gets_the_full_stack(client, demo_property):
+    response = client.get("/")
+    request = response.wsgi_request
+    assert hasattr(request, "session") and hasattr(request, "user") and hasattr(request, "_messages")
+
+
+def test_the_sandbox_checkout_page_under_api_keeps_the_full_stack(client):
+    response = client.get("/api/v1/payments/sandbox/nonexistent")
+    assert hasattr(response.wsgi_request, "session")
+
+
+def test_an_api_post_needs_no_csrf_token(demo_property):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    response = strict.post("/api/v1/quote", {"check_in": "2030-01-10", "check_out": "2030-01-13"}, content_type="application/json")
+    assert response.status_code == 200, response.content
+
+
+def open_database_handles(pid: int) -> int:
+    """Connections the server process holds: SQLite database files open, or PostgreSQL backends
+    whose client is one of the process's own sockets (the test process has connections too)."""
+    if is_postgresql():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND client_port = ANY(%s)", [local_ports(pid)])
+            return cursor.fetchone()[0]
+    name = str(connection.settings_dict["NAME"])
+    return sum(1 for fd in Path(f"/proc/{pid}/fd").iterdir() if os.path.realpath(fd) == name)
+
+
+def local_ports(pid: int) -> list[int]:
+    """The local TCP ports of a process's sockets (from /proc: socket inodes → /proc/net/tcp)."""
+    inodes = {os.readlink(fd)[8:-1] for fd in Path(f"/proc/{pid}/fd").iterdir() if os.readlink(fd).startswith("socket:[")}
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[9] in inodes:
+                ports.append(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_connections_are_reused_across_requests_and_not_leaked(live_url_factory):
+    """Many requests from several clients at once: the server holds at most one connection per
+    pool thread, and the count does not grow with the number of requests."""
+    from tests.live import server_pids
+
+    threads = 4
+    with live_url_factory(env={"WEB_THREADS": str(threads), "DATABASE_POOL_MAX": str(threads)}) as url:
+        pid = server_pids[url]
+
+        def burst(count):
+            def get(i):
+                path = "/api/v1/property" if i % 2 else "/api/v1/availability?check_in=2030-01-10&check_out=2030-01-13"
+                with requests.Session() as session:
+                    for _ in range(count):
+                        assert session.get(url + path, timeout=10).status_code == 200
+
+            with ThreadPoolExecutor(8) as pool:
+                list(pool.map(get, range(8)))
+
+        burst(25)  # 200 requests
+        after_some = open_database_handles(pid)
+        files_after_some = len(os.listdir(f"/proc/{pid}/fd"))
+        burst(50)  # 400 more
+        after_many = open_database_handles(pid)
+        files_after_many = len(os.listdir(f"/proc/{pid}/fd"))
+
+    assert 1 <= after_some <= threads + 1  # + the startup check's on SQLite
+    assert after_many <= after_some
+    assert files_after_many <= files_after_some + 2  # sockets of clients just leaving
+
+
+def calendar_days(api, **params) -> tuple[bytes, dict]:
+    response = api.get("/api/v1/calendar", **params)
+    assert response.status_code == 200, response.content
+    return response.content, {d["date"]: d for d in response.json()["days"]}
+
+
+def test_a_remembered_calendar_never_shows_a_taken_night_free(api, demo_property):
+    from booking.models import DateBlock
+    from booking.services import stays
+    from tests.conftest import future
+
+    start = future(40).replace(day=1)
+    first_body, first = calendar_days(api, start=start, months=3)
+    again_body, _ = calendar_days(api, start=start, months=3)
+    assert again_body == first_body  # the same answer, byte for byte, from the process's cache
+    night = start + (future(75) - future(40))
+    assert first[night.isoformat()]["available"]
+
+    DateBlock.objects.create(property=demo_property, start=night, end=night + (future(1) - future(0)), reason="painting")
+    _, after_block = calendar_days(api, start=start, months=3)
+    assert not after_block[night.isoformat()]["available"]
+
+    DateBlock.objects.filter(start=night).delete()
+    body_after_delete, after_delete = calendar_days(api, start=start, months=3)
+    assert after_delete[night.isoformat()]["available"] and body_after_delete == first_body
+    assert len(stays._calendars.entries) <= stays.CALENDAR_CACHE_SIZE
+
+
+def test_a_remembered_calendar_follows_the_rules(api, demo_property):
+    from tests.conftest import future
+
+    start = future(40).replace(day=1)
+    _, before = calendar_days(api, start=start, months=2)
+    from booking.models import Season
+
+    for season in Season.objects.filter(property=demo_property):
+        season.nightly_rate += 100
+        season.weekend_nightly_rate = season.weekend_nightly_rate and season.weekend_nightly_rate + 100
+        season.save()  # bumps rules_version (booking/signals.py)
+    demo_property.base_nightly_rate += 100
+    demo_property.weekend_nightly_rate = demo_property.weekend_nightly_rate and demo_property.weekend_nightly_rate + 100
+    demo_property.save()
+    _, after = calendar_days(api, start=start, months=2)
+    assert all(after[day]["nightly_rate"] == before[day]["nightly_rate"] + 100 for day in before)
+
+
+def serve_once(app, scope: dict, messages: list[dict]) -> list[dict]:
+    """One request through an ASGI app: the given request messages, then a disconnect; what it sent."""
+    sent: list[dict] = []
+    incoming = iter([*messages, {"type": "http.disconnect"}])
+
+    async def receive():
+        return next(incoming)
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(
+        app(
+            {
+                "type": "http",
+                "http_version": "1.1",
+                "scheme": "http",
+                "root_path": "",
+                "query_string": b"",
+                "client": ("127.0.0.1", 5000),
+                "server": ("127.0.0.1", 8000),
+                **scope,
+            },
+            receive,
+            send,
+        )
+    )
+    return sent
+
+
+def echo_environ(environ, start_response):
+    """A WSGI app that answers with what it was given, streamed in two chunks."""
+    body = environ["wsgi.input"].read()
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    keys = sorted(key for key in environ if key.startswith(("HTTP_", "CONTENT_")))
+    return iter([f"{environ['CONTENT_LENGTH']}:{body.decode()}\n".encode(), ";".join(f"{k}={environ[k]}" for k in keys).encode()])
+
+
+def test_a_chunked_body_reaches_the_app_whole_with_its_length():
+    app = DjangoInThreads(echo_environ, threads=2)
+    sent = serve_once(
+        app,
+        {"method": "POST", "path": "/x", "headers": [(b"host", b"x"), (b"transfer-encoding", b"chunked")]},
+        [{"type": "http.request", "body": b"hello ", "more_body": True}, {"type": "http.request", "body": b"world", "more_body": False}],
+    )
+    assert sent[0] == {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]}
+    body = b"".join(message.get("body", b"") for message in sent[1:])
+    assert body.startswith(b"11:hello world\n")
+    assert [message.get("more_body", False) for message in sent[1:]] == [True, True, False]  # streamed as it came
+
+
+def test_a_header_spelled_with_underscores_cannot_pass_for_a_hyphenated_one():
+    app = DjangoInThreads(echo_environ, threads=1)
+    sent = serve_once(
+        app,
+        {"method": "GET", "path": "/", "headers": [(b"x_forwarded_for", b"6.6.6.6"), (b"cookie", b"a=1"), (b"cookie", b"b=2")]},
+        [{"type": "http.request", "body": b""}],
+    )
+    body = b"".join(message.get("body", b"") for message in sent[1:]).decode()
+    assert "6.6.6.6" not in body
+    assert "HTTP_COOKIE=a=1; b=2" in body
+
+
+def test_a_client_that_leaves_before_its_body_is_not_served():
+    called = []
+    app = DjangoInThreads(lambda environ, start_response: called.append(environ) or [], threads=1)
+    sent = serve_once(app, {"method": "POST", "path": "/x", "headers": []}, [{"type": "http.request", "body": b"part", "more_body": True}])
+    assert sent == [] and called == []
+
+
+def test_django_answers_through_the_pool_with_one_body_message(transactional_db, demo_property):
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.db import connections
+
+    app = DjangoInThreads(WSGIHandler(), threads=1)
+    body = b'{"check_in": "2030-01-10", "check_out": "2030-01-13"}'
+    sent = serve_once(
+        app,
+        {
+            "method": "POST",
+            "path": "/api/v1/quote",
+            "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        },
+        [{"type": "http.request", "body": body}],
+    )
+    assert sent[0]["status"] == 200
+    assert [message["type"] for message in sent] == ["http.response.start", "http.response.body"]
+    assert json.loads(sent[1]["body"])["nights"] == 3
+    app.executor.submit(connections.close_all).result()  # the pool thread's own connection
+    app.executor.shutdown()
