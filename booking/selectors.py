@@ -96,6 +96,38 @@ def taken_ranges_and_holds(prop: Property | int, start: date, end: date, now=Non
     return [(_as_date(first), _as_date(last), _as_instant(held_until)) for first, last, held_until in rows]
 
 
+# The property's version and the taken ranges of a stay in one round trip: availability and quote
+# need both, and on PostgreSQL each round trip costs more than the rest of the read. The same
+# filters as TAKEN_RANGES_SQL (tests/booking/test_selectors.py holds them to the same answers); a
+# property with nothing taken comes back as one row of NULL ranges.
+VERSION_AND_TAKEN_RANGES_SQL = f"""
+SELECT p.id, p.rules_version, t.first, t.last, t.held_until
+  FROM (SELECT id, rules_version FROM {Property._meta.db_table} ORDER BY id LIMIT 1) p
+  LEFT JOIN (
+    SELECT property_id, check_in AS first, check_out AS last, CASE WHEN status = 'held' THEN hold_expires_at END AS held_until
+      FROM booking_reservation
+     WHERE check_in < %s AND check_out > %s AND (status = 'confirmed' OR (status = 'held' AND hold_expires_at > %s))
+    UNION ALL
+    SELECT property_id, start, "end", NULL FROM booking_dateblock WHERE start < %s AND "end" > %s
+  ) t ON t.property_id = p.id
+"""
+
+
+def version_and_taken_ranges(start: date, end: date) -> tuple[int, int, list[tuple[date, date, datetime | None]]]:
+    """get_property_version() and taken_ranges_and_holds() of [start, end) together. One query."""
+    ops = connection.ops
+    start_value, end_value = ops.adapt_datefield_value(start), ops.adapt_datefield_value(end)
+    now_value = ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(VERSION_AND_TAKEN_RANGES_SQL, [end_value, start_value, now_value, end_value, start_value])
+        rows = cursor.fetchall()
+    if not rows:
+        raise NotFound("No property is configured yet: run `manage.py load_demo` or add one in the admin.")
+    property_id, version = rows[0][0], rows[0][1]
+    ranges = [(_as_date(first), _as_date(last), _as_instant(held_until)) for _, _, first, last, held_until in rows if first is not None]
+    return property_id, version, ranges
+
+
 def _as_instant(value) -> datetime | None:
     """SQLite hands back the stored text (UTC, naive); PostgreSQL an aware datetime."""
     if value is None or isinstance(value, datetime):

@@ -16,7 +16,7 @@ from booking.errors import InvalidInput
 from booking.models import Property
 from booking.presenters import availability_json, calendar_json, property_json, quote_json
 from booking.rules import rules_for_version
-from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today
+from booking.selectors import get_property_version, taken_ranges, today, version_and_taken_ranges
 
 T = TypeVar("T")
 
@@ -130,34 +130,34 @@ def quote_document(
 def _priced(
     check_in: date, check_out: date, guests: int, currency: str, location: str, children_ages: Collection[int]
 ) -> tuple[Remembered[StayCheck], PricedQuote]:
-    property_id, version = get_property_version()
-    rules = rules_for_version(property_id, version)
+    remembered, rules = _remembered_check_and_rules(check_in, check_out, guests, children_ages)
     currency = currency.upper()
     rate = rules.display_currencies.get(currency)
     if rate is None:
         supported = ", ".join(sorted(rules.display_currencies))
         raise InvalidInput.single([location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
-    remembered = _remembered_check(check_in, check_out, guests, children_ages, property_id=property_id, version=version)
     return remembered, PricedQuote(remembered.value, currency, rate)
 
 
-def _remembered_check(
-    check_in: date, check_out: date, guests: int, children_ages: Collection[int], *, property_id: int | None = None, version: int | None = None
-) -> Remembered[StayCheck]:
-    if property_id is None or version is None:
-        property_id, version = get_property_version()
-    ranges = taken_ranges_and_holds(property_id, check_in, check_out)
+def _remembered_check(check_in: date, check_out: date, guests: int, children_ages: Collection[int]) -> Remembered[StayCheck]:
+    return _remembered_check_and_rules(check_in, check_out, guests, children_ages)[0]
+
+
+def _remembered_check_and_rules(
+    check_in: date, check_out: date, guests: int, children_ages: Collection[int]
+) -> tuple[Remembered[StayCheck], pricing.PricingRules]:
+    property_id, version, ranges = version_and_taken_ranges(check_in, check_out)  # one query
+    rules = rules_for_version(property_id, version)
     key = (property_id, version, check_in, check_out, guests, tuple(children_ages), tuple(ranges), today())
     remembered = _checks.get(key)
     if remembered is not None:
-        return remembered
-    rules = rules_for_version(property_id, version)
+        return remembered, rules
     stay = pricing.Stay(check_in, check_out)
     taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
     verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
     remembered = Remembered(StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules, children_ages)))
     _checks.keep(key, remembered)
-    return remembered
+    return remembered, rules
 
 
 # A stay's check and a calendar are pure functions of the rules (their version), the taken ranges

@@ -1,12 +1,14 @@
-"""The hot-path SQL for taken nights answers exactly what the ORM selectors answer."""
+"""The hot-path SQL for taken nights answers exactly what the ORM selectors answer, alone or
+together with the property's version."""
 
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from booking.models import DateBlock, Reservation
-from booking.selectors import blocking_reservations, blocks_between, taken_ranges
+from booking.selectors import blocking_reservations, blocks_between, get_property_version, taken_ranges, taken_ranges_and_holds, version_and_taken_ranges
 from tests.dates import future
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +38,8 @@ def test_taken_ranges_equal_the_union_of_the_orm_selectors(demo_property):
     DateBlock.objects.create(property=demo_property, start=future(35), end=future(37), source="partner", feed_key="airbnb", external_uid="x")
     DateBlock.objects.create(property=demo_property, start=future(38), end=future(45), reason="staff")
     start, end = future(10), future(40)
+    with time_machine.travel(now, tick=False):  # one instant for every query below
+        assert version_and_taken_ranges(start, end) == (*get_property_version(), sorted(taken_ranges_and_holds(demo_property, start, end, now)))
     expected = sorted(
         list(blocking_reservations(demo_property, start, end, now).values_list("check_in", "check_out"))
         + list(blocks_between(demo_property, start, end).values_list("start", "end"))
@@ -47,3 +51,7 @@ def test_taken_ranges_equal_the_union_of_the_orm_selectors(demo_property):
         (future(35), future(37)),
         (future(38), future(45)),
     ]
+
+
+def test_with_nothing_taken_the_version_comes_alone(demo_property):
+    assert version_and_taken_ranges(future(10), future(20)) == (demo_property.pk, demo_property.rules_version, [])
