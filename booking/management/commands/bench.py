@@ -126,6 +126,15 @@ def open_handles(pids: list[int], database: str) -> dict:
     return {"open_files": files, "database_connections": connections, "threads": threads}
 
 
+def stop_process_group(server: subprocess.Popen) -> None:
+    """SIGTERM the server's process group (it was started in a session of its own), then SIGKILL."""
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+
+
 def descendants(pid: int) -> list[int]:
     children = []
     for task in Path("/proc").glob("[0-9]*/stat"):
@@ -213,11 +222,7 @@ class Command(BaseCommand):
             results["bare_asgi"] = self.run_bare(options)
             return results
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
+            stop_process_group(server)
             shutil.rmtree(data_dir, ignore_errors=True)
 
     def run_bare(self, options) -> dict:
@@ -239,11 +244,7 @@ class Command(BaseCommand):
             loaded["cpu_ms_per_request"] = round((cpu_seconds(web) - before) * 1000 / max(1, loaded["requests"]), 4)
             return loaded
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
+            stop_process_group(server)
 
     def wait_until_up(self, base: str) -> None:
         deadline = time.monotonic() + 60
