@@ -5,8 +5,10 @@ exempt and authenticate nobody (REST_FRAMEWORK settings). The site middleware th
 people (sessions, authentication, messages) is wrapped in SiteOnly and skipped for those paths:
 one string test per layer instead of a session store and message storage on every API call. CSRF
 stays Django's own middleware (the deploy checks look for it by name); the API's views are exempt,
-so it does no work there. The pages a person sees under /api/ (the sandbox checkout,
-booking.api.middleware.PAGES_FOR_PEOPLE) keep the full stack.
+so it does no work there. The language is set directly rather than parsed from the path, and the
+CSP header, which never carries a nonce there, is built once per process (both below). The pages a
+person sees under /api/ (the sandbox checkout, booking.api.middleware.PAGES_FOR_PEOPLE) keep the
+full stack.
 """
 
 import functools
