@@ -45,6 +45,25 @@ def collect_static_once() -> None:
         _static_collected = True
 
 
+def uvicorn_command(port: int, *, workers: int = 1) -> list[str]:
+    """The service's ASGI app under uvicorn on a loopback port, as the live tests start it."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "config.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--log-level",
+        "warning",
+        "--no-proxy-headers",
+    ]
+
+
 @contextmanager
 def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = "/api/v1/health", jobs: bool = False):
     """Start uvicorn on a free port against the current test database; yield its base URL.
@@ -71,21 +90,7 @@ def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = 
             env=child_env,
         )
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "config.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--workers",
-            str(workers),
-            "--log-level",
-            "warning",
-            "--no-proxy-headers",
-        ],
+        uvicorn_command(port, workers=workers),
         cwd=ROOT,
         env=child_env,
     )

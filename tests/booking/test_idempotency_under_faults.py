@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -135,26 +134,14 @@ class TestRetentionAndPersonalData:
 
 
 def start_server(env: dict):
-    from tests.live import ROOT, collect_static_once, free_port, test_database_url
+    from tests.live import ROOT, collect_static_once, free_port, test_database_url, uvicorn_command
 
     collect_static_once()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     child_env = {**os.environ, "DATABASE_URL": test_database_url(), "BASE_URL": base, "DEBUG": "false", **env}
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "config.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--no-proxy-headers",
-        ],
+        uvicorn_command(port),
         cwd=ROOT,
         env=child_env,
         start_new_session=True,

@@ -12,6 +12,7 @@ import pytest
 import requests
 
 from tests.browser.conftest import DESKTOP, PHONE, open_browser, requires_chromium, screenshot
+from tests.pages.conftest import SITE_PAGES
 
 pytestmark = [pytest.mark.live, pytest.mark.slow, requires_chromium, pytest.mark.timeout(180)]
 
@@ -219,22 +220,6 @@ def test_dates_can_be_chosen_with_the_keyboard_alone(site_url):
         moved = page.evaluate("document.activeElement.dataset.date")
         assert moved and moved[:7] > check_out[:7]
         assert errors == []
-
-
-SITE_PAGES = [
-    "/",
-    "/penthouse-florence",
-    "/availability",
-    "/reviews",
-    "/location",
-    "/faq",
-    "/booking-policies",
-    "/book",
-    "/contact",
-    "/thank-you",
-    "/blog",
-    "/blog/arriving-in-florence",
-]
 
 
 def test_every_page_fits_a_phone_screen_and_loads_its_styles(site_url):
