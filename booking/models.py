@@ -117,7 +117,8 @@ class Property(models.Model):
         default=12, help_text=_("Children under this age pay no city tax (when their ages are given at booking).")
     )
     booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text=_("How many days ahead guests may arrive."))
-    # Bumped whenever a pricing rule changes, so every process rebuilds its cached rules.
+    # Bumped whenever a pricing rule changes, so every process rebuilds its cached rules. Only the
+    # bump writes it (booking/signals.py): see save().
     rules_version = models.PositiveIntegerField(default=1, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -126,6 +127,15 @@ class Property(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        """An update never writes rules_version back: an instance loaded before the last bump
+        (a second save of the same object, two admin tabs) would otherwise set the version back,
+        and the bump after it would give an earlier number to different rules, which every
+        process would take for the rules it has cached."""
+        if not self._state.adding and not kwargs.get("force_insert") and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [field.name for field in self._meta.concrete_fields if not field.primary_key and field.name != "rules_version"]
+        super().save(*args, **kwargs)
 
     def clean(self):
         if self.max_nights < self.min_nights:

@@ -25,15 +25,38 @@ def get_property() -> Property:
 
 def get_property_version() -> tuple[int, int]:
     """(pk, rules_version) of the property: the one cheap query a hot read needs (see rules.py)."""
-    with connection.cursor() as cursor:  # in SQL: asked on every hot read, no ORM compilation
-        cursor.execute(PROPERTY_VERSION_SQL)
-        row = cursor.fetchone()
+    rows = hot_query(PROPERTY_VERSION_SQL, [])  # in SQL: asked on every hot read, no ORM compilation
+    row = rows[0] if rows else None
     if row is None:
         raise NotFound("No property is configured yet: run `manage.py load_demo` or add one in the admin.")
     return row
 
 
 PROPERTY_VERSION_SQL = f"SELECT id, rules_version FROM {Property._meta.db_table} ORDER BY id LIMIT 1"
+
+
+def hot_query(sql: str, params: list) -> list[tuple]:
+    """The rows of one of the hot reads' queries, asked on nearly every API call.
+
+    On PostgreSQL the server binds the parameters, and once a connection has run the statement a
+    few times (DATABASES OPTIONS prepare_threshold) it is prepared there: a warm plan of the
+    version-and-ranges query skips 0.25 ms of parsing and planning against 0.05 ms to execute it
+    (EXPLAIN ANALYZE), CPU the database server shares with the web processes on a small host.
+    Django's own cursors bind parameters in Python and are never prepared. The cursor still goes
+    through Django's wrapper: database errors, query logging and query counts are the same.
+    """
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    import psycopg
+
+    connection.ensure_connection()
+    server_bound = psycopg.Cursor(connection.connection)
+    wrapped = connection.make_debug_cursor(server_bound) if connection.queries_logged else connection.make_cursor(server_bound)
+    with wrapped as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
 
 
 def cancellation_tiers(prop: Property) -> tuple[pricing.RefundTier, ...]:
@@ -90,9 +113,7 @@ def taken_ranges_and_holds(prop: Property | int, start: date, end: date, now=Non
     property_id = prop if isinstance(prop, int) else prop.pk
     start_value, end_value = ops.adapt_datefield_value(start), ops.adapt_datefield_value(end)
     now_value = ops.adapt_datetimefield_value(now or timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(TAKEN_RANGES_SQL, [property_id, end_value, start_value, now_value, property_id, end_value, start_value])
-        rows = cursor.fetchall()
+    rows = hot_query(TAKEN_RANGES_SQL, [property_id, end_value, start_value, now_value, property_id, end_value, start_value])
     return [(_as_date(first), _as_date(last), _as_instant(held_until)) for first, last, held_until in rows]
 
 
@@ -118,9 +139,7 @@ def version_and_taken_ranges(start: date, end: date) -> tuple[int, int, list[tup
     ops = connection.ops
     start_value, end_value = ops.adapt_datefield_value(start), ops.adapt_datefield_value(end)
     now_value = ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(VERSION_AND_TAKEN_RANGES_SQL, [end_value, start_value, now_value, end_value, start_value])
-        rows = cursor.fetchall()
+    rows = hot_query(VERSION_AND_TAKEN_RANGES_SQL, [end_value, start_value, now_value, end_value, start_value])
     if not rows:
         raise NotFound("No property is configured yet: run `manage.py load_demo` or add one in the admin.")
     property_id, version = rows[0][0], rows[0][1]

@@ -30,6 +30,8 @@ def property_saved(sender, instance, created, raw=False, **kwargs):
     # A save of the property itself may change rates; bump unless this save is the bump's own.
     if not raw and not created:
         bump_rules_version(instance.pk)
+        # The instance learns its new version (the update above bypassed it; save() never writes it).
+        instance.rules_version = Property.objects.values_list("rules_version", flat=True).get(pk=instance.pk)
 
 
 for model in RULE_MODELS:

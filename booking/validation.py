@@ -6,6 +6,8 @@ machine `type`.
 """
 
 import copy
+import functools
+import json
 import re
 from datetime import date
 
@@ -361,6 +363,27 @@ def validate(schema: type[serializers.Serializer], data, location: str, *, forbi
     if not valid:
         raise InvalidInput(flatten_errors(serializer.errors, [location]))
     return dict(serializer.validated_data)
+
+
+def validate_remembered(schema: type[serializers.Serializer], data, location: str) -> dict:
+    """validate() for the inputs agents send over and over (the hot reads' queries and quote
+    bodies): a valid input's clean data depends only on the input and today's date, so each
+    process keeps the last few hundred. An invalid input is validated afresh every time (its
+    errors are raised, never kept)."""
+    try:
+        frozen = json.dumps(data, sort_keys=True)
+    except (TypeError, ValueError):
+        return validate(schema, data, location)
+    return dict(_validated(schema, location, today(), frozen))
+
+
+@functools.lru_cache(maxsize=512)
+def _validated(schema: type[serializers.Serializer], location: str, day: date, frozen: str) -> dict:
+    return validate(schema, json.loads(frozen), location)
+
+
+def forget_validated() -> None:
+    _validated.cache_clear()
 
 
 def unknown_fields(serializer: serializers.Serializer, data, loc: list) -> list[dict]:

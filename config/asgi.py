@@ -38,6 +38,7 @@ django.setup(set_prefix=False)
 from django.conf import settings  # noqa: E402
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
 
+from booking.api import hot_reads  # noqa: E402
 from config.observability import SANE_REQUEST_ID, request_id_var  # noqa: E402
 from config.threaded_wsgi import DjangoInThreads  # noqa: E402
 from discovery.endpoints import A2A_PATH, MCP_PATH  # noqa: E402
@@ -46,8 +47,9 @@ logger = logging.getLogger("config.asgi")
 
 
 def django_site():
-    """Django as WSGI in a fixed pool of long-lived threads (config/threaded_wsgi.py)."""
-    return DjangoInThreads(WSGIHandler(), threads=settings.WEB_THREADS)
+    """Django as WSGI in a fixed pool of long-lived threads (config/threaded_wsgi.py), the hot
+    reads' ordinary calls answered by their shortcut (booking/api/hot_reads.py)."""
+    return DjangoInThreads(WSGIHandler(), threads=settings.WEB_THREADS, shortcut=hot_reads.answer)
 
 
 django_application = django_site()

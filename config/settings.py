@@ -134,6 +134,12 @@ else:
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": 5,
+            # The hot reads' queries are prepared on the server after this many runs on a
+            # connection (booking/selectors.py hot_query); "off" behind a pooler that cannot keep
+            # prepared statements (PgBouncer before 1.21 in transaction mode).
+            "prepare_threshold": None
+            if env.str("DATABASE_PREPARE_THRESHOLD", default="5") in ("off", "")
+            else env.int("DATABASE_PREPARE_THRESHOLD", default=5),
             "pool": {
                 "min_size": env.int("DATABASE_POOL_MIN", default=1),
                 "max_size": env.int("DATABASE_POOL_MAX", default=16),

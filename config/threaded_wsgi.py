@@ -41,8 +41,12 @@ SERVER_ERROR = (500, [(b"content-type", b"text/plain; charset=utf-8")], b"Intern
 
 
 class DjangoInThreads:
-    def __init__(self, wsgi_application, *, threads: int):
+    """`shortcut(environ)`, when given, runs first in the pool thread: it may answer a request
+    itself (status, headers, body) or return None to leave it to Django (booking/api/hot_reads.py)."""
+
+    def __init__(self, wsgi_application, *, threads: int, shortcut=None):
         self.wsgi_application = wsgi_application
+        self.shortcut = shortcut
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="django")
 
     async def __call__(self, scope, receive, send):
@@ -68,6 +72,14 @@ class DjangoInThreads:
     def respond(self, environ, loop, send):
         """In a pool thread: the whole Django request. Returns (status, headers, body) for an
         ordinary answer; streams a streaming one itself and returns None."""
+        if self.shortcut is not None:
+            try:
+                answer = self.shortcut(environ)
+            except Exception:  # the shortcut declines what it cannot answer; this is its last resort
+                logger.exception("the shortcut failed; Django answers")
+                answer = None
+            if answer is not None:
+                return answer
         started: list = []
 
         def start_response(status, response_headers, exc_info=None):

@@ -11,12 +11,12 @@ from typing import Any, Generic, TypeVar
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 
-from booking import pricing
+from booking import pricing, validation
 from booking.errors import InvalidInput
 from booking.models import Property
 from booking.presenters import availability_json, calendar_json, property_json, quote_json
 from booking.rules import rules_for_version
-from booking.selectors import get_property_version, taken_ranges, today, version_and_taken_ranges
+from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today, version_and_taken_ranges
 
 T = TypeVar("T")
 
@@ -217,23 +217,33 @@ def calendar_document(*, start: date | None, months: int) -> bytes:
 
 
 def _remembered_calendar(start: date | None, months: int) -> Remembered[Calendar]:
-    property_id, version = get_property_version()
-    rules = rules_for_version(property_id, version)
     first = (start or today()).replace(day=1)
     year, month = divmod(first.month - 1 + months, 12)
     last = date(first.year + year, month + 1, 1) - timedelta(days=1)
+    # A day's availability depends on the nights after it, up to the longest stay the rules allow,
+    # so the ranges are read past the last day. They come with the version in one query, as far
+    # as the longest stay last seen; if the rules now allow longer stays, the rest is read again.
+    before = first - timedelta(days=1)
+    read_until = last + timedelta(days=_longest_stay_seen[0] + 2)
+    property_id, version, found = version_and_taken_ranges(before, read_until)
+    rules = rules_for_version(property_id, version)
     lookahead = last + timedelta(days=rules.max_nights + 2)
-    ranges = taken_ranges(property_id, first - timedelta(days=1), lookahead)
+    if lookahead > read_until:
+        found = taken_ranges_and_holds(property_id, before, lookahead)
+    _longest_stay_seen[0] = rules.max_nights
+    # Exactly the ranges overlapping [before, lookahead), in one order: the key of the answer.
+    ranges = sorted((first_night, end) for first_night, end, _ in found if first_night < lookahead)
     key = (property_id, version, first, last, today(), tuple(ranges))
     remembered = _calendars.get(key)
     if remembered is not None:
         return remembered
-    taken = pricing.taken_nights_from_ranges(ranges, first - timedelta(days=1), lookahead)
+    taken = pricing.taken_nights_from_ranges(ranges, before, lookahead)
     remembered = Remembered(Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today())))
     _calendars.keep(key, remembered)
     return remembered
 
 
+_longest_stay_seen = [30]  # the rules' max_nights at the last calendar (the model's default at first)
 CALENDAR_CACHE_SIZE = 32
 _calendars: Memory[Calendar] = Memory(CALENDAR_CACHE_SIZE)  # the same rule as _checks above
 
@@ -243,3 +253,4 @@ def forget_remembered() -> None:
     _checks.clear()
     _calendars.clear()
     _property_documents.clear()
+    validation.forget_validated()

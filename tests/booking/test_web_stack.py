@@ -246,3 +246,54 @@ def test_django_answers_through_the_pool_with_one_body_message(transactional_db,
     assert json.loads(sent[1]["body"])["nights"] == 3
     app.executor.submit(connections.close_all).result()  # the pool thread's own connection
     app.executor.shutdown()
+
+
+def test_the_calendar_reads_as_far_as_the_longest_stay_when_it_grows(demo_property, django_assert_num_queries):
+    """The calendar reads the taken nights with the version in one query, as far as the longest
+    stay last seen; when the rules allow longer stays, it reads the rest, and its answer is the one
+    the pricing engine gives over every taken night up to the new longest stay."""
+    from booking import pricing
+    from booking.models import DateBlock
+    from booking.rules import rules_for
+    from booking.selectors import taken_ranges, today
+    from booking.services import stays
+    from tests.conftest import future
+
+    start = future(40).replace(day=1)
+    demo_property.min_nights, demo_property.max_nights = 2, 30
+    demo_property.save()
+    stays.calendar_months(start=start, months=1)
+    with django_assert_num_queries(1):
+        first = stays.calendar_months(start=start, months=1)
+    demo_property.min_nights, demo_property.max_nights = 2, 90
+    demo_property.save()
+    DateBlock.objects.create(
+        property=demo_property, start=first.last_day + (future(60) - future(0)), end=first.last_day + (future(61) - future(0)), reason="works"
+    )
+    rules = rules_for(demo_property)  # the new rules, built once (their queries are not the calendar's)
+    with django_assert_num_queries(2):  # the version and the nights as far as 30 allowed, then the rest
+        grown = stays.calendar_months(start=start, months=1)
+    before, lookahead = start - (future(1) - future(0)), grown.last_day + (future(92) - future(0))
+    taken = pricing.taken_nights_from_ranges(taken_ranges(demo_property, before, lookahead), before, lookahead)
+    assert grown.days == pricing.calendar(start, grown.last_day, rules, taken, today())
+    with django_assert_num_queries(1):
+        stays.calendar_months(start=start, months=1)
+
+
+def test_saving_the_same_property_twice_gives_each_edit_its_own_rules_version(demo_property):
+    """A stale instance must not write its old version back: the bump after it would give an
+    earlier number to different rules, and every process would keep the rules it had cached."""
+    from booking.models import Property
+    from booking.rules import rules_for_version
+    from booking.selectors import get_property_version
+
+    stale = Property.objects.get(pk=demo_property.pk)
+    versions = []
+    for instance, max_nights in ((demo_property, 30), (demo_property, 90), (stale, 45)):
+        instance.max_nights = max_nights
+        instance.save()
+        versions.append(get_property_version()[1])
+        assert rules_for_version(*get_property_version()).max_nights == max_nights
+    # Another process that cached the rules of an earlier version must see a new number.
+    assert versions == sorted(set(versions)), versions
+    assert demo_property.rules_version == versions[1] and stale.rules_version == versions[2]
