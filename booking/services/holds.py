@@ -24,7 +24,7 @@ from booking.errors import DatesUnavailable
 from booking.models import Property, Reservation
 from booking.presenters import breakdown_json, reservation_json
 from booking.rules import rules_for
-from booking.selectors import blocking_reservations, blocks_between, get_property, taken_ranges_and_holds, today
+from booking.selectors import blocking_reservations, blocks_between, get_property_version, taken_ranges_and_holds, today
 from booking.services.audit import record_event
 from booking.services.idempotency import recover_with
 from booking.services.limits import check_hold_rate, check_unpaid_holds
@@ -88,7 +88,7 @@ def hold_stay(
     check_hold_rate(client_ip)
     _run_before_hold_hooks()
     guest = guest or GuestDetails()
-    prop_id = get_property().pk
+    prop_id = get_property_version()[0]  # the id alone: the lock below reads the row
     try:
         with calendar_transaction(prop_id) as prop:
             check_unpaid_holds(client_ip)
@@ -142,7 +142,12 @@ def answer_of_a_committed_hold(reservation: Reservation, payload: object) -> tup
 
 def expire_lapsed_holds_overlapping(prop: Property, start: date, end: date, now: datetime) -> int:
     """Mark holds past their expiry that overlap [start, end) as expired (inside the lock)."""
-    lapsed = list(Reservation.objects.filter(property=prop, status=Reservation.Status.HELD, hold_expires_at__lte=now, check_in__lt=end, check_out__gt=start))
+    # Only the status is read and written: asked on every hold, and a full row costs more to build.
+    lapsed = list(
+        Reservation.objects.filter(property=prop, status=Reservation.Status.HELD, hold_expires_at__lte=now, check_in__lt=end, check_out__gt=start).only(
+            "status"
+        )
+    )
     for reservation in lapsed:
         reservation.status = Reservation.Status.EXPIRED
         reservation.save(update_fields=["status", "updated_at"])
