@@ -26,10 +26,9 @@ def get_property() -> Property:
 def get_property_version() -> tuple[int, int]:
     """(pk, rules_version) of the property: the one cheap query a hot read needs (see rules.py)."""
     rows = hot_query(PROPERTY_VERSION_SQL, [])  # in SQL: asked on every hot read, no ORM compilation
-    row = rows[0] if rows else None
-    if row is None:
+    if not rows:
         raise NotFound("No property is configured yet: run `manage.py load_demo` or add one in the admin.")
-    return row
+    return rows[0]
 
 
 PROPERTY_VERSION_SQL = f"SELECT id, rules_version FROM {Property._meta.db_table} ORDER BY id LIMIT 1"

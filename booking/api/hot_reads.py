@@ -45,7 +45,6 @@ from django.middleware.security import SecurityMiddleware
 from django.urls import set_script_prefix
 from django.utils import translation
 from django.utils.cache import quote_etag
-from django.utils.regex_helper import _lazy_re_compile
 from django.utils.text import compress_string
 from rest_framework.views import APIView
 
@@ -53,6 +52,7 @@ from booking.api import views
 from booking.api.parsers import SafeJSONParser
 from config.middleware import CSPMiddleware
 from config.observability import SANE_REQUEST_ID, request_id_var
+from config.transfer import ACCEPTS_GZIP  # GZipMiddleware's own test
 
 Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
 
@@ -89,7 +89,6 @@ HOT_READS: dict[tuple[str, str], HotRead] = {
 # anything that would change the request before the view (the site's middleware).
 CONDITIONAL = ("HTTP_IF_NONE_MATCH", "HTTP_IF_MODIFIED_SINCE", "HTTP_IF_MATCH", "HTTP_IF_UNMODIFIED_SINCE")
 SMALL_BODY = 64 * 1024  # quote bodies are a few hundred bytes; larger ones take the full path
-ACCEPTS_GZIP = _lazy_re_compile(r"\bgzip\b")  # GZipMiddleware's own test
 
 
 class Decline(Exception):
@@ -192,14 +191,13 @@ def _never_called(request):
 def _etag(body: bytes) -> str:
     """Django's ETag for this body (ConditionalGetMiddleware: the MD5 of the content), kept for the
     remembered documents: they are the same bytes object every time, whose hash Python keeps."""
-    if len(body) < 1024:  # the health answer: new bytes every time, and cheap to hash
-        return quote_etag(hashlib.md5(body, usedforsecurity=False).hexdigest())
     etag = _etags.get(body)
     if etag is None:
         etag = quote_etag(hashlib.md5(body, usedforsecurity=False).hexdigest())
-        if len(_etags) >= 64:  # the documents are remembered a few dozen at a time (stays.py)
-            _etags.clear()
-        _etags[body] = etag
+        if len(body) >= 1024:  # not the health answer: new bytes every time, and cheap to hash
+            if len(_etags) >= 64:  # the documents are remembered a few dozen at a time (stays.py)
+                _etags.clear()
+            _etags[body] = etag
     return etag
 
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from booking.errors import DatesUnavailable, InvalidTransition
 from booking.models import Reservation
@@ -26,7 +25,6 @@ from booking.notifications import queue_refunded_payment_notice
 from booking.payments.ledger import from_cents, record_refund_total, record_unbookable_payment, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
-from booking.services.holds import expire_lapsed_holds_overlapping
 from booking.services.locking import lock_reservation, writer_transaction
 from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold
 
@@ -157,9 +155,6 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
         if amount_cents != to_cents(locked.total) or (currency or "").upper() != locked.currency:
             # Underpaid, overpaid or another currency: not this reservation's price, so no stay.
             raise RefundOwed(**owed, reason=f"paid {paid_label} but the total is {locked.total} {locked.currency}")
-    # A lapsed hold of someone else may still be `held` on these nights; it no longer blocks, but
-    # PostgreSQL's exclusion constraint would refuse the confirmation beside it. Expire it first.
-    expire_lapsed_holds_overlapping(locked.property, locked.check_in, locked.check_out, timezone.now())
     try:
         confirmed = confirm_reservation(
             reservation.pk,

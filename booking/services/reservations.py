@@ -18,7 +18,7 @@ from booking.errors import DatesUnavailable, InvalidTransition, NotFound, NotRel
 from booking.models import OutboundEmail, Reservation, new_manage_token
 from booking.notifications import queue_emails
 from booking.services.audit import record_event
-from booking.services.holds import nights_free_for
+from booking.services.holds import expire_lapsed_holds_overlapping, nights_free_for
 from booking.services.locking import reservation_transaction
 
 logger = logging.getLogger(__name__)
@@ -59,6 +59,11 @@ def confirm_reservation(
             return reservation
         if reservation.status == Status.CANCELLED:
             raise InvalidTransition("A cancelled reservation cannot be confirmed; refund the payment instead.")
+        # A lapsed hold (this one, or someone else's) may still be `held` on these nights: it no
+        # longer blocks, but PostgreSQL's exclusion constraint would refuse the confirmation beside
+        # it. Expire such holds first, as the expiry job would, whoever confirms.
+        if expire_lapsed_holds_overlapping(reservation.property, reservation.check_in, reservation.check_out, timezone.now()):
+            reservation.refresh_from_db(fields=["status"])
         if not nights_free_for(reservation):
             raise DatesUnavailable("The nights of this reservation were taken after its hold ended.", "booked")
         previous = reservation.status

@@ -75,3 +75,23 @@ def assert_the_remembered_calendar_tells_the_truth(taken: list, op) -> None:
     for start, end in taken:
         nights = {start + timedelta(days=n) for n in range((end - start).days)}
         assert not nights & free, f"a taken night shown free after {op}"
+
+
+@pytest.mark.django_db
+def test_a_late_payment_confirms_beside_someone_elses_lapsed_hold(demo_property):
+    """The example the state machine above found on PostgreSQL: a hold lapses and is expired, a
+    second hold takes the same nights and lapses too (still `held`, the expiry job not run yet),
+    then the first guest's payment arrives. The nights are free, so the stay is confirmed, and the
+    lapsed hold beside it is expired first (the exclusion constraint would refuse the two rows)."""
+    from django.conf import settings as django_settings
+
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        first = hold_stay(check_in=future(30), check_out=future(34), guests=2)
+        clock.shift(timedelta(minutes=django_settings.HOLD_MINUTES + 1))
+        reservations.expire_lapsed_holds()
+        second = hold_stay(check_in=future(30), check_out=future(34), guests=2)
+        clock.shift(timedelta(minutes=django_settings.HOLD_MINUTES + 1))
+        confirmed = reservations.confirm_reservation(first.pk, actor="test payment")
+    second.refresh_from_db()
+    assert confirmed.status == Reservation.Status.CONFIRMED
+    assert second.status == Reservation.Status.EXPIRED
