@@ -8,8 +8,8 @@ log line written while serving the request and on every response (X-Request-ID h
 import contextvars
 import json
 import logging
+import os
 import re
-import uuid
 
 request_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 SANE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -19,13 +19,19 @@ def current_request_id() -> str | None:
     return request_id_var.get()
 
 
+def new_request_id() -> str:
+    """A fresh request id: 32 random hex digits, as uuid4().hex gave, without building a UUID (a
+    few per cent of a hot read's CPU)."""
+    return os.urandom(16).hex()
+
+
 class RequestIdMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         incoming = request.headers.get("X-Request-ID", "")
-        request_id = incoming if SANE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        request_id = incoming if SANE_REQUEST_ID.match(incoming) else new_request_id()
         request.request_id = request_id
         token = request_id_var.set(request_id)
         try:

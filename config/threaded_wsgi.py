@@ -28,9 +28,10 @@ import asyncio
 import contextvars
 import io
 import logging
+import queue
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+import threading
 
 from django.conf import settings
 from django.http import HttpResponse
@@ -40,6 +41,72 @@ logger = logging.getLogger("config.threaded_wsgi")
 SERVER_ERROR = (500, [(b"content-type", b"text/plain; charset=utf-8")], b"Internal Server Error")
 
 
+class ThreadPool:
+    """Long-lived threads started only when every started one is busy (at most `size`), and the
+    one hand-off each way a request needs: a job on a C-implemented queue, and the result set on
+    an asyncio future from the thread. Measured against loop.run_in_executor with a
+    ThreadPoolExecutor, which builds a concurrent Future (a lock and a condition) and chains it to
+    an asyncio one, this took 0.03 to 0.05 ms of CPU off every request on the bench machine, out of
+    the 0.1 to 0.15 ms the crossing costs (README "Performance").
+
+    Jobs run in a copy of the caller's context (the request id and the like stay per request)."""
+
+    def __init__(self, size: int, *, name: str):
+        self.size = size
+        self.name = name
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.started = 0
+        self.idle = 0
+
+    def run(self, function, *args) -> asyncio.Future:
+        """Run function(*args) in a pool thread; the returned future (of the running loop) gets its
+        result or its exception."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        with self.lock:
+            if self.idle:
+                self.idle -= 1
+                start = False
+            else:
+                start = self.started < self.size
+                self.started += start
+        self.jobs.put((loop, future, contextvars.copy_context(), function, args))
+        if start:
+            threading.Thread(target=self.work, name=f"{self.name}_{self.started}", daemon=True).start()
+        return future
+
+    def work(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job is None:
+                return
+            loop, future, context, function, args = job
+            try:
+                result = context.run(function, *args)
+            except BaseException as error:  # noqa: BLE001 (handed to the awaiting request)
+                settle = (future.set_exception, error)
+            else:
+                settle = (future.set_result, result)
+            with self.lock:  # idle before the answer is handed back, or the next job would start a thread
+                self.idle += 1
+            try:
+                loop.call_soon_threadsafe(_settle, future, *settle)
+            except RuntimeError:  # the loop has closed: nobody is waiting any more
+                pass
+            del job, future, context, args, settle
+
+    def shutdown(self) -> None:
+        """Let every started thread finish its job and stop (tests; a server process just exits)."""
+        for _ in range(self.started):
+            self.jobs.put(None)
+
+
+def _settle(future: asyncio.Future, settle, value) -> None:
+    if not future.cancelled():
+        settle(value)
+
+
 class DjangoInThreads:
     """`shortcut(environ)`, when given, runs first in the pool thread: it may answer a request
     itself (status, headers, body) or return None to leave it to Django (booking/api/hot_reads.py)."""
@@ -47,7 +114,7 @@ class DjangoInThreads:
     def __init__(self, wsgi_application, *, threads: int, shortcut=None):
         self.wsgi_application = wsgi_application
         self.shortcut = shortcut
-        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="django")
+        self.threads = ThreadPool(threads, name="django")
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":  # no websockets here; the router answers the lifespan
@@ -59,9 +126,7 @@ class DjangoInThreads:
             return
         try:
             environ = build_environ(scope, body)
-            loop = asyncio.get_running_loop()
-            run = contextvars.copy_context().run  # the request id and the like stay per request
-            answer = await loop.run_in_executor(self.executor, run, self.respond, environ, loop, send)
+            answer = await self.threads.run(self.respond, environ, asyncio.get_running_loop(), send)
         finally:
             body.close()
         if answer is not None:

@@ -28,7 +28,6 @@ are random by design).
 import functools
 import hashlib
 import io
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,14 +43,14 @@ from django.middleware.gzip import GZipMiddleware
 from django.middleware.security import SecurityMiddleware
 from django.urls import set_script_prefix
 from django.utils import translation
-from django.utils.cache import quote_etag
 from django.utils.text import compress_string
 from rest_framework.views import APIView
 
+from booking import validation
 from booking.api import views
 from booking.api.parsers import SafeJSONParser
 from config.middleware import CSPMiddleware
-from config.observability import SANE_REQUEST_ID, request_id_var
+from config.observability import SANE_REQUEST_ID, new_request_id, request_id_var
 from config.transfer import ACCEPTS_GZIP  # GZipMiddleware's own test
 
 Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
@@ -63,9 +62,10 @@ class HotRead:
     answer: Callable[[WSGIRequest], bytes]
 
 
-def _query(request: WSGIRequest) -> dict[str, Any]:
-    """request.GET.dict(), parsed once per distinct query string: agents repeat the same ones."""
-    return dict(_parsed_query(get_bytes_from_wsgi(request.META, "QUERY_STRING", "")))
+def _query(request: WSGIRequest) -> validation.RawInput:
+    """The query string as received (request.GET.dict() parsed from it only when it is new): agents
+    repeat the same ones, and each keys its validated input."""
+    return validation.RawInput(get_bytes_from_wsgi(request.META, "QUERY_STRING", ""), lambda raw: dict(_parsed_query(raw)))
 
 
 @functools.lru_cache(maxsize=256)
@@ -73,8 +73,8 @@ def _parsed_query(query_string: bytes) -> dict[str, str]:
     return QueryDict(query_string).dict()  # as WSGIRequest.GET parses it (decoding and limits included)
 
 
-def _json_body(request: WSGIRequest) -> Any:
-    return SafeJSONParser().parse(io.BytesIO(request.body), "application/json", {"encoding": "utf-8"})
+def _json_body(raw: bytes) -> Any:
+    return SafeJSONParser().parse(io.BytesIO(raw), "application/json", {"encoding": "utf-8"})
 
 
 HOT_READS: dict[tuple[str, str], HotRead] = {
@@ -82,7 +82,8 @@ HOT_READS: dict[tuple[str, str], HotRead] = {
     ("GET", "/api/v1/property"): HotRead(views.PropertyView, lambda request: views.PropertyView.answer()),
     ("GET", "/api/v1/availability"): HotRead(views.AvailabilityView, lambda request: views.AvailabilityView.answer(_query(request))),
     ("GET", "/api/v1/calendar"): HotRead(views.CalendarView, lambda request: views.CalendarView.answer(_query(request))),
-    ("POST", "/api/v1/quote"): HotRead(views.QuoteView, lambda request: views.QuoteView.answer(_json_body(request))),
+    # The body's bytes are the key of its validated input: parsed only the first time they are seen.
+    ("POST", "/api/v1/quote"): HotRead(views.QuoteView, lambda request: views.QuoteView.answer(validation.RawInput(request.body, _json_body))),
 }
 
 # What makes Django's answer differ from an ordinary 200: conditional requests (a 304) and
@@ -105,7 +106,7 @@ def answer(environ: dict[str, Any]) -> Answer | None:
     set_script_prefix(get_script_name(environ))
     signals.request_started.send(sender=HotRead, environ=environ)
     incoming = environ.get("HTTP_X_REQUEST_ID", "")
-    request_id = incoming if SANE_REQUEST_ID.match(incoming) else uuid.uuid4().hex
+    request_id = incoming if SANE_REQUEST_ID.match(incoming) else new_request_id()
     token = request_id_var.set(request_id)
     try:
         request = WSGIRequest(environ)
@@ -126,11 +127,30 @@ def answer(environ: dict[str, Any]) -> Answer | None:
 def _admissible(request: WSGIRequest) -> bool:
     """Whether the request is secure; Decline where Django's middleware would not let it through
     unchanged: a host not allowed, a redirect to HTTPS or to www., a refused user agent."""
-    request.get_host()  # DisallowedHost for a host not in ALLOWED_HOSTS (then Django's 400)
+    meta = request.META
+    proxy_header = settings.SECURE_PROXY_SSL_HEADER[0] if settings.SECURE_PROXY_SSL_HEADER else ""
+    # Decided once per distinct set of the headers it reads: a client sends the same ones every
+    # time, and checking a host against ALLOWED_HOSTS costs more than the rest of a health check.
+    return _admitted(
+        tuple(meta.get(name) for name in ADMISSION_FIELDS),
+        meta.get(proxy_header) if proxy_header else None,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _admitted(host_fields: tuple[str | None, ...], proxy_value: str | None) -> bool:
+    meta = {name: value for name, value in zip(ADMISSION_FIELDS, host_fields, strict=True) if value is not None}
+    if settings.SECURE_PROXY_SSL_HEADER and proxy_value is not None:
+        meta[settings.SECURE_PROXY_SSL_HEADER[0]] = proxy_value
+    request = WSGIRequest({**meta, "REQUEST_METHOD": "GET", "wsgi.input": io.BytesIO()})
+    request.get_host()  # DisallowedHost for a host not in ALLOWED_HOSTS (then Django's 400); not kept
     secure = request.is_secure()
     if (settings.SECURE_SSL_REDIRECT and not secure) or settings.PREPEND_WWW or settings.DISALLOWED_USER_AGENTS:
         raise Decline
     return secure
+
+
+ADMISSION_FIELDS = ("HTTP_HOST", "HTTP_X_FORWARDED_HOST", "HTTP_X_FORWARDED_PORT", "SERVER_NAME", "SERVER_PORT", "wsgi.url_scheme")
 
 
 def _content(request: WSGIRequest, body: bytes) -> tuple[bytes, bool]:
@@ -138,8 +158,21 @@ def _content(request: WSGIRequest, body: bytes) -> tuple[bytes, bool]:
     for, and only when the compressed bytes are shorter), with its BREACH padding."""
     if len(body) < GZIP_MIN_LENGTH or not ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")):
         return body, False
-    compressed = compress_string(body, max_random_bytes=GZipMiddleware.max_random_bytes)
+    compressed = _gzipped.get(body)
+    if compressed is None:
+        compressed = compress_string(body, max_random_bytes=GZipMiddleware.max_random_bytes)
+        if len(body) >= 1024:  # a remembered document (see _etag), compressed once
+            if len(_gzipped) >= 64:
+                _gzipped.clear()
+            _gzipped[body] = compressed
     return (compressed, True) if len(compressed) < len(body) else (body, False)
+
+
+# Compressing a remembered quote or calendar was a fifth of its CPU. Its padding (Django's BREACH
+# mitigation, random per answer) is then drawn once per document rather than once per answer:
+# BREACH reads secrets out of compressed lengths, and these documents hold none (public prices
+# and nights, nothing of the caller's, no token), so there is nothing for the padding to hide.
+_gzipped: dict[bytes, bytes] = {}
 
 
 GZIP_MIN_LENGTH = 200  # GZipMiddleware leaves shorter bodies alone (and does not vary them)
@@ -193,7 +226,7 @@ def _etag(body: bytes) -> str:
     remembered documents: they are the same bytes object every time, whose hash Python keeps."""
     etag = _etags.get(body)
     if etag is None:
-        etag = quote_etag(hashlib.md5(body, usedforsecurity=False).hexdigest())
+        etag = f'"{hashlib.md5(body, usedforsecurity=False).hexdigest()}"'  # quote_etag() of a hex digest
         if len(body) >= 1024:  # not the health answer: new bytes every time, and cheap to hash
             if len(_etags) >= 64:  # the documents are remembered a few dozen at a time (stays.py)
                 _etags.clear()
@@ -207,3 +240,4 @@ _etags: dict[bytes, str] = {}
 @receiver(setting_changed)
 def _forget_fixed_headers(**kwargs):
     _fixed_headers.cache_clear()
+    _admitted.cache_clear()

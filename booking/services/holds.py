@@ -23,12 +23,12 @@ from booking.callers import Caller
 from booking.errors import DatesUnavailable
 from booking.models import Property, Reservation
 from booking.presenters import breakdown_json, reservation_json
-from booking.rules import rules_for
-from booking.selectors import blocking_reservations, blocks_between, get_property_version, taken_ranges_and_holds, today
+from booking.rules import rules_for_version
+from booking.selectors import blocking_reservations, blocks_between, taken_ranges_and_holds, today, version_and_taken_ranges
 from booking.services.audit import record_event
 from booking.services.idempotency import recover_with
 from booking.services.limits import check_hold_rate, check_unpaid_holds
-from booking.services.locking import calendar_transaction
+from booking.services.locking import calendar_lock
 
 logger = logging.getLogger(__name__)
 
@@ -88,26 +88,27 @@ def hold_stay(
     check_hold_rate(client_ip)
     _run_before_hold_hooks()
     guest = guest or GuestDetails()
-    prop_id = get_property_version()[0]  # the id alone: the lock below reads the row
+    stay = pricing.Stay(check_in, check_out)
+    # First without the lock, in one query: nights already taken (or rules that refuse the stay)
+    # are refused at once, as the availability endpoint would answer. Only a stay that looks free
+    # queues for the lock, where the check is made again and is the one that counts. In a burst on
+    # the same nights every request that arrives after the winner's commit leaves without waiting.
+    prop_id, version, ranges = version_and_taken_ranges(check_in, check_out)
+    refuse_unless_free(stay, guests, rules_for_version(prop_id, version), ranges)
     try:
-        with calendar_transaction(prop_id) as prop:
+        with calendar_lock(prop_id) as version:
             check_unpaid_holds(client_ip)
-            rules = rules_for(prop)
-            stay = pricing.Stay(check_in, check_out)
+            rules = rules_for_version(prop_id, version)
             now = timezone.now()
-            expire_lapsed_holds_overlapping(prop, check_in, check_out, now)
-            ranges = taken_ranges_and_holds(prop, check_in, check_out, now)
-            taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
-            verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
-            if not verdict.available:
-                raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
+            expire_lapsed_holds_overlapping(prop_id, check_in, check_out, now)
+            refuse_unless_free(stay, guests, rules, taken_ranges_and_holds(prop_id, check_in, check_out, now))
             if settings.TEST_RACE_WINDOW_SECONDS:
                 # Tests only (pretix does the same): widen the gap between the check and the insert,
                 # so that the racing tests catch a missing lock on every run, not by luck.
                 time.sleep(settings.TEST_RACE_WINDOW_SECONDS)
             quote = pricing.quote(stay, guests, rules, children_ages or ())
             reservation = Reservation.objects.create(
-                property=prop,
+                property_id=prop_id,
                 status=Reservation.Status.HELD,
                 source=caller.source,
                 check_in=check_in,
@@ -134,19 +135,30 @@ def hold_stay(
     return reservation
 
 
+def refuse_unless_free(stay: pricing.Stay, guests: int, rules: pricing.PricingRules, ranges: list[tuple[date, date, datetime | None]]) -> None:
+    """Raise DatesUnavailable unless the rules allow the stay and none of its nights is in `ranges`
+    (taken_ranges_and_holds: each hold's lapse instant tells an agent when the nights may free up)."""
+    check_in, check_out = stay.check_in, stay.check_out
+    taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
+    verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
+    if not verdict.available:
+        raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
+
+
 @recover_with("reservations")
 def answer_of_a_committed_hold(reservation: Reservation, payload: object) -> tuple[int, dict[str, Any]]:
     """What POST /api/v1/reservations answered (or would have) for a hold it made."""
     return 201, reservation_json(reservation, mask=False)
 
 
-def expire_lapsed_holds_overlapping(prop: Property, start: date, end: date, now: datetime) -> int:
+def expire_lapsed_holds_overlapping(prop: Property | int, start: date, end: date, now: datetime) -> int:
     """Mark holds past their expiry that overlap [start, end) as expired (inside the lock)."""
+    property_id = prop if isinstance(prop, int) else prop.pk
     # Only the status is read and written: asked on every hold, and a full row costs more to build.
     lapsed = list(
-        Reservation.objects.filter(property=prop, status=Reservation.Status.HELD, hold_expires_at__lte=now, check_in__lt=end, check_out__gt=start).only(
-            "status"
-        )
+        Reservation.objects.filter(
+            property_id=property_id, status=Reservation.Status.HELD, hold_expires_at__lte=now, check_in__lt=end, check_out__gt=start
+        ).only("status")
     )
     for reservation in lapsed:
         reservation.status = Reservation.Status.EXPIRED

@@ -19,6 +19,7 @@ from django.db import OperationalError, connection, transaction
 
 from booking.errors import NotFound, ServiceUnavailable
 from booking.models import Property, Reservation
+from booking.selectors import hot_query
 
 
 def lock_property(property_id: int) -> Property:
@@ -29,6 +30,26 @@ def lock_property(property_id: int) -> Property:
         return Property.objects.select_for_update().get(pk=property_id)
     except OperationalError as error:  # lock wait timeout, database locked
         raise ServiceUnavailable("The calendar is busy; try again in a moment.") from error
+
+
+def lock_calendar(property_id: int) -> int:
+    """lock_property() reading one column: the property's rules version (booking/rules.py keeps the
+    rules built per version). The hold path's lock, where building the whole row would be most of
+    what a refused hold costs."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("lock_calendar() must run inside transaction.atomic()")
+    sql = LOCK_CALENDAR_SQL + (" FOR UPDATE" if connection.features.has_select_for_update else "")
+    try:
+        rows = hot_query(sql, [property_id])
+    except OperationalError as error:  # lock wait timeout, database locked
+        raise ServiceUnavailable("The calendar is busy; try again in a moment.") from error
+    if not rows:
+        raise NotFound("No property is configured yet: run `manage.py load_demo` or add one in the admin.")
+    version: int = rows[0][0]
+    return version
+
+
+LOCK_CALENDAR_SQL = f"SELECT rules_version FROM {Property._meta.db_table} WHERE id = %s"
 
 
 @contextmanager
@@ -55,6 +76,13 @@ def calendar_transaction(property_id: int) -> Iterator[Property]:
     """A transaction holding the property's calendar lock; yields the freshly read property."""
     with sqlite_writer_queue(), transaction.atomic():
         yield lock_property(property_id)
+
+
+@contextmanager
+def calendar_lock(property_id: int) -> Iterator[int]:
+    """calendar_transaction() yielding the property's rules version rather than the property."""
+    with sqlite_writer_queue(), transaction.atomic():
+        yield lock_calendar(property_id)
 
 
 @contextmanager

@@ -187,3 +187,29 @@ def test_a_database_outage_is_left_to_django(demo_property, monkeypatch):
     assert by_shortcut(env) is None
     status, _, content = by_django(env)
     assert status == 503 and json.loads(content)["database"] == "unreachable"
+
+
+def test_a_repeated_input_is_parsed_and_validated_once_and_an_invalid_one_every_time(demo_property, monkeypatch):
+    """Agents send the same quote over and over: its bytes key its validated input (as the query
+    strings of the reads do), so the second call parses nothing. An invalid input is never kept:
+    each call is declined, and Django answers its 422."""
+    parsed = []
+    parse = hot_reads._json_body
+    monkeypatch.setattr(hot_reads, "_json_body", lambda raw: parsed.append(raw) or parse(raw))
+    json_type = [(b"content-type", b"application/json")]
+    body = json.dumps(stay_query(50)).encode()
+    first, second = (by_shortcut(environ("POST", "/api/v1/quote", body=body, headers=json_type)) for _ in range(2))
+    assert first == second and parsed == [body]
+    invalid = json.dumps({**stay_query(50), "guests": 0}).encode()
+    for _ in range(2):
+        assert by_shortcut(environ("POST", "/api/v1/quote", body=invalid, headers=json_type)) is None
+    assert parsed == [body, invalid, invalid]
+    assert by_django(environ("POST", "/api/v1/quote", body=invalid, headers=json_type))[0] == 422
+
+
+def test_a_remembered_document_is_compressed_once(demo_property):
+    """Compressing the calendar was a fifth of its CPU. The document's bytes are remembered, so are
+    their gzip bytes (they hold nothing secret for BREACH's random padding to hide)."""
+    first, second = (by_shortcut(environ("GET", "/api/v1/calendar", query="months=6", headers=[GZIP])) for _ in range(2))
+    assert first[1]["content-encoding"] == "gzip" and first[2] is second[2]
+    assert json.loads(gzip.decompress(second[2]))["months"] == 6

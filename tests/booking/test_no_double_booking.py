@@ -129,12 +129,49 @@ def test_the_race_test_catches_a_hold_path_without_the_lock(demo_property, witho
     @contextmanager
     def unlocked_transaction(property_id):
         with transaction.atomic():
-            yield get_property()
+            yield get_property().rules_version
 
-    monkeypatch.setattr(holds, "calendar_transaction", unlocked_transaction)
+    monkeypatch.setattr(holds, "calendar_lock", unlocked_transaction)
     outcomes = race(hold_overlapping_stay)
     print(f"\n[{connections['default'].vendor}] hold path without the lock: {dict(outcomes)}")
     assert outcomes["held"] > 1 and active_overlaps() > 0
+
+
+@pytest.mark.django_db
+def test_nights_already_taken_are_refused_without_queueing_for_the_lock(demo_property, monkeypatch, django_assert_num_queries):
+    """In a burst on the same nights, every request that comes after the winner's commit is refused
+    by one read, as the availability endpoint would answer, instead of waiting its turn for the
+    calendar lock behind the others (the bench's hold burst: 40 holds, one winner)."""
+    from booking.services import holds
+
+    check_in, check_out = overlapping_stay(0)
+    hold_stay(check_in=check_in, check_out=check_out, guests=2)
+
+    def no_lock(property_id):
+        raise AssertionError("a hold on taken nights queued for the calendar lock")
+
+    monkeypatch.setattr(holds, "calendar_lock", no_lock)
+    with django_assert_num_queries(2), pytest.raises(DatesUnavailable) as refused:  # the feeds due a refresh; the version and the taken nights
+        hold_stay(check_in=check_in + timedelta(days=1), check_out=check_out + timedelta(days=1), guests=2)
+    assert refused.value.reason == "on_hold" and refused.value.held_until is not None
+    with pytest.raises(DatesUnavailable) as refused:  # the rules refuse before the lock as well
+        hold_stay(check_in=future(90), check_out=future(91), guests=2)
+    assert refused.value.reason == "min_stay"
+
+
+@pytest.mark.django_db
+def test_a_hold_reads_one_column_under_the_lock_and_writes_two_rows(demo_property, django_assert_num_queries):
+    """The hold's queries, pinned: the feeds due a refresh and the calendar read before the lock;
+    then the lock (the rules version alone: the rules are kept per version), lapsed holds, the
+    nights again, and the reservation with its audit entry (and, in the test's own transaction, a
+    savepoint and its release around them)."""
+    hold_stay(check_in=future(120), check_out=future(123), guests=2)  # the rules built and kept
+    check_in, check_out = overlapping_stay(0)
+    with django_assert_num_queries(9) as queries:
+        hold_stay(check_in=check_in, check_out=check_out, guests=2)
+    lock = next(q["sql"] for q in queries.captured_queries if "rules_version" in q["sql"] and "WHERE id" in q["sql"])
+    assert lock.split(" FROM ")[0] == "SELECT rules_version"
+    assert ("FOR UPDATE" in lock) == is_postgresql()
 
 
 @pytest.mark.django_db(transaction=True)

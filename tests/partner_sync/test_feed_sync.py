@@ -409,6 +409,21 @@ class TestRefreshBeforeCheckout:
         services.refresh_stale_feeds(max_age_seconds=0)
         assert feed_server.requests_to(AIRBNB_PATH) == []
 
+    def test_the_feeds_due_are_the_enabled_ones_neither_recent_nor_claimed(self, demo_property):
+        now = timezone.now()
+        minutes = timezone.timedelta(minutes=1)
+        states = {
+            "never attempted": {},
+            "attempted long ago": {"last_attempt_at": now - 10 * minutes},
+            "attempted just now": {"last_attempt_at": now - minutes},
+            "disabled": {"enabled": False},
+            "claimed by a sync under way": {"claimed_until": now + minutes},
+            "claim of a crashed sync": {"claimed_until": now - minutes},
+        }
+        feeds = {name: Feed.objects.create(name=name, url=f"https://example.com/{i}.ics", **fields) for i, (name, fields) in enumerate(states.items())}
+        due = {name for name, feed in feeds.items() if feed.pk in services.feeds_due(now - 5 * minutes, now)}
+        assert due == {"never attempted", "attempted long ago", "claim of a crashed sync"}
+
     def test_a_crashed_syncs_lease_lapses(self, airbnb, feed_server):
         Feed.objects.filter(pk=airbnb.pk).update(claimed_until=timezone.now() - timezone.timedelta(seconds=1))
         services.refresh_stale_feeds(max_age_seconds=0)
