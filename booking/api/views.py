@@ -1,5 +1,7 @@
 """The JSON interface, /api/v1: one small view per operation over the booking services."""
 
+from typing import Any
+
 from django.db import connection
 from django.http import HttpResponse
 from django.utils import timezone
@@ -112,7 +114,7 @@ class AvailabilityView(ApiView):
         return json_bytes(self.answer(request.query_params.dict()))
 
     @staticmethod
-    def answer(query: dict) -> bytes:
+    def answer(query: dict | validation.RawInput) -> bytes:
         return stays.availability_document(**validation.validate_remembered(validation.AvailabilityQuery, query, "query"))
 
 
@@ -147,7 +149,7 @@ class CalendarView(ApiView):
         return json_bytes(self.answer(request.query_params.dict()))
 
     @staticmethod
-    def answer(query: dict) -> bytes:
+    def answer(query: dict | validation.RawInput) -> bytes:
         return stays.calendar_document(**validation.validate_remembered(validation.CalendarQuery, query, "query"))
 
 
@@ -169,7 +171,7 @@ class QuoteView(ApiView):
         return json_bytes(self.answer(request.data))
 
     @staticmethod
-    def answer(body) -> bytes:
+    def answer(body: Any) -> bytes:  # the parsed body, or a validation.RawInput of its bytes
         return stays.quote_document(**validation.validate_remembered(validation.QuoteRequest, body, "body"))
 
 
