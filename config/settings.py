@@ -117,9 +117,10 @@ DATABASES = {
 }
 # Django runs in a pool of at most WEB_THREADS long-lived threads per web process (config/asgi.py),
 # so a connection outlives its request and the next request on that thread reuses it: SQLite keeps
-# one per thread (CONN_MAX_AGE); PostgreSQL hands connections back to psycopg's pool after each
-# request (Django's pool requires CONN_MAX_AGE = 0). Threads start only when every one is busy, so
-# a steady load uses a handful; the ceiling is high because a request can wait without working
+# one per thread (CONN_MAX_AGE); on PostgreSQL a thread keeps its connection from psycopg's pool
+# while it goes from one request straight to the next and hands it back before it waits for work
+# (config/kept_connections.py; Django's pool requires CONN_MAX_AGE = 0). Threads start only when
+# every one is busy, so a steady load uses a handful; the ceiling is high because a request can wait without working
 # (an idempotent retry polls for up to 12 s for the first answer) and must not starve the reads.
 WEB_THREADS = max(1, env.int("WEB_THREADS", default=48))
 DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -131,6 +132,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # One file per test process, so parallel runs never share it.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / f"test-db-{os.getpid()}.sqlite3")}
 else:
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's backend, but a busy web thread keeps its pooled connection from one request
+        # to the next (config/kept_connections.py).
+        DATABASES["default"]["ENGINE"] = "config.pooled_postgresql"
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": 5,

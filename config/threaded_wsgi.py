@@ -20,8 +20,9 @@ A streaming answer (a static file, a backup download) is the exception: its chun
 the event loop one by one from the thread, with back-pressure.
 
 The pool starts a thread only when every started one is busy and keeps it, so a steady load uses a
-handful; each keeps its SQLite connection between requests (CONN_MAX_AGE) or takes one from
-psycopg's pool on PostgreSQL.
+handful; each keeps its SQLite connection between requests (CONN_MAX_AGE), or on PostgreSQL one
+from psycopg's pool while it goes from one request straight to the next
+(config/kept_connections.py).
 """
 
 import asyncio
@@ -35,6 +36,8 @@ import threading
 
 from django.conf import settings
 from django.http import HttpResponse
+
+from config import kept_connections
 
 logger = logging.getLogger("config.threaded_wsgi")
 
@@ -51,9 +54,11 @@ class ThreadPool:
 
     Jobs run in a copy of the caller's context (the request id and the like stay per request)."""
 
-    def __init__(self, size: int, *, name: str):
+    def __init__(self, size: int, *, name: str, on_start=None, before_waiting=None):
         self.size = size
         self.name = name
+        self.on_start = on_start  # run once in each thread as it starts
+        self.before_waiting = before_waiting  # run in a thread each time it finds no job waiting
         self.jobs: queue.SimpleQueue = queue.SimpleQueue()
         self.lock = threading.Lock()
         self.started = 0
@@ -77,8 +82,15 @@ class ThreadPool:
         return future
 
     def work(self) -> None:
+        if self.on_start is not None:
+            self.on_start()
         while True:
-            job = self.jobs.get()
+            try:
+                job = self.jobs.get_nowait()
+            except queue.Empty:
+                if self.before_waiting is not None:
+                    self.before_waiting()
+                job = self.jobs.get()
             if job is None:
                 return
             loop, future, context, function, args = job
@@ -114,7 +126,9 @@ class DjangoInThreads:
     def __init__(self, wsgi_application, *, threads: int, shortcut=None):
         self.wsgi_application = wsgi_application
         self.shortcut = shortcut
-        self.threads = ThreadPool(threads, name="django")
+        # Each thread keeps its pooled PostgreSQL connection while it goes from one request
+        # straight to the next, and hands it back before it waits for work.
+        self.threads = ThreadPool(threads, name="django", on_start=kept_connections.keep_between_requests, before_waiting=kept_connections.release_kept)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":  # no websockets here; the router answers the lifespan
@@ -162,6 +176,9 @@ class DjangoInThreads:
             def to_loop(message):
                 asyncio.run_coroutine_threadsafe(send(message), loop).result()
 
+            # A stream lasts as long as its client reads, a download for minutes: no connection is
+            # kept through it (Django reconnects if the stream queries).
+            kept_connections.release_kept()
             chunks = iter(result)
             first = next(chunks, b"")  # a WSGI app may call start_response on its first chunk
             to_loop({"type": "http.response.start", "status": started[0], "headers": started[1]})

@@ -2,7 +2,6 @@
 
 from typing import Any
 
-from django.db import connection
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -17,6 +16,7 @@ from booking.api.schemas.responses import AvailabilityResult, CalendarResult, He
 from booking.callers import Caller
 from booking.models import Reservation
 from booking.payments.services import release_hold
+from booking.selectors import hot_query
 from booking.services import stays
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import run_idempotent
@@ -289,9 +289,7 @@ class HealthView(ApiView):
     def answer() -> bytes:
         """The healthy answer; raises when the database does not answer."""
         now = timezone.now().isoformat()
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        hot_query("SELECT 1", [])
         return JSONRenderer().render({"status": "ok", "database": "ok", "version": VERSION, "time": now})
 
 

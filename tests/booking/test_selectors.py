@@ -5,10 +5,19 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from booking.models import DateBlock, Reservation
-from booking.selectors import blocking_reservations, blocks_between, get_property_version, taken_ranges, taken_ranges_and_holds, version_and_taken_ranges
+from booking.selectors import (
+    blocking_reservations,
+    blocks_between,
+    get_property_version,
+    hot_query,
+    taken_ranges,
+    taken_ranges_and_holds,
+    version_and_taken_ranges,
+)
 from tests.dates import future
 
 pytestmark = pytest.mark.django_db
@@ -55,3 +64,13 @@ def test_taken_ranges_equal_the_union_of_the_orm_selectors(demo_property):
 
 def test_with_nothing_taken_the_version_comes_alone(demo_property):
     assert version_and_taken_ranges(future(10), future(20)) == (demo_property.pk, demo_property.rules_version, [])
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="SQLite's hot queries go through Django's cursor")
+def test_the_hot_queries_run_on_one_cursor_per_connection_with_django_s_errors(demo_property):
+    assert hot_query("SELECT 1", []) == [(1,)]
+    cursor = connection.connection._hot_reads_cursor
+    assert hot_query("SELECT %s::int", [2]) == [(2,)]
+    assert connection.connection._hot_reads_cursor is cursor  # no cursor built per query
+    with pytest.raises(DatabaseError):  # Django's exception, not psycopg's
+        hot_query("SELECT * FROM no_such_table", [])
