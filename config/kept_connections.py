@@ -7,7 +7,8 @@ in the web process (README "Performance", instruction counts). The web server's 
 (config/threaded_wsgi.py) therefore promise to hand their connections back before they wait for
 work; in such a thread the database backend (config/pooled_postgresql) keeps a healthy connection
 at the end of a request instead of returning it, for as long as the thread goes straight on to
-another request (at most KEEP_AT_MOST seconds in a row).
+another request (at most KEEP_AT_MOST seconds in a row, and never while another thread waits for a
+connection from the pool).
 
 So a thread never sleeps holding a connection, the pool still bounds the connections of a process,
 and no request sees another's state: a connection is kept only when it is idle (no transaction

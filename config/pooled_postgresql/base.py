@@ -16,7 +16,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def close_if_unusable_or_obsolete(self):
         """At the start and end of each request (Django's close_old_connections): as Django's, but
         in a thread that keeps its connection, an idle healthy pooled connection younger than
-        KEEP_AT_MOST is kept rather than handed back to the pool."""
+        KEEP_AT_MOST is kept rather than handed back to the pool, unless another thread is waiting
+        for one (the pool is at its size): then it goes back, so no request waits on another's
+        streak."""
         if (
             self.connection is None
             or self.pool is None
@@ -24,6 +26,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
             or self.close_at is None  # close_at is when it was checked out (CONN_MAX_AGE = 0)
             or time.monotonic() - self.close_at >= kept_connections.KEEP_AT_MOST
             or self.connection.info.transaction_status != TransactionStatus.IDLE
+            or self.pool.get_stats()["requests_waiting"]  # another thread waits for a connection: this one goes to it
         ):
             super().close_if_unusable_or_obsolete()
             return

@@ -108,6 +108,45 @@ def test_a_connection_is_kept_at_most_keep_at_most_seconds(transactional_db, mon
     assert held_when_the_next_started is None  # handed back; the next query checks one out afresh
 
 
+@postgresql_only
+def test_a_kept_connection_goes_to_a_thread_waiting_for_one(transactional_db):
+    """With the pool at its size and a request waiting for a connection, a busy thread hands its
+    kept connection over when its next request starts (or its current one ends), rather than
+    keeping it for itself."""
+    pool = connection.pool
+    web_thread = ThreadPoolExecutor(1)
+
+    def request_in_web_thread():
+        kept_connections.keep_between_requests()
+        return one_request()[1]
+
+    def next_request_starts():
+        request_started.send(sender=None)
+        return connection.connection
+
+    taken = []
+    try:
+        assert web_thread.submit(request_in_web_thread).result(timeout=10) is True
+        while pool.get_stats()["pool_size"] < pool.max_size or pool.get_stats()["pool_available"]:
+            taken.append(pool.getconn(timeout=5))  # every other connection the pool may open
+        with ThreadPoolExecutor(1) as waiter:
+            waiting = waiter.submit(pool.getconn, timeout=10)
+            for _ in range(100):
+                if pool.get_stats()["requests_waiting"]:
+                    break
+                time.sleep(0.02)
+            assert pool.get_stats()["requests_waiting"] == 1
+            held_by_the_web_thread = web_thread.submit(next_request_starts).result(timeout=10)
+            taken.append(waiting.result(timeout=10))  # the waiting thread got it
+        assert held_by_the_web_thread is None
+    finally:
+        web_thread.submit(request_finished.send, sender=None).result(timeout=10)
+        web_thread.submit(connections.close_all).result(timeout=10)
+        web_thread.shutdown()
+        for conn in taken:
+            pool.putconn(conn)
+
+
 def test_the_pool_runs_its_before_waiting_hook_only_when_no_job_is_waiting():
     started, waited = [], []
     pool = ThreadPool(1, name="test-hooks", on_start=lambda: started.append(threading.current_thread().name), before_waiting=lambda: waited.append(1))
