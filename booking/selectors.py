@@ -1,5 +1,6 @@
 """Reads of the calendar: which nights are taken, and the property being sold."""
 
+import functools
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -43,19 +44,24 @@ def hot_query(sql: str, params: list) -> list[tuple]:
     (EXPLAIN ANALYZE), CPU the database server shares with the web processes on a small host.
     Django's own cursors bind parameters in Python and are never prepared.
 
-    The query runs on one server-bound cursor kept with the database connection (see
-    _hot_cursor), within Django's error translation (a lost connection is Django's
-    OperationalError, as from any query). When queries are being logged or wrapped (DEBUG, tests
-    counting queries, connection.execute_wrapper) it runs through Django's cursor wrapper instead,
-    so the logs and counts are the same.
+    The query runs straight on the database connection, as Django's cursor would run it but
+    without building a cursor wrapper per query: on PostgreSQL on one server-bound cursor kept with
+    the connection (see _hot_cursor), on SQLite with its placeholders converted once (SQLite's own
+    statement cache keeps it prepared). That wrapper and the cursor cost about as much as the
+    query in the web process (README "Performance"). Django's error translation, its health check
+    of a reused connection and its check for a broken transaction are kept, so a lost connection
+    is Django's OperationalError as from any query. When queries are being logged or wrapped
+    (DEBUG, tests counting queries, connection.execute_wrapper) it runs through Django's cursor
+    wrapper instead, so the logs and counts are the same.
     """
     db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of the `connection` proxy looks it up again
-    if db.vendor != "postgresql":
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
+    db.close_if_health_check_failed()
     db.ensure_connection()
     if db.queries_logged or db.execute_wrappers:
+        if db.vendor != "postgresql":
+            with db.cursor() as cursor:
+                cursor.execute(sql, params)
+                return cursor.fetchall()
         import psycopg
 
         server_bound = psycopg.Cursor(db.connection)
@@ -64,9 +70,19 @@ def hot_query(sql: str, params: list) -> list[tuple]:
             return cursor.fetchall()
     with db.wrap_database_errors:
         db.validate_no_broken_transaction()
+        if db.vendor != "postgresql":
+            return db.connection.execute(_qmark(sql), params).fetchall()
         cursor = _hot_cursor(db.connection)
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+@functools.cache
+def _qmark(sql: str) -> str:
+    """A hot query with SQLite's placeholders, converted as Django's SQLite cursor converts it."""
+    from django.db.backends.sqlite3.base import FORMAT_QMARK_REGEX
+
+    return FORMAT_QMARK_REGEX.sub("?", sql).replace("%%", "%")
 
 
 def _hot_cursor(database_connection):

@@ -41,7 +41,7 @@ from django.http import HttpResponse, QueryDict
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.gzip import GZipMiddleware
 from django.middleware.security import SecurityMiddleware
-from django.urls import set_script_prefix
+from django.urls import get_script_prefix, set_script_prefix
 from django.utils import translation
 from django.utils.text import compress_string
 from rest_framework.views import APIView
@@ -103,7 +103,7 @@ def answer(environ: dict[str, Any]) -> Answer | None:
         return None
     if environ["REQUEST_METHOD"] == "POST" and (environ.get("CONTENT_TYPE") != "application/json" or not 0 < int(environ["CONTENT_LENGTH"]) <= SMALL_BODY):
         return None
-    set_script_prefix(get_script_name(environ))
+    _set_script_prefix(get_script_name(environ))
     signals.request_started.send(sender=HotRead, environ=environ)
     incoming = environ.get("HTTP_X_REQUEST_ID", "")
     request_id = incoming if SANE_REQUEST_ID.match(incoming) else new_request_id()
@@ -111,7 +111,8 @@ def answer(environ: dict[str, Any]) -> Answer | None:
     try:
         request = WSGIRequest(environ)
         secure = _admissible(request)
-        translation.activate(settings.LANGUAGE_CODE)
+        if translation.get_language() != settings.LANGUAGE_CODE:
+            translation.activate(settings.LANGUAGE_CODE)
         body = route.answer(request)
         content, gzipped = _content(request, body)
         return 200, _headers(route, request, secure, body, content, gzipped, request_id), content
@@ -122,6 +123,13 @@ def answer(environ: dict[str, Any]) -> Answer | None:
         if "wsgi.input" in environ:
             environ["wsgi.input"].seek(0)  # Django reads the body afresh if the shortcut declined
         signals.request_finished.send(sender=HotRead)
+
+
+def _set_script_prefix(prefix: str) -> None:
+    """set_script_prefix, as Django's handler calls it, but only when it differs: it is a
+    context-local write, which costs several reads, and nearly always sets what is already there."""
+    if get_script_prefix() != (prefix if prefix.endswith("/") else prefix + "/"):
+        set_script_prefix(prefix)
 
 
 def _admissible(request: WSGIRequest) -> bool:

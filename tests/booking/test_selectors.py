@@ -66,11 +66,15 @@ def test_with_nothing_taken_the_version_comes_alone(demo_property):
     assert version_and_taken_ranges(future(10), future(20)) == (demo_property.pk, demo_property.rules_version, [])
 
 
-@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="SQLite's hot queries go through Django's cursor")
-def test_the_hot_queries_run_on_one_cursor_per_connection_with_django_s_errors(demo_property):
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="SQLite's hot queries run on the connection itself (its statement cache)")
+def test_the_hot_queries_run_on_one_cursor_per_connection(demo_property):
     assert hot_query("SELECT 1", []) == [(1,)]
     cursor = connection.connection._hot_reads_cursor
     assert hot_query("SELECT %s::int", [2]) == [(2,)]
     assert connection.connection._hot_reads_cursor is cursor  # no cursor built per query
-    with pytest.raises(DatabaseError):  # Django's exception, not psycopg's
+
+
+def test_a_hot_query_binds_its_values_and_fails_with_django_s_errors(demo_property):
+    assert hot_query("SELECT %s + 1, %s", [1, "50%"]) == [(2, "50%")]
+    with pytest.raises(DatabaseError):  # Django's exception, not the driver's
         hot_query("SELECT * FROM no_such_table", [])
