@@ -176,9 +176,9 @@ class DjangoInThreads:
             def to_loop(message):
                 asyncio.run_coroutine_threadsafe(send(message), loop).result()
 
-            # A stream lasts as long as its client reads, a download for minutes: no connection is
-            # kept through it (Django reconnects if the stream queries).
-            kept_connections.release_kept()
+            # A stream lasts as long as its client reads, a download for minutes: no pooled
+            # connection is held through it (Django reconnects if the stream queries).
+            kept_connections.release_kept(even_in_use=True)
             chunks = iter(result)
             first = next(chunks, b"")  # a WSGI app may call start_response on its first chunk
             to_loop({"type": "http.response.start", "status": started[0], "headers": started[1]})

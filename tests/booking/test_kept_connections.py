@@ -14,6 +14,7 @@ import pytest
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import connection, connections
+from django.http import HttpResponse, StreamingHttpResponse
 
 from booking.selectors import hot_query
 from config import kept_connections
@@ -194,3 +195,34 @@ def test_a_web_thread_holds_no_connection_once_it_waits_for_work(transactional_d
 
 async def run_in(pool: ThreadPool, function):
     return await pool.run(function)
+
+
+@postgresql_only
+def test_a_web_thread_holds_no_pooled_connection_while_it_streams_an_answer(transactional_db):
+    """A streamed answer lasts as long as its client reads (a download: minutes)."""
+    held_while_streaming = []
+
+    def app(environ, start_response):
+        request_started.send(sender=None)
+        hot_query("SELECT 1", [])
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        if environ["PATH_INFO"] != "/stream":
+            return HttpResponse(b"buffered")  # its close() sends request_finished
+
+        def chunks():
+            yield b"first "
+            held_while_streaming.append(connections["default"].connection)
+            yield b"second"
+
+        return StreamingHttpResponse(chunks())
+
+    server = DjangoInThreads(app, threads=1)
+    try:
+        buffered = serve_once(server, {"method": "GET", "path": "/buffered", "headers": []}, [{"type": "http.request", "body": b""}])
+        streamed = serve_once(server, {"method": "GET", "path": "/stream", "headers": []}, [{"type": "http.request", "body": b""}])
+    finally:
+        asyncio.run(run_in(server.threads, connections.close_all))
+        server.threads.shutdown()
+    assert buffered[1]["body"] == b"buffered"
+    assert b"".join(message.get("body", b"") for message in streamed[1:]) == b"first second"
+    assert held_while_streaming == [None]
