@@ -19,9 +19,12 @@ behaviour is unchanged. This module is the backend-free half: SQLite processes n
 psycopg for it.
 """
 
+import logging
 import threading
 
-from django.db import connections
+from django.db import DatabaseError, connections
+
+logger = logging.getLogger("config.kept_connections")
 
 KEEP_AT_MOST = 30.0  # seconds of back-to-back requests on one connection; then it goes back to the pool
 
@@ -51,4 +54,7 @@ def release_kept(*, even_in_use: bool = False) -> None:
     _thread.holding = False
     for wrapper in connections.all(initialized_only=True):
         if getattr(wrapper, "keeps_connection_between_requests", False) and wrapper.connection is not None and not wrapper.in_atomic_block:
-            wrapper.close()
+            try:
+                wrapper.close()  # Django forgets the connection even when handing it back fails
+            except DatabaseError:
+                logger.warning("a kept connection could not be handed back to the pool", exc_info=True)

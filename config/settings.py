@@ -120,8 +120,9 @@ DATABASES = {
 # one per thread (CONN_MAX_AGE); on PostgreSQL a thread keeps its connection from psycopg's pool
 # while it goes from one request straight to the next and hands it back before it waits for work
 # (config/kept_connections.py; Django's pool requires CONN_MAX_AGE = 0). Threads start only when
-# every one is busy, so a steady load uses a handful; the ceiling is high because a request can wait without working
-# (an idempotent retry polls for up to 12 s for the first answer) and must not starve the reads.
+# every one is busy, so a steady load uses a handful; the ceiling is high because a request can
+# wait without working (an idempotent retry polls for up to 12 s for the first answer) and must
+# not starve the reads.
 WEB_THREADS = max(1, env.int("WEB_THREADS", default=48))
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -89,7 +89,10 @@ class ThreadPool:
                 job = self.jobs.get_nowait()
             except queue.Empty:
                 if self.before_waiting is not None:
-                    self.before_waiting()
+                    try:
+                        self.before_waiting()
+                    except Exception:  # the thread must go on serving whatever the hook met
+                        logger.exception("the pool thread's before_waiting hook failed")
                 job = self.jobs.get()
             if job is None:
                 return

@@ -150,7 +150,12 @@ def test_a_kept_connection_goes_to_a_thread_waiting_for_one(transactional_db):
 
 def test_the_pool_runs_its_before_waiting_hook_only_when_no_job_is_waiting():
     started, waited = [], []
-    pool = ThreadPool(1, name="test-hooks", on_start=lambda: started.append(threading.current_thread().name), before_waiting=lambda: waited.append(1))
+
+    def before_waiting():
+        waited.append(1)
+        raise RuntimeError("a failing hook")  # logged; the thread goes on serving
+
+    pool = ThreadPool(1, name="test-hooks", on_start=lambda: started.append(threading.current_thread().name), before_waiting=before_waiting)
     go = threading.Event()
 
     async def scenario():
@@ -165,10 +170,11 @@ def test_the_pool_runs_its_before_waiting_hook_only_when_no_job_is_waiting():
 
     try:
         asyncio.run(scenario())
+        assert waited == [1]  # three jobs back to back, then once before waiting
+        assert asyncio.run(asyncio.wait_for(run_in(pool, lambda: "served"), 5)) == "served"  # by the same thread
     finally:
         pool.shutdown()
     assert started == ["test-hooks_1"]
-    assert waited == [1]  # three jobs back to back, then once before waiting
 
 
 @postgresql_only
