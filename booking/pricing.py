@@ -326,6 +326,13 @@ def check_stay(
     return Verdict(True, min_nights=min_nights)
 
 
+def check_stay_against_ranges(stay: Stay, guests: int, rules: PricingRules, ranges: Collection[tuple[date, date, datetime | None]], today: date) -> Verdict:
+    """check_stay() given the taken ranges as the calendar reads them: half-open [start, end), each
+    with the instant its unpaid hold lapses (None: a paid stay or a block)."""
+    taken = taken_nights_from_ranges([(start, end) for start, end, _ in ranges], stay.check_in, stay.check_out)
+    return check_stay(stay, guests, rules, taken, today, held_only_nights(ranges, stay.check_in, stay.check_out))
+
+
 def held_only_nights(ranges: Iterable[tuple[date, date, datetime | None]], window_start: date, window_end: date) -> dict[date, datetime]:
     """The nights in the window taken only by unpaid holds, each with when its last hold lapses."""
     firm: set[date] = set()

@@ -138,9 +138,7 @@ def hold_stay(
 def refuse_unless_free(stay: pricing.Stay, guests: int, rules: pricing.PricingRules, ranges: list[tuple[date, date, datetime | None]]) -> None:
     """Raise DatesUnavailable unless the rules allow the stay and none of its nights is in `ranges`
     (taken_ranges_and_holds: each hold's lapse instant tells an agent when the nights may free up)."""
-    check_in, check_out = stay.check_in, stay.check_out
-    taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
-    verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
+    verdict = pricing.check_stay_against_ranges(stay, guests, rules, ranges, today())
     if not verdict.available:
         raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
 

@@ -153,8 +153,7 @@ def _remembered_check_and_rules(
     if remembered is not None:
         return remembered, rules
     stay = pricing.Stay(check_in, check_out)
-    taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], check_in, check_out)
-    verdict = pricing.check_stay(stay, guests, rules, taken, today(), pricing.held_only_nights(ranges, check_in, check_out))
+    verdict = pricing.check_stay_against_ranges(stay, guests, rules, ranges, today())
     remembered = Remembered(StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules, children_ages)))
     _checks.keep(key, remembered)
     return remembered, rules

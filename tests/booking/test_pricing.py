@@ -1,6 +1,6 @@
 """The pricing and availability engine, as pure functions: no database, no clock."""
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
 
 from hypothesis import given, settings
@@ -14,6 +14,7 @@ from booking.pricing import (
     Unavailable,
     calendar,
     check_stay,
+    check_stay_against_ranges,
     money,
     quote,
     taken_nights_from_ranges,
@@ -127,6 +128,16 @@ class TestAvailability:
     def test_a_taken_night_makes_the_stay_booked(self):
         verdict = check_stay(stay("2027-02-08", "2027-02-11"), 2, RULES, {date(2027, 2, 10)}, TODAY)
         assert (verdict.available, verdict.reason) == (False, Unavailable.BOOKED)
+
+    def test_against_ranges_a_lapsing_hold_is_on_hold_until_it_lapses_and_a_block_is_booked(self):
+        lapses = datetime(2027, 2, 9, 12, 30, tzinfo=UTC)
+        held = [(date(2027, 2, 9), date(2027, 2, 12), lapses)]
+        on_hold = check_stay_against_ranges(stay("2027-02-08", "2027-02-11"), 2, RULES, held, TODAY)
+        blocked = check_stay_against_ranges(stay("2027-02-08", "2027-02-11"), 2, RULES, [*held, (date(2027, 2, 10), date(2027, 2, 11), None)], TODAY)
+        free = check_stay_against_ranges(stay("2027-02-12", "2027-02-14"), 2, RULES, held, TODAY)  # arrives on the hold's check-out day
+        assert (on_hold.reason, on_hold.held_until) == (Unavailable.ON_HOLD, lapses)
+        assert blocked.reason == Unavailable.BOOKED
+        assert free.available
 
     def test_the_check_out_day_is_free_for_the_next_arrival(self):
         taken = taken_nights_from_ranges([(date(2027, 2, 5), date(2027, 2, 8))], date(2027, 2, 1), date(2027, 3, 1))
