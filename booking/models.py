@@ -117,6 +117,32 @@ class Property(models.Model):
         default=12, help_text=_("Children under this age pay no city tax (when their ages are given at booking).")
     )
     booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text=_("How many days ahead guests may arrive."))
+    # Payment terms (docs/money.md): a deposit now and the balance later, and a card hold before arrival.
+    deposit_percent = models.PositiveSmallIntegerField(
+        default=30,
+        validators=[MaxValueValidator(100)],
+        help_text=_("Share of the total paid at booking when the arrival is further away than the balance due days; 0 or 100 = pay in full."),
+    )
+    balance_due_days = models.PositiveSmallIntegerField(
+        default=30, validators=[MaxValueValidator(730)], help_text=_("The balance is charged this many days before check-in.")
+    )
+    balance_grace_days = models.PositiveSmallIntegerField(
+        default=5,
+        validators=[MaxValueValidator(60)],
+        help_text=_("Days a refused balance charge is retried before the stay is flagged for staff and you are emailed."),
+    )
+    security_deposit = models.DecimalField(
+        **MONEY,
+        default=Decimal("300"),
+        validators=[MinValueValidator(0)],
+        help_text=_("Refundable security deposit held on the guest's card before arrival; 0 switches it off."),
+    )
+    security_deposit_days_before = models.PositiveSmallIntegerField(
+        default=1, validators=[MaxValueValidator(6)], help_text=_("The card hold is placed this many days before check-in.")
+    )
+    security_deposit_release_days = models.PositiveSmallIntegerField(
+        default=3, validators=[MaxValueValidator(6)], help_text=_("The card hold is released this many days after check-out unless you claim from it.")
+    )
     # Bumped whenever a pricing rule changes, so every process rebuilds its cached rules. Only the
     # bump writes it (booking/signals.py): see save().
     rules_version = models.PositiveIntegerField(default=1, editable=False)
@@ -405,6 +431,8 @@ class Reservation(models.Model):
     checkout_session_id = models.CharField(max_length=255, blank=True, db_index=True)
     checkout_url = models.URLField(max_length=2000, blank=True)
     checkout_expires_at = models.DateTimeField(null=True, blank=True)
+    # When the guest pays (booking/payment_schedule.py), fixed when the stay is held: [{"type", "amount", "due_date"}].
+    payment_schedule = models.JSONField(default=list, blank=True, editable=False)
     amount_paid = models.DecimalField(**MONEY, default=Decimal("0"))
     amount_refunded = models.DecimalField(**MONEY, default=Decimal("0"))
     payment_intent_id = models.CharField(max_length=255, blank=True)

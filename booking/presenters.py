@@ -7,13 +7,16 @@ it becomes prints exactly those cents.
 from decimal import Decimal
 
 from django.conf import settings
+from django.utils import timezone
 
+from booking import payment_schedule as schedules
 from booking import pricing
 from booking.models import Property, Reservation
 from booking.pricing import money
 from booking.selectors import cancellation_tiers, refund_if_cancelled
 
 CHECKOUT_SESSION_PATH = "/api/v1/payments/checkout-session"
+ZERO = Decimal("0.00")
 
 
 def number(value: Decimal) -> float | int:
@@ -70,6 +73,7 @@ def availability_json(check) -> dict:
         "nights": check.stay.nights,
         "min_nights": check.verdict.min_nights,
         "price_breakdown": breakdown_json(check.quote),
+        "payment_schedule": schedules.schedule_json(check.schedule),
     }
 
 
@@ -87,6 +91,7 @@ def stays_json(found) -> dict:
                 "nights": found.nights,
                 "total": number(s.total),
                 "currency": found.currency,
+                "payment_schedule": schedules.schedule_json(found.schedule_of(s)),
             }
             for s in found.stays
         ],
@@ -109,6 +114,8 @@ def quote_json(priced) -> dict:
         "charge_currency": check.quote.currency,
         "charge_total": number(check.quote.total),
         "price_breakdown": breakdown,
+        # In the quote's currency, like the amounts above (the charge is in charge_currency).
+        "payment_schedule": schedules.schedule_json(check.schedule_for(Decimal(str(breakdown["total"])))),
     }
     return body
 
@@ -150,15 +157,57 @@ def mask_phone(phone: str) -> str | None:
 
 
 def payment_status(reservation: Reservation) -> str:
-    if reservation.amount_refunded and reservation.amount_refunded >= reservation.amount_paid > 0:
+    """unpaid, deposit_paid, paid, partially_refunded or refunded (docs/contract.md, "Money")."""
+    paid, refunded = reservation.amount_paid, reservation.amount_refunded
+    if refunded and refunded >= paid > 0:
         return "refunded"
-    if reservation.amount_refunded:
+    if refunded:
         return "partially_refunded"
-    if reservation.status == Reservation.Status.CONFIRMED or reservation.amount_paid:
+    if paid > 0 and paid >= reservation.total:
         return "paid"
-    if effective_status(reservation) == Reservation.Status.HELD:
-        return "awaiting_payment"
-    return "not_paid"
+    if paid > 0:
+        return "deposit_paid"
+    return "unpaid"
+
+
+def reservation_schedule(reservation: Reservation) -> tuple[schedules.ScheduleEntry, ...]:
+    """The schedule fixed when the stay was held (a stay held before schedules existed: all at once)."""
+    if reservation.payment_schedule:
+        return schedules.schedule_from_json(reservation.payment_schedule)
+    return (schedules.ScheduleEntry(schedules.IMMEDIATE, reservation.total, None),)
+
+
+def payment_json(reservation: Reservation, status: str) -> dict:
+    """What was paid, what is due now and what later (and when)."""
+    held = status == Reservation.Status.HELD
+    schedule = reservation_schedule(reservation)
+    balance = schedules.balance_entry(schedule)
+    if held:
+        due_now, balance_due = schedules.due_now(schedule), balance.amount if balance else ZERO
+    elif status == Reservation.Status.CONFIRMED:
+        balance_due = max(ZERO, reservation.total - reservation.amount_paid)
+        due_now = balance_due if balance_due and (balance is None or balance.due_date <= timezone.localdate()) else ZERO
+    else:  # expired or cancelled: nothing more is owed (an unpaid balance is waived)
+        due_now = balance_due = ZERO
+    base = settings.BASE_URL
+    return {
+        "status": payment_status(reservation),
+        "provider": reservation.payment_provider or None,
+        "amount_due": number(due_now),
+        "amount_paid": number(reservation.amount_paid),
+        "amount_refunded": number(reservation.amount_refunded),
+        "balance_due": number(balance_due),
+        "balance_due_date": balance.due_date.isoformat() if balance and balance_due else None,
+        "currency": reservation.currency,
+        "payment_schedule": schedules.schedule_json(schedule),
+        "checkout_url": reservation.checkout_url or None if held else None,
+        "how_to_pay": (
+            f'POST {base}{CHECKOUT_SESSION_PATH} with {{"reservation_id": "{reservation.id}"}} and send the guest to the checkout_url it returns.'
+            if held
+            else None
+        ),
+        "checkout_session_endpoint": f"{base}{CHECKOUT_SESSION_PATH}" if held else None,
+    }
 
 
 def effective_status(reservation: Reservation, now=None) -> str:
@@ -172,7 +221,6 @@ def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
     """The reservation body (docs/contract.md, "Reservations"). Masked for lookups: the id is the only credential."""
     status = effective_status(reservation)
     held = status == Reservation.Status.HELD
-    base = settings.BASE_URL
     guest = {
         "first_name": reservation.guest_first_name or None,
         "last_name": (reservation.guest_last_name[:1] + "." if mask and reservation.guest_last_name else reservation.guest_last_name or None),
@@ -189,21 +237,7 @@ def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
         "nights": reservation.nights,
         "hold_expires_at": reservation.hold_expires_at.isoformat() if held and reservation.hold_expires_at else None,
         "price_breakdown": reservation.price_breakdown,
-        "payment": {
-            "status": payment_status(reservation),
-            "provider": reservation.payment_provider or None,
-            "amount_due": number(reservation.total) if held else 0.0,
-            "amount_paid": number(reservation.amount_paid),
-            "amount_refunded": number(reservation.amount_refunded),
-            "currency": reservation.currency,
-            "checkout_url": reservation.checkout_url or None if held else None,
-            "how_to_pay": (
-                f'POST {base}{CHECKOUT_SESSION_PATH} with {{"reservation_id": "{reservation.id}"}} and send the guest to the checkout_url it returns.'
-                if held
-                else None
-            ),
-            "checkout_session_endpoint": f"{base}{CHECKOUT_SESSION_PATH}" if held else None,
-        },
+        "payment": payment_json(reservation, status),
         "guest": guest if any(guest.values()) else None,
         "special_requests": reservation.special_requests or None,
         "agent_name": reservation.agent_name or None,

@@ -127,6 +127,10 @@ class PricingRules:
     discounts: tuple[LengthOfStayDiscount, ...] = ()
     display_currencies: Mapping[str, Decimal] = field(default_factory=dict)
     cancellation_tiers: tuple[RefundTier, ...] = ()
+    # Payment terms (booking/payment_schedule.py): they do not change the price, only when it is paid.
+    deposit_percent: Decimal = Decimal("0")
+    balance_due_days: int = 0
+    security_deposit: Decimal = Decimal("0")
     night_rules: Mapping[date, NightRule] = field(default_factory=dict)
 
     def season_for(self, night: date) -> Season | None:

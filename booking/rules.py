@@ -67,6 +67,9 @@ def build_rules(prop: Property) -> pricing.PricingRules:
         ),
         discounts=tuple(pricing.LengthOfStayDiscount(label=d.label, min_nights=d.min_nights, percent=d.percent) for d in prop.discounts.all()),
         cancellation_tiers=tuple(pricing.RefundTier(t.days_before_arrival, Decimal(t.refund_percent)) for t in prop.cancellation_tiers.all()),
+        deposit_percent=Decimal(prop.deposit_percent),
+        balance_due_days=prop.balance_due_days,
+        security_deposit=prop.security_deposit,
         night_rules={r.night: pricing.NightRule(rate=r.nightly_rate, min_nights=r.min_nights) for r in prop.night_rates.all()},
         display_currencies={c.code: c.rate for c in prop.display_currencies.all() if c.enabled} | {prop.currency: Decimal("1")},
     )

@@ -22,6 +22,7 @@ from booking import pricing
 from booking.callers import Caller
 from booking.errors import DatesUnavailable
 from booking.models import Property, Reservation
+from booking.payment_schedule import payment_schedule, schedule_json, terms_of
 from booking.presenters import breakdown_json, reservation_json
 from booking.rules import rules_for_version
 from booking.selectors import blocking_reservations, blocks_between, taken_ranges_and_holds, today, version_and_taken_ranges
@@ -117,6 +118,7 @@ def hold_stay(
                 children_ages=list(children_ages or ()),
                 hold_expires_at=now + timedelta(minutes=settings.HOLD_MINUTES),
                 price_breakdown=breakdown_json(quote),
+                payment_schedule=schedule_json(payment_schedule(quote.total, check_in=check_in, today=today(), terms=terms_of(rules))),
                 total=quote.total,
                 currency=quote.currency,
                 guest_first_name=guest.first_name,

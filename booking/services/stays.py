@@ -11,7 +11,7 @@ from typing import Any, Generic, TypeVar
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 
-from booking import pricing, validation
+from booking import payment_schedule, pricing, validation
 from booking.errors import InvalidInput
 from booking.models import Property
 from booking.presenters import availability_json, calendar_json, property_json, quote_json
@@ -93,6 +93,16 @@ class StayCheck:
     guests: int
     verdict: pricing.Verdict
     quote: pricing.Quote
+    terms: payment_schedule.PaymentTerms
+    today: date
+
+    @property
+    def schedule(self) -> tuple[payment_schedule.ScheduleEntry, ...]:
+        return self.schedule_for(self.quote.total)
+
+    def schedule_for(self, total: Decimal) -> tuple[payment_schedule.ScheduleEntry, ...]:
+        """When this stay would be paid if booked today (of `total`: a quote's display currency)."""
+        return payment_schedule.payment_schedule(total, check_in=self.stay.check_in, today=self.today, terms=self.terms)
 
 
 def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None) -> StayCheck:
@@ -154,7 +164,8 @@ def _remembered_check_and_rules(
         return remembered, rules
     stay = pricing.Stay(check_in, check_out)
     verdict = pricing.check_stay_against_ranges(stay, guests, rules, ranges, today())
-    remembered = Remembered(StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules, children_ages)))
+    quote = pricing.quote(stay, guests, rules, children_ages)
+    remembered = Remembered(StayCheck(stay, guests, verdict, quote, payment_schedule.terms_of(rules), today()))
     _checks.keep(key, remembered)
     return remembered, rules
 
@@ -185,6 +196,11 @@ class FoundStays:
     end: date
     currency: str
     stays: list[pricing.FoundStay]
+    terms: payment_schedule.PaymentTerms
+    today: date
+
+    def schedule_of(self, found: pricing.FoundStay) -> tuple[payment_schedule.ScheduleEntry, ...]:
+        return payment_schedule.payment_schedule(found.total, check_in=found.check_in, today=self.today, terms=self.terms)
 
 
 def find_stays(*, nights: int, guests: int, start: date | None = None, end: date | None = None, children_ages: list[int] | None = None) -> FoundStays:
@@ -198,7 +214,7 @@ def find_stays(*, nights: int, guests: int, start: date | None = None, end: date
     found = pricing.find_stays(
         nights=nights, guests=guests, rules=rules, taken_nights=taken, today=today(), first_arrival=start, last_arrival=end, children_ages=children_ages or ()
     )
-    return FoundStays(nights, guests, start, end, rules.currency, found)
+    return FoundStays(nights, guests, start, end, rules.currency, found, payment_schedule.terms_of(rules), today())
 
 
 DEFAULT_SEARCH_DAYS = 60

@@ -167,7 +167,7 @@ class TestBooking:
         reservation = first.structured_content
         assert not first.is_error and reservation["status"] == "held" and reservation["source"] == "mcp"
         assert reservation["guest"]["email"] == "ada@example.com"  # the creator sees what it sent
-        assert reservation["payment"]["amount_due"] == reservation["price_breakdown"]["total"]
+        assert reservation["payment"]["amount_due"] == reservation["payment"]["payment_schedule"][0]["amount"]  # due now
 
         refused = rest(live_url, "POST", "/api/v1/reservations", hold)
         assert refused.status_code == 409

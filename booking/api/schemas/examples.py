@@ -21,6 +21,7 @@ _BREAKDOWN = {
     ],
 }
 _STAY = {"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2}
+_SCHEDULE = [{"type": "immediate", "amount": 384.3, "due_date": None}, {"type": "deferred", "amount": 896.7, "due_date": "2027-04-10"}]
 
 AVAILABILITY_EXAMPLE = {
     **_STAY,
@@ -31,6 +32,7 @@ AVAILABILITY_EXAMPLE = {
     "nights": 3,
     "min_nights": 3,
     "price_breakdown": _BREAKDOWN,
+    "payment_schedule": _SCHEDULE,
 }
 QUOTE_EXAMPLE = {
     **_STAY,
@@ -41,6 +43,7 @@ QUOTE_EXAMPLE = {
     "charge_currency": "EUR",
     "charge_total": 1281.0,
     "price_breakdown": _BREAKDOWN,
+    "payment_schedule": _SCHEDULE,
 }
 CALENDAR_EXAMPLE = {
     "start": "2027-05-01",
@@ -61,12 +64,15 @@ RESERVATION_EXAMPLE = {
     "hold_expires_at": "2027-04-02T10:30:00+00:00",
     "price_breakdown": _BREAKDOWN,
     "payment": {
-        "status": "awaiting_payment",
+        "status": "unpaid",
         "provider": None,
-        "amount_due": 1281.0,
+        "amount_due": 384.3,
         "amount_paid": 0.0,
         "amount_refunded": 0.0,
+        "balance_due": 896.7,
+        "balance_due_date": "2027-04-10",
         "currency": "EUR",
+        "payment_schedule": _SCHEDULE,
         "checkout_url": None,
         "how_to_pay": 'POST https://example.com/api/v1/payments/checkout-session with {"reservation_id": "res_8JTQhG4Q89AMQ57iRAaepw"} and send the guest to the checkout_url it returns.',
         "checkout_session_endpoint": "https://example.com/api/v1/payments/checkout-session",
@@ -170,7 +176,16 @@ STAYS_EXAMPLE = {
     "start": "2027-05-01",
     "end": "2027-06-30",
     "currency": "EUR",
-    "stays": [{"check_in": "2027-05-04", "check_out": "2027-05-07", "nights": 3, "total": 1011.0, "currency": "EUR"}],
+    "stays": [
+        {
+            "check_in": "2027-05-04",
+            "check_out": "2027-05-07",
+            "nights": 3,
+            "total": 1011.0,
+            "currency": "EUR",
+            "payment_schedule": [{"type": "immediate", "amount": 303.3, "due_date": None}, {"type": "deferred", "amount": 707.7, "due_date": "2027-04-04"}],
+        }
+    ],
 }
 
 _POLICY_TEXT = (
@@ -184,15 +199,15 @@ CONFIRMED_RESERVATION_EXAMPLE = {
     "confirmed_at": "2027-04-02T10:12:00+00:00",
     "payment": {
         **RESERVATION_EXAMPLE["payment"],
-        "status": "paid",
+        "status": "deposit_paid",
         "provider": "stripe",
         "amount_due": 0.0,
-        "amount_paid": 1281.0,
+        "amount_paid": 384.3,
         "checkout_url": None,
         "how_to_pay": None,
         "checkout_session_endpoint": None,
     },
-    "cancellation": {"refund_if_cancelled_now": 1281.0, "currency": "EUR", "policy": _POLICY_TEXT},
+    "cancellation": {"refund_if_cancelled_now": 384.3, "currency": "EUR", "policy": _POLICY_TEXT},
 }
 CANCELLED_RESERVATION_EXAMPLE = {
     **CONFIRMED_RESERVATION_EXAMPLE,

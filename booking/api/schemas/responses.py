@@ -12,6 +12,18 @@ class NightlyRate(s.Serializer):
     source = s.CharField()
 
 
+class ScheduleEntry(s.Serializer):
+    type = s.ChoiceField(choices=["immediate", "deferred"], help_text="immediate: due at booking; deferred: charged on due_date to the saved card.")
+    amount = s.FloatField()
+    due_date = s.DateField(allow_null=True, help_text="Null for the immediate part.")
+
+    class Meta:
+        ref_name = "PaymentScheduleEntry"
+
+
+SCHEDULE_HELP = "When the total is paid: a deposit now and the balance on its due date, or all of it now. The amounts sum to the total."
+
+
 class PriceBreakdown(s.Serializer):
     nights = s.IntegerField()
     nightly_avg = s.FloatField()
@@ -47,6 +59,7 @@ class AvailabilityResult(s.Serializer):
     nights = s.IntegerField()
     min_nights = s.IntegerField()
     price_breakdown = PriceBreakdown()
+    payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP)
 
 
 class FoundStay(s.Serializer):
@@ -55,6 +68,7 @@ class FoundStay(s.Serializer):
     nights = s.IntegerField()
     total = s.FloatField(help_text="What a quote of this stay gives, city tax included.")
     currency = s.CharField()
+    payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP)
 
 
 class StaysResult(s.Serializer):
@@ -76,6 +90,7 @@ class QuoteResult(PriceBreakdown):
     charge_currency = s.CharField(help_text="The currency actually charged (EUR).")
     charge_total = s.FloatField()
     price_breakdown = PriceBreakdown()
+    payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP + " In the quote's currency.")
 
     class Meta:
         ref_name = "Quote"
@@ -99,12 +114,15 @@ class CalendarResult(s.Serializer):
 
 
 class PaymentInfo(s.Serializer):
-    status = s.CharField(help_text="awaiting_payment, paid, refunded, partially_refunded, not_paid")
+    status = s.ChoiceField(choices=["unpaid", "deposit_paid", "paid", "partially_refunded", "refunded"])
     provider = s.CharField(allow_null=True)
-    amount_due = s.FloatField()
+    amount_due = s.FloatField(help_text="What is due now: the deposit (or total) of a hold; an overdue balance of a confirmed stay.")
     amount_paid = s.FloatField()
     amount_refunded = s.FloatField()
+    balance_due = s.FloatField(help_text="What remains to be paid later (0 once paid in full; waived when cancelled).")
+    balance_due_date = s.DateField(allow_null=True, help_text="When the balance is charged to the saved card.")
     currency = s.CharField()
+    payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP)
     checkout_url = s.URLField(allow_null=True)
     how_to_pay = s.CharField(allow_null=True)
     checkout_session_endpoint = s.URLField(allow_null=True)
