@@ -433,6 +433,9 @@ class Reservation(models.Model):
     checkout_expires_at = models.DateTimeField(null=True, blank=True)
     # When the guest pays (booking/payment_schedule.py), fixed when the stay is held: [{"type", "amount", "due_date"}].
     payment_schedule = models.JSONField(default=list, blank=True, editable=False)
+    # The cancellation tiers, deposit, balance and security deposit terms in force when the stay was
+    # held (booking/accepted_terms.py): later edits of the policy change only new bookings.
+    accepted_terms = models.JSONField(default=dict, blank=True, editable=False)
     amount_paid = models.DecimalField(**MONEY, default=Decimal("0"))
     amount_refunded = models.DecimalField(**MONEY, default=Decimal("0"))
     payment_intent_id = models.CharField(max_length=255, blank=True)

@@ -39,7 +39,7 @@ from booking import pricing
 from booking.calendar_file import stay_calendar
 from booking.formatting import format_date, site_path
 from booking.models import OutboundEmail, Reservation
-from booking.selectors import cancellation_tiers
+from booking.selectors import accepted_tiers
 from booking.services.audit import flag_for_staff, record_event
 
 logger = logging.getLogger(__name__)
@@ -167,8 +167,8 @@ def confirmation_context(reservation: Reservation) -> dict:
         "check_out_until": prop.check_out_until.strftime("%H:%M"),
         "reservation_url": f"{settings.BASE_URL}{site_path('/thank-you')}?reservation_id={reservation.pk}",
         "confirmed_at": timezone.localtime(reservation.confirmed_at) if reservation.confirmed_at else None,
-        "cancellation_policy": pricing.policy_text(cancellation_tiers(prop)),
-        "cancellation_lines": pricing.policy_lines(cancellation_tiers(prop)),
+        "cancellation_policy": pricing.policy_text(accepted_tiers(reservation)),
+        "cancellation_lines": pricing.policy_lines(accepted_tiers(reservation)),
         "manage_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token)}" if reservation.manage_token else "",
         "admin_url": admin_url(reservation),
         "refunded": reservation.amount_refunded,

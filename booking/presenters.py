@@ -13,7 +13,7 @@ from booking import payment_schedule as schedules
 from booking import pricing
 from booking.models import Property, Reservation
 from booking.pricing import money
-from booking.selectors import cancellation_tiers, refund_if_cancelled
+from booking.selectors import accepted_tiers, refund_if_cancelled
 
 CHECKOUT_SESSION_PATH = "/api/v1/payments/checkout-session"
 ZERO = Decimal("0.00")
@@ -256,7 +256,7 @@ def cancellation_json(reservation: Reservation, status: str) -> dict:
             "cancellation": {
                 "refund_if_cancelled_now": number(refund_if_cancelled(reservation).amount),
                 "currency": reservation.currency,
-                "policy": pricing.policy_text(cancellation_tiers(reservation.property)),
+                "policy": pricing.policy_text(accepted_tiers(reservation)),
             }
         }
     if status == Reservation.Status.CANCELLED:

@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from booking import pricing
+from booking import accepted_terms, pricing
 from booking.errors import NotFound
 from booking.models import DateBlock, Property, Reservation
 from booking.rules import rules_for
@@ -103,6 +103,13 @@ def _hot_cursor(database_connection):
 def cancellation_tiers(prop: Property) -> tuple[pricing.RefundTier, ...]:
     """The property's cancellation tiers as the pricing engine reads them (cached with the rules)."""
     return rules_for(prop).cancellation_tiers
+
+
+def accepted_tiers(reservation: Reservation) -> tuple[pricing.RefundTier, ...]:
+    """The tiers the guest accepted when booking (copied onto the reservation at hold time)."""
+    if reservation.accepted_terms:
+        return accepted_terms.tiers(reservation.accepted_terms)
+    return cancellation_tiers(reservation.property)  # a reservation written without the copy (raw data)
 
 
 def today() -> date:
@@ -222,7 +229,7 @@ def refund_if_cancelled(reservation: Reservation, *, on: date | None = None) -> 
         return RefundQuote(Decimal("0.00"), reservation.currency, (reservation.check_in - on).days, on)
     city_tax = pricing.money(str((reservation.price_breakdown or {}).get("city_tax") or "0"))
     amount = pricing.refund_for_cancellation(
-        tiers=cancellation_tiers(reservation.property),
+        tiers=accepted_tiers(reservation),
         check_in=reservation.check_in,
         today=on,
         paid=reservation.amount_paid,

@@ -24,7 +24,7 @@ from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
 from booking.errors import BookingError, NotFound
 from booking.models import Reservation
-from booking.selectors import cancellation_tiers, refund_if_cancelled
+from booking.selectors import accepted_tiers, refund_if_cancelled
 from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
 from booking.services.limits import count_in_window
 from pages import seo
@@ -117,7 +117,7 @@ def context_for(request, reservation: Reservation) -> dict:
         "breakdown": reservation.price_breakdown or {},
         "total": reservation.total,
         "currency": reservation.currency,
-        "policy_lines": pricing.policy_lines(cancellation_tiers(prop)),
+        "policy_lines": pricing.policy_lines(accepted_tiers(reservation)),
         "refund_now": quote.amount if quote else Decimal("0.00"),
         "days_before_arrival": quote.days_before_arrival if quote else None,
         "can_cancel": confirmed and quote is not None and quote.days_before_arrival >= 0,

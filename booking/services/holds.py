@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import IntegrityError
 from django.utils import timezone
 
-from booking import pricing
+from booking import accepted_terms, pricing
 from booking.callers import Caller
 from booking.errors import DatesUnavailable
 from booking.models import Property, Reservation
@@ -118,6 +118,7 @@ def hold_stay(
                 children_ages=list(children_ages or ()),
                 hold_expires_at=now + timedelta(minutes=settings.HOLD_MINUTES),
                 price_breakdown=breakdown_json(quote),
+                accepted_terms=accepted_terms.snapshot(rules),
                 payment_schedule=schedule_json(payment_schedule(quote.total, check_in=check_in, today=today(), terms=terms_of(rules))),
                 total=quote.total,
                 currency=quote.currency,
