@@ -10,7 +10,8 @@ Definitions (the page states them too):
 - A night is *booked* when a confirmed reservation or a partner (listing platform) block takes it.
 - Occupancy = booked nights / (nights in the month - nights only a staff block takes): a night the
   owner closed was never for sale, so it is left out of the denominator and counted separately.
-- Revenue = total - amount_refunded of confirmed reservations, counted in the month of check-in.
+- Revenue = money kept: amount_paid - amount_refunded of every reservation, whatever its status (a
+  cancelled stay's kept share counts; an unpaid balance does not), in the month of check-in.
 - Average nightly rate = accommodation after the length-of-stay discount (no cleaning fee, no city
   tax) / nights, over confirmed stays arriving in the window.
 """
@@ -175,24 +176,29 @@ class WindowRows:
 
     start: date
     end: date
-    stays: list  # named rows: source, check_in, check_out, total, amount_refunded, price_breakdown
+    stays: list  # confirmed stays, named rows: status, source, check_in, check_out, amount_paid, amount_refunded, price_breakdown
+    paid: list  # every reservation with money paid (the confirmed and the cancelled), same rows
     blocks: list  # named rows: source, feed_key, start, end
 
 
 def load_window(today: date) -> WindowRows:
     """Two queries, whatever the number of stays: one per table."""
     start, end = month_window(today)
-    stays = Reservation.objects.filter(status=Status.CONFIRMED, check_in__lt=end, check_out__gt=start).values_list(
-        "source",
-        "check_in",
-        "check_out",
-        "total",
-        "amount_refunded",
-        "price_breakdown",
-        named=True,
+    rows = list(
+        Reservation.objects.filter(Q(status=Status.CONFIRMED) | Q(amount_paid__gt=0), check_in__lt=end, check_out__gt=start).values_list(
+            "status",
+            "source",
+            "check_in",
+            "check_out",
+            "amount_paid",
+            "amount_refunded",
+            "price_breakdown",
+            named=True,
+        )
     )
     blocks = DateBlock.objects.filter(start__lt=end, end__gt=start).values_list("source", "feed_key", "start", "end", named=True)
-    return WindowRows(start, end, list(stays), list(blocks))
+    confirmed = [row for row in rows if row.status == Status.CONFIRMED]
+    return WindowRows(start, end, confirmed, [row for row in rows if row.amount_paid > 0], list(blocks))
 
 
 def monthly_occupancy_and_revenue(rows: WindowRows) -> list[MonthFigures]:
@@ -201,8 +207,9 @@ def monthly_occupancy_and_revenue(rows: WindowRows) -> list[MonthFigures]:
     revenue: dict[date, Decimal] = defaultdict(Decimal)
     for stay in rows.stays:
         booked.update(_nights(stay.check_in, stay.check_out, rows.start, rows.end))
+    for stay in rows.paid:
         if rows.start <= stay.check_in < rows.end:
-            revenue[stay.check_in.replace(day=1)] += stay.total - stay.amount_refunded
+            revenue[stay.check_in.replace(day=1)] += stay.amount_paid - stay.amount_refunded
     staff: set[date] = set()
     for block in rows.blocks:
         (booked if block.source == DateBlock.Source.PARTNER else staff).update(_nights(block.start, block.end, rows.start, rows.end))

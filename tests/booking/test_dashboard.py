@@ -96,11 +96,11 @@ def dashboard_part(page: str) -> str:
 def march_2031(frozen, demo_property):
     """March 2031 has 31 nights: 1 + 4 booked directly, 5 by Airbnb, 5 closed by the owner."""
     airbnb = Feed.objects.create(name="Airbnb", url="https://airbnb.example/ical/1.ics")
-    stay(demo_property, date(2031, 2, 27), date(2031, 3, 2), source="api", total="900.00", accommodation="1000.00", discount="-100.00")
-    stay(demo_property, date(2031, 3, 2), date(2031, 3, 6), total="1500.00", refunded="100.00", accommodation="1200.00")
+    stay(demo_property, date(2031, 2, 27), date(2031, 3, 2), source="api", total="900.00", paid="900.00", accommodation="1000.00", discount="-100.00")
+    stay(demo_property, date(2031, 3, 2), date(2031, 3, 6), total="1500.00", paid="1500.00", refunded="100.00", accommodation="1200.00")
     DateBlock.objects.create(property=demo_property, start=date(2031, 3, 20), end=date(2031, 3, 25), source="partner", feed_key=airbnb.block_key)
     DateBlock.objects.create(property=demo_property, start=date(2031, 3, 26), end=date(2031, 3, 31), source="staff", reason="painting")
-    # Neither an expired hold nor a cancelled stay takes a night or earns anything.
+    # Neither an expired hold nor a cancelled stay takes a night; a stay refunded in full earns nothing.
     stay(demo_property, date(2031, 3, 12), date(2031, 3, 15), status="expired", total="800.00")
     stay(demo_property, date(2031, 3, 15), date(2031, 3, 18), status="cancelled", total="800.00", paid="800.00", refunded="800.00")
     return airbnb
@@ -115,11 +115,21 @@ def test_occupancy_counts_direct_and_partner_nights_over_the_nights_for_sale(mar
     assert (february.booked_nights, february.occupancy_percent) == (2, Decimal("7.1"))  # 27 and 28 February
 
 
-def test_revenue_is_total_minus_refunds_in_the_month_of_check_in(march_2031):
+def test_revenue_is_money_kept_in_the_month_of_check_in(march_2031):
     months = {m.month: m.revenue for m in dashboard.monthly_occupancy_and_revenue(dashboard.load_window(TODAY))}
     assert months[date(2031, 2, 1)] == Decimal("900.00")  # the stay arriving 27 February, though a night falls in March
     assert months[date(2031, 3, 1)] == Decimal("1400.00")
     assert sum(months.values()) == Decimal("2300.00")
+
+
+def test_a_partial_refund_on_cancelling_leaves_the_kept_share_as_revenue(frozen, demo_property):
+    """The reported defect: €1,050 paid, cancelled with €525 refunded, and the month showed 0.00."""
+    stay(demo_property, date(2031, 4, 10), date(2031, 4, 13), status="cancelled", total="1050.00", paid="1050.00", refunded="525.00")
+    # A deposit paid on a confirmed stay is revenue; its unpaid balance is not (yet).
+    stay(demo_property, date(2031, 5, 10), date(2031, 5, 13), total="1000.00", paid="300.00")
+    months = {m.month: m.revenue for m in dashboard.monthly_occupancy_and_revenue(dashboard.load_window(TODAY))}
+    assert months[date(2031, 4, 1)] == Decimal("525.00")
+    assert months[date(2031, 5, 1)] == Decimal("300.00")
 
 
 def test_the_window_is_the_six_months_before_this_month_this_month_and_the_six_after(march_2031):
