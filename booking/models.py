@@ -572,6 +572,9 @@ class OutboundEmail(models.Model):
         PRE_ARRIVAL = "pre_arrival", "Before arrival"
         REFUNDED_PAYMENT = "refunded_payment", "Payment refunded, needs attention"
         INQUIRY = "inquiry", "Website inquiry"
+        PAYMENT_RECEIVED = "payment_received", "Payment received"
+        BALANCE_DECLINED = "balance_declined", "Balance charge refused"
+        BALANCE_OVERDUE = "balance_overdue", "Balance overdue, needs attention"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL)
@@ -617,3 +620,4 @@ class OutboundEmail(models.Model):
 
 # The payment records live beside the payment code; imported here so Django registers them.
 from booking.payments.models import PaymentEvent, SandboxCheckout  # noqa: E402, F401
+from booking.payments.payment_models import BalanceAttempt, Payment  # noqa: E402, F401

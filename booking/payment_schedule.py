@@ -69,6 +69,11 @@ def schedule_from_json(entries: Sequence[dict]) -> tuple[ScheduleEntry, ...]:
     return tuple(ScheduleEntry(e["type"], money(str(e["amount"])), date.fromisoformat(e["due_date"]) if e.get("due_date") else None) for e in entries)
 
 
+def stored_schedule(entries: Sequence[dict], total: Decimal) -> tuple[ScheduleEntry, ...]:
+    """A reservation's stored schedule; one held before schedules existed pays its total at once."""
+    return schedule_from_json(entries) if entries else (ScheduleEntry(IMMEDIATE, money(total), None),)
+
+
 def due_now(schedule: Sequence[ScheduleEntry]) -> Decimal:
     return sum((e.amount for e in schedule if e.type == IMMEDIATE), ZERO)
 

@@ -170,17 +170,10 @@ def payment_status(reservation: Reservation) -> str:
     return "unpaid"
 
 
-def reservation_schedule(reservation: Reservation) -> tuple[schedules.ScheduleEntry, ...]:
-    """The schedule fixed when the stay was held (a stay held before schedules existed: all at once)."""
-    if reservation.payment_schedule:
-        return schedules.schedule_from_json(reservation.payment_schedule)
-    return (schedules.ScheduleEntry(schedules.IMMEDIATE, reservation.total, None),)
-
-
 def payment_json(reservation: Reservation, status: str) -> dict:
     """What was paid, what is due now and what later (and when)."""
     held = status == Reservation.Status.HELD
-    schedule = reservation_schedule(reservation)
+    schedule = schedules.stored_schedule(reservation.payment_schedule, reservation.total)
     balance = schedules.balance_entry(schedule)
     if held:
         due_now, balance_due = schedules.due_now(schedule), balance.amount if balance else ZERO

@@ -25,6 +25,7 @@ from booking.notifications import queue_refunded_payment_notice
 from booking.payments.ledger import from_cents, record_refund_total, record_unbookable_payment, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
+from booking.services import balances
 from booking.services.locking import lock_reservation, writer_transaction
 from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold
 
@@ -148,11 +149,15 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
     if was_refunded_as_unbookable(locked, payment_intent_id):
         # A webhook retry or the reconciliation job must never turn a refunded payment into a stay.
         return Outcome(locked.pk, "ignored: this payment was refunded because it could not become a stay")
+    if (
+        paid_balance := balances.balance_checkout_paid(locked, session, amount_cents=amount_cents, payment_intent_id=payment_intent_id, actor=actor)
+    ) is not None:
+        return Outcome(locked.pk, paid_balance)
     if locked.status == Status.CONFIRMED and locked.payment_intent_id and payment_intent_id and locked.payment_intent_id != payment_intent_id:
         raise RefundOwed(**owed, reason="a second payment for a reservation already paid")
     if locked.status != Status.CONFIRMED:
         paid_label = f"{from_cents(amount_cents)} {(currency or '?').upper()}"
-        if amount_cents != to_cents(locked.total) or (currency or "").upper() != locked.currency:
+        if amount_cents != to_cents(balances.due_at_checkout(locked)) or (currency or "").upper() != locked.currency:
             # Underpaid, overpaid or another currency: not this reservation's price, so no stay.
             raise RefundOwed(**owed, reason=f"paid {paid_label} but the total is {locked.total} {locked.currency}")
     try:
@@ -167,6 +172,7 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
         raise RefundOwed(**owed, reason="paid after the hold lapsed, and the nights were taken meanwhile") from None
     except InvalidTransition:
         raise RefundOwed(**owed, reason=f"paid for a reservation that is {locked.status}") from None
+    balances.record_checkout_payment(confirmed, session, amount=from_cents(amount_cents), payment_intent_id=payment_intent_id)
     return Outcome(confirmed.pk, "confirmed" if locked.status != Status.CONFIRMED else "already confirmed; payer details backfilled")
 
 

@@ -51,6 +51,8 @@ class SandboxCheckout(models.Model):
     payer_name = models.CharField(max_length=200, blank=True)
     payer_phone = models.CharField(max_length=40, blank=True)
     payment_intent_id = models.CharField(max_length=100, blank=True)
+    # The test card the payer used (pm_sandbox_visa, or pm_sandbox_declines_later: saved, refused off-session).
+    payment_method = models.CharField(max_length=40, blank=True)
     amount_refunded_cents = models.PositiveIntegerField(default=0)
     # Idempotency keys of the refunds made, like Stripe's: a retried refund is not made twice.
     refund_keys = models.JSONField(default=list, blank=True)

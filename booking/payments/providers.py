@@ -21,7 +21,10 @@ logger = logging.getLogger(__name__)
 # Pinned: the API version stripe-python 16.1.0 was generated for. Changing it is a deliberate act.
 STRIPE_API_VERSION = "2026-10-28.endive"
 STRIPE_TIMEOUT_SECONDS = 20
-STRIPE_MAX_NETWORK_RETRIES = 2  # the SDK adds an idempotency key, so a retried POST is safe
+STRIPE_MAX_NETWORK_RETRIES = 2
+KEEP_CARD = {
+    "setup_future_usage": "off_session"
+}  # docs/money.md: later charges without the guest  # the SDK adds an idempotency key, so a retried POST is safe
 
 
 class StripeProvider:
@@ -58,7 +61,8 @@ class StripeProvider:
             "client_reference_id": checkout.reservation_id,
             "metadata": {"reservation_id": checkout.reservation_id},
             # Charges and refunds carry the reservation too, so charge.refunded finds it.
-            "payment_intent_data": {"metadata": {"reservation_id": checkout.reservation_id}, "description": checkout.description[:250]},
+            "payment_intent_data": {"metadata": {"reservation_id": checkout.reservation_id}, "description": checkout.description[:250], **KEEP_CARD},
+            "customer_creation": "always",  # the card is kept on a Customer for the balance and the security deposit
             "phone_number_collection": {"enabled": True},
             "expires_at": int(checkout.expires_at.timestamp()),
             "success_url": checkout.success_url,

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from booking.errors import BookingError, NotFound
+from booking.payments import saved_cards
 from booking.payments.events import Outcome, apply_payment_event
 from booking.payments.models import SandboxCheckout
 from booking.payments.sandbox_provider import get_checkout, session_object
@@ -34,6 +35,7 @@ class PayerInput:
     email: str
     name: str
     phone: str
+    card_number: str = ""
 
 
 def pay(session_id: str, payer: PayerInput) -> tuple[SandboxCheckout, Outcome]:
@@ -47,6 +49,7 @@ def pay(session_id: str, payer: PayerInput) -> tuple[SandboxCheckout, Outcome]:
         checkout.status = SandboxCheckout.Status.COMPLETE
         checkout.payer_email, checkout.payer_name, checkout.payer_phone = payer.email, payer.name, payer.phone
         checkout.payment_intent_id = "pi_sandbox_" + secrets.token_urlsafe(16)
+        checkout.payment_method = saved_cards.sandbox_card(payer.card_number)
         checkout.save()
     # As with Stripe, the payment stands even if applying it fails now (e.g. the database is busy):
     # the reconciliation job reads the completed session and applies it later.

@@ -37,6 +37,9 @@ def session_object(checkout: SandboxCheckout) -> dict[str, Any]:
         "cancel_url": checkout.cancel_url,
         "payment_intent": checkout.payment_intent_id or None,
         "customer_details": {"email": checkout.payer_email, "name": checkout.payer_name, "phone": checkout.payer_phone} if paid else None,
+        # The kept test card (Stripe has a Customer and reads the method off the payment intent).
+        "customer": f"cus_sandbox_{checkout.reservation_id}" if paid else None,
+        "payment_method": (checkout.payment_method or "pm_sandbox_visa") if paid else None,
     }
 
 

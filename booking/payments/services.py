@@ -25,6 +25,7 @@ from booking.payments.models import PaymentEvent
 from booking.payments.presenters import checkout_json
 from booking.payments.providers import CheckoutRequest, get_provider
 from booking.pricing import money
+from booking.services import balances
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import recover_with
 from booking.services.locking import lock_reservation, writer_transaction
@@ -139,7 +140,7 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
     session = provider.create_checkout_session(
         CheckoutRequest(
             reservation_id=reservation.pk,
-            amount_cents=to_cents(reservation.total),
+            amount_cents=to_cents(balances.due_at_checkout(reservation)),  # the deposit, or the total
             currency=reservation.currency,
             description=checkout_description(reservation),
             success_url=return_url(success_url, THANK_YOU_PATH, reservation.pk, with_session=not success_url or is_own_thank_you_page(success_url)),

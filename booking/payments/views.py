@@ -175,6 +175,13 @@ class SandboxPayerForm(forms.Form):
     email = forms.EmailField(label=_lazy("Email"), max_length=254)
     name = forms.CharField(label=_lazy("Full name"), max_length=200)
     phone = forms.CharField(label=_lazy("Phone"), max_length=40)
+    card_number = forms.CharField(
+        label=_lazy("Test card number"),
+        max_length=30,
+        required=False,
+        initial="4242 4242 4242 4242",
+        help_text=_lazy("4000 0000 0000 0341 is kept but refused later (to try a refused balance)."),
+    )
 
     def clean(self) -> dict[str, Any]:
         # No line breaks or control characters: these details end up in email headers and the admin.

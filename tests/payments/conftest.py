@@ -73,3 +73,12 @@ def webhook(client):
         return client.post("/api/v1/payments/webhook", data=payload, content_type="application/json", headers=headers)
 
     return send
+
+
+@pytest.fixture
+def demo_property(demo_property):
+    """These tests are about a stay paid at once (the checkout, webhooks, refunds): the demo's 30 %
+    deposit is switched off. Deposits and balances are tested in tests/money."""
+    demo_property.deposit_percent = 0
+    demo_property.save()
+    return demo_property

@@ -1,0 +1,66 @@
+"""Each payment a guest made, one row per provider payment intent, and the balance job's attempts.
+
+Imported at the bottom of booking/models.py so Django registers them with the `booking` app.
+"""
+
+from django.db import models
+from django.utils import timezone
+
+MONEY = {"max_digits": 10, "decimal_places": 2}
+
+
+class Payment(models.Model):
+    """One successful payment of a stay: the deposit, the balance, or the whole at once. The provider's
+    payment intent id is unique, so a payment replayed by a webhook, the reconciliation job or a
+    second worker is recorded once. Refunds are spread over these rows, newest first."""
+
+    class Kind(models.TextChoices):
+        DEPOSIT = "deposit", "Deposit"
+        BALANCE = "balance", "Balance"
+        FULL = "full", "Paid in full"
+
+    reservation = models.ForeignKey("booking.Reservation", on_delete=models.PROTECT, related_name="payments")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    amount = models.DecimalField(**MONEY)
+    currency = models.CharField(max_length=3)
+    provider = models.CharField(max_length=20)
+    provider_id = models.CharField(max_length=255, help_text="The provider's payment intent id.")
+    # The card kept for the balance and the security deposit (Stripe: Customer + PaymentMethod).
+    customer_id = models.CharField(max_length=255, blank=True)
+    payment_method_id = models.CharField(max_length=255, blank=True)
+    paid_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        app_label = "booking"
+        ordering = ["paid_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["provider", "provider_id"], name="one_payment_per_provider_intent")]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.amount} {self.currency} ({self.provider_id})"
+
+
+class BalanceAttempt(models.Model):
+    """One day's try at charging a stay's balance to the saved card. One row per stay and local date:
+    two workers (or a command run beside the beat job) cannot both charge on the same day."""
+
+    class Outcome(models.TextChoices):
+        CHARGING = "charging", "Charging"
+        SUCCEEDED = "succeeded", "Paid"
+        DECLINED = "declined", "Refused by the card"
+        FAILED = "failed", "Provider unavailable"
+
+    reservation = models.ForeignKey("booking.Reservation", on_delete=models.CASCADE, related_name="balance_attempts")
+    due_date = models.DateField()
+    attempted_on = models.DateField(help_text="The property's local date of the attempt.")
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, default=Outcome.CHARGING)
+    provider_id = models.CharField(max_length=255, blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        app_label = "booking"
+        ordering = ["attempted_on"]
+        constraints = [models.UniqueConstraint(fields=["reservation", "attempted_on"], name="one_balance_attempt_per_day")]
+
+    def __str__(self):
+        return f"balance of {self.reservation_id} on {self.attempted_on}: {self.outcome}"

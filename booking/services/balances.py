@@ -1,0 +1,290 @@
+"""The balance of a stay paid with a deposit: recorded payments, the due-date charge to the saved
+card, and the guest paying early (docs/money.md).
+
+Every payment is a Payment row keyed by the provider's payment intent, written under the
+reservation's lock with amount_paid, so a replayed webhook, a second worker or the command run
+beside the beat job records it once. The job tries each due balance at most once per local day
+(a BalanceAttempt row per day, unique); the provider call runs outside the lock with an
+idempotency key of the reservation, the schedule entry and the number of refused tries, so a
+crash after the provider charged is answered, next time, with that same charge.
+A refused card never cancels the stay: the guest is emailed a link to pay, the job tries again
+each day, and after the grace days staff are flagged and the owner emailed.
+"""
+
+import logging
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from booking import payment_schedule as schedules
+from booking.errors import BookingError, InvalidTransition
+from booking.formatting import site_path
+from booking.models import OutboundEmail, Reservation
+from booking.notifications import deliver_soon, email_address, header_safe, queue_notice
+from booking.payments.ledger import from_cents, to_cents
+from booking.payments.payment_models import BalanceAttempt, Payment
+from booking.payments.saved_cards import saved_cards
+from booking.services.audit import flag_for_staff, record_event
+from booking.services.locking import reservation_transaction
+
+logger = logging.getLogger(__name__)
+Status = Reservation.Status
+ZERO = Decimal("0.00")
+ACTOR = "balance job"
+
+
+def schedule_of(reservation: Reservation) -> tuple[schedules.ScheduleEntry, ...]:
+    return schedules.stored_schedule(reservation.payment_schedule, reservation.total)
+
+
+def due_at_checkout(reservation: Reservation) -> Decimal:
+    """What the checkout of a hold charges: the immediate part of its schedule (deposit or total)."""
+    return schedules.due_now(schedule_of(reservation))
+
+
+def balance_owed(reservation: Reservation) -> Decimal:
+    if reservation.status != Status.CONFIRMED:
+        return ZERO
+    return max(ZERO, reservation.total - reservation.amount_paid)
+
+
+# --- Recording payments (called by the payment event handlers, inside their transaction) -------------
+
+
+def record_checkout_payment(reservation: Reservation, session: dict, *, amount: Decimal, payment_intent_id: str) -> Payment | None:
+    """The payment that confirmed a hold: the deposit, or the whole. Replays change nothing."""
+    if not payment_intent_id:
+        return None
+    kind = Payment.Kind.FULL if amount >= reservation.total else Payment.Kind.DEPOSIT
+    payment, _created = Payment.objects.get_or_create(
+        provider=reservation.payment_provider or "stripe",
+        provider_id=payment_intent_id,
+        defaults={
+            "reservation": reservation,
+            "kind": kind,
+            "amount": amount,
+            "currency": reservation.currency,
+            "customer_id": _text(session.get("customer")),
+            "payment_method_id": _text(session.get("payment_method")),
+        },
+    )
+    return payment
+
+
+def balance_checkout_paid(locked: Reservation, session: dict, *, amount_cents: int, payment_intent_id: str, actor: str) -> str | None:
+    """A checkout paid for a confirmed stay that owes exactly this much: the guest paid the balance
+    (early from the manage page, or after the card was refused). Returns what was done, or None
+    when this payment is not a balance payment (the caller then treats it as a second payment)."""
+    if locked.status != Status.CONFIRMED or not payment_intent_id:
+        return None
+    if Payment.objects.filter(provider_id=payment_intent_id, reservation=locked).exists():
+        return "already recorded"
+    owed = balance_owed(locked)
+    if owed <= 0 or amount_cents != to_cents(owed) or (_text(session.get("currency")).upper() or locked.currency) != locked.currency:
+        return None
+    _record_balance(
+        locked,
+        amount=owed,
+        provider=locked.payment_provider or "stripe",
+        payment_intent_id=payment_intent_id,
+        customer_id=_text(session.get("customer")),
+        payment_method_id=_text(session.get("payment_method")),
+        actor=actor,
+    )
+    return f"balance of {owed} {locked.currency} paid"
+
+
+def _record_balance(
+    locked: Reservation, *, amount: Decimal, provider: str, payment_intent_id: str, customer_id: str, payment_method_id: str, actor: str
+) -> Payment | None:
+    """Under the reservation's lock: one Payment row per intent, and amount_paid with it."""
+    payment, created = Payment.objects.get_or_create(
+        provider=provider,
+        provider_id=payment_intent_id,
+        defaults={
+            "reservation": locked,
+            "kind": Payment.Kind.BALANCE,
+            "amount": amount,
+            "currency": locked.currency,
+            "customer_id": customer_id,
+            "payment_method_id": payment_method_id,
+        },
+    )
+    if not created:
+        return None
+    locked.amount_paid += amount
+    if locked.needs_attention.startswith(OVERDUE_FLAG):
+        locked.needs_attention = ""
+    locked.save(update_fields=["amount_paid", "needs_attention", "updated_at"])
+    record_event(locked, action="balance", actor=actor, from_status=locked.status, note=f"balance of {amount} {locked.currency} paid ({payment_intent_id})")
+    queue_guest_notice(locked, OutboundEmail.Kind.PAYMENT_RECEIVED, "emails/guest_payment_received.txt", amount=amount)
+    return payment
+
+
+# --- The due-date charge ---------------------------------------------------------------------------
+
+
+def charge_due_balances(*, as_of: date | None = None) -> dict[str, int]:
+    """The balance job (beat, and `manage.py charge_due_balances [--as-of]`): try every balance due
+    on or before `as_of` (the property's local date; default today). Returns counts by outcome."""
+    as_of = as_of or timezone.localdate()
+    counts: dict[str, int] = {}
+    owing = Reservation.objects.filter(status=Status.CONFIRMED, amount_paid__gt=0).exclude(payment_schedule=[]).values_list("pk", "total", "amount_paid")
+    for reservation_id, total, paid in owing:
+        if paid >= total:
+            continue
+        outcome = charge_balance(reservation_id, as_of=as_of)
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
+
+
+OVERDUE_FLAG = "Balance overdue"
+
+
+def charge_balance(reservation_id: str, *, as_of: date) -> str:
+    """Charge one stay's balance to its saved card if it is due and not yet tried on `as_of`."""
+    try:
+        with reservation_transaction(reservation_id) as locked:
+            owed, entry = balance_owed(locked), schedules.balance_entry(schedule_of(locked))
+            if owed <= 0 or entry is None or entry.due_date > as_of:
+                return "not_due"
+            if BalanceAttempt.objects.filter(reservation=locked, attempted_on=as_of).exists():
+                return "tried_today"
+            card = locked.payments.exclude(customer_id="").order_by("-paid_at", "-pk").first()
+            refused_before = BalanceAttempt.objects.filter(reservation=locked, due_date=entry.due_date, outcome=BalanceAttempt.Outcome.DECLINED).count()
+            BalanceAttempt.objects.create(reservation=locked, due_date=entry.due_date, attempted_on=as_of)
+            currency = locked.currency
+    except IntegrityError:  # another worker created today's attempt a moment ago
+        return "tried_today"
+    if card is None:
+        return _refused(reservation_id, as_of, entry, owed, charge_id="", reason="No saved card to charge.")
+    key = f"balance-{reservation_id}-{entry.due_date.isoformat()}-{to_cents(owed)}-try{refused_before + 1}"
+    try:
+        cards = saved_cards(card.provider)
+        method = card.payment_method_id or cards.payment_method_of(card.provider_id)
+        charge = cards.charge(
+            customer_id=card.customer_id,
+            payment_method_id=method,
+            amount_cents=to_cents(owed),
+            currency=currency,
+            idempotency_key=key,
+            metadata={"reservation_id": reservation_id, "purpose": "balance", "due_date": entry.due_date.isoformat()},
+        )
+    except BookingError as error:
+        # The provider did not answer: forget today's attempt, so the next run (within the hour) tries
+        # again with the same key: if the charge was made after all, the provider answers with it.
+        BalanceAttempt.objects.filter(reservation_id=reservation_id, attempted_on=as_of).delete()
+        logger.warning("balance of %s not charged now: %s", reservation_id, error.detail)
+        return "provider_unavailable"
+    if charge.declined:
+        return _refused(reservation_id, as_of, entry, owed, charge_id=charge.id, reason=charge.decline)
+    with reservation_transaction(reservation_id) as locked:
+        BalanceAttempt.objects.filter(reservation=locked, attempted_on=as_of).update(outcome=BalanceAttempt.Outcome.SUCCEEDED, provider_id=charge.id)
+        _record_balance(
+            locked,
+            amount=from_cents(charge.amount_cents),
+            provider=card.provider,
+            payment_intent_id=charge.id,
+            customer_id=card.customer_id,
+            payment_method_id=method,
+            actor=ACTOR,
+        )
+    return "charged"
+
+
+def _refused(reservation_id: str, as_of: date, entry: schedules.ScheduleEntry, owed: Decimal, *, charge_id: str, reason: str) -> str:
+    """The card was refused: the stay stands. The guest is emailed a link to pay (once per balance);
+    after the grace days staff are flagged and the owner emailed (once)."""
+    with reservation_transaction(reservation_id) as locked:
+        BalanceAttempt.objects.filter(reservation=locked, attempted_on=as_of).update(
+            outcome=BalanceAttempt.Outcome.DECLINED, provider_id=charge_id, error=reason[:300]
+        )
+        record_event(locked, action="balance_declined", actor=ACTOR, from_status=locked.status, note=f"balance of {owed} {locked.currency} refused: {reason}")
+        if not OutboundEmail.objects.filter(reservation=locked, kind=OutboundEmail.Kind.BALANCE_DECLINED).exists():
+            queue_guest_notice(locked, OutboundEmail.Kind.BALANCE_DECLINED, "emails/guest_balance_declined.txt", amount=owed, due_date=entry.due_date)
+        grace = locked.property.balance_grace_days
+        if (as_of - entry.due_date).days >= grace and not locked.needs_attention.startswith(OVERDUE_FLAG):
+            note = f"{OVERDUE_FLAG}: {owed} {locked.currency} due on {entry.due_date} was refused for {grace} days ({reason}). Contact the guest."
+            flag_for_staff(reservation_id, actor=ACTOR, note=note)
+            _queue_owner_overdue(locked, note)
+    return "declined"
+
+
+# --- The guest pays the balance now (manage page) --------------------------------------------------
+
+
+def start_balance_checkout(reservation: Reservation, *, return_url: str) -> str:
+    """A checkout page for the balance owed; returns its URL. The payment is recorded by the same
+    event handlers as any checkout (balance_checkout_paid)."""
+    from booking.payments.checkout import CheckoutRequest
+    from booking.payments.providers import get_provider
+
+    owed = balance_owed(reservation)
+    if owed <= 0:
+        raise InvalidTransition("Nothing is left to pay for this stay.")
+    provider = get_provider(reservation.payment_provider or None)
+    session = provider.create_checkout_session(
+        CheckoutRequest(
+            reservation_id=reservation.pk,
+            amount_cents=to_cents(owed),
+            currency=reservation.currency,
+            description=f"{reservation.property.name}: balance, {reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}",
+            success_url=return_url + "?paid=1",
+            cancel_url=return_url,
+            expires_at=timezone.now() + timedelta(hours=1),
+        )
+    )
+    return session.url
+
+
+# --- Emails -----------------------------------------------------------------------------------------
+
+
+def manage_url(reservation: Reservation) -> str:
+    return f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token)}" if reservation.manage_token else settings.BASE_URL
+
+
+def queue_guest_notice(reservation: Reservation, kind: str, template: str, **context) -> OutboundEmail | None:
+    """An email to the guest written now in their language (same outbox and retries as the others).
+    Call inside the transaction that records what it reports."""
+    to = email_address(reservation.guest_email)
+    if not to:
+        return None
+    with translation.override(reservation.language or "en"):
+        context = {"reservation": reservation, "property": reservation.property, "manage_url": manage_url(reservation), **context}
+        subjects = {
+            OutboundEmail.Kind.PAYMENT_RECEIVED: _("Payment received for your stay at %(name)s"),
+            OutboundEmail.Kind.BALANCE_DECLINED: _("Your card was refused for the balance of your stay at %(name)s"),
+        }
+        subject = subjects[kind] % {"name": reservation.property.name}
+        body = render_to_string(template, context)
+    row = OutboundEmail.objects.create(
+        reservation=reservation,
+        kind=kind,
+        recipient=OutboundEmail.Recipient.GUEST,
+        subject=header_safe(("[TEST] " if reservation.payment_provider == "sandbox" else "") + subject)[:300],
+        body=body,
+        to_address=to,
+    )
+    transaction.on_commit(deliver_soon)
+    return row
+
+
+def _queue_owner_overdue(reservation: Reservation, note: str) -> None:
+    with translation.override("en"):
+        queue_notice(
+            kind=OutboundEmail.Kind.BALANCE_OVERDUE,
+            reservation=reservation,
+            subject=f"Balance overdue: {reservation.guest_name or reservation.pk}, {reservation.check_in:%d %b %Y}",
+            body=render_to_string("emails/owner_balance_overdue.txt", {"reservation": reservation, "note": note, "manage_url": manage_url(reservation)}),
+            to=settings.OWNER_EMAIL or reservation.property.contact_email,
+        )
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
