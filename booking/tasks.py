@@ -4,7 +4,7 @@ from celery import shared_task
 
 from booking import notifications
 from booking.payments import services as payment_services
-from booking.services import cancellation, idempotency, reservations, stays_mail
+from booking.services import balances, cancellation, idempotency, reservations, stays_mail
 
 
 @shared_task(name="booking.tasks.expire_lapsed_holds")
@@ -41,3 +41,9 @@ def retry_pending_refunds() -> int:
 def purge_idempotency_records() -> int:
     """Housekeeping: delete Idempotency-Key records past their 24 h replay window."""
     return idempotency.purge_expired_records()
+
+
+@shared_task(name="booking.tasks.charge_due_balances")
+def charge_due_balances() -> dict[str, int]:
+    """Charge the balances due today to the saved cards (each stay at most once a day)."""
+    return balances.charge_due_balances()

@@ -19,12 +19,14 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from booking import pricing
+from booking import accepted_terms, pricing
+from booking import payment_schedule as schedules
 from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
 from booking.errors import BookingError, NotFound
 from booking.models import Reservation
 from booking.selectors import accepted_tiers, refund_if_cancelled
+from booking.services.balances import balance_owed, schedule_of, start_balance_checkout
 from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
 from booking.services.limits import count_in_window
 from pages import seo
@@ -80,6 +82,21 @@ def manage(request, reservation: Reservation):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @manage_page
+def pay_balance(request, reservation: Reservation):
+    """GET: "Pay the balance of €X now?" POST: the guest pays what is left now (early, or after their
+    card was refused): off to a checkout page for exactly the balance; the payment comes back
+    through the payment event handlers."""
+    if request.method != "POST":
+        return with_a_form(render(request, "pages/manage_pay_balance.html", context_for(request, reservation)))
+    try:
+        url = start_balance_checkout(reservation, return_url=settings.BASE_URL + lang_path(f"/manage/{reservation.manage_token}"))
+    except BookingError:
+        return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}"), status=303)
+    return HttpResponseRedirect(url, status=303)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@manage_page
 def cancel(request, reservation: Reservation):
     """GET: "Cancel this stay? You get €X back." POST with confirm=yes: cancel, then back to the page."""
     context = context_for(request, reservation)
@@ -108,6 +125,7 @@ def context_for(request, reservation: Reservation) -> dict:
     prop = reservation.property
     confirmed = reservation.status == Reservation.Status.CONFIRMED
     quote = refund_if_cancelled(reservation) if confirmed else None
+    balance = schedules.balance_entry(schedule_of(reservation))
     return {
         "meta": seo.PageMeta(title=_("Your stay at %(name)s") % {"name": prop.name}, description=_("Your booking."), path=request.path, noindex=True),
         "reservation": reservation,
@@ -122,4 +140,8 @@ def context_for(request, reservation: Reservation) -> dict:
         "days_before_arrival": quote.days_before_arrival if quote else None,
         "can_cancel": confirmed and quote is not None and quote.days_before_arrival >= 0,
         "just_cancelled": request.GET.get("cancelled") == "1" and reservation.status == Reservation.Status.CANCELLED,
+        "just_paid": request.GET.get("paid") == "1",
+        "balance_due": balance_owed(reservation),
+        "balance_due_date": balance.due_date if balance else None,
+        "security_deposit": accepted_terms.security_deposit(reservation.accepted_terms) if confirmed else Decimal("0"),
     }

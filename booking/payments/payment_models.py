@@ -6,8 +6,6 @@ Imported at the bottom of booking/models.py so Django registers them with the `b
 from django.db import models
 from django.utils import timezone
 
-MONEY = {"max_digits": 10, "decimal_places": 2}
-
 
 class Payment(models.Model):
     """One successful payment of a stay: the deposit, the balance, or the whole at once. The provider's
@@ -21,7 +19,7 @@ class Payment(models.Model):
 
     reservation = models.ForeignKey("booking.Reservation", on_delete=models.PROTECT, related_name="payments")
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    amount = models.DecimalField(**MONEY)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
     currency = models.CharField(max_length=3)
     provider = models.CharField(max_length=20)
     provider_id = models.CharField(max_length=255, help_text="The provider's payment intent id.")

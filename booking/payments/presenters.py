@@ -1,7 +1,8 @@
 """The JSON answer of checkout-link and checkout-session (REST, MCP and A2A share it)."""
 
 from booking.models import Reservation
-from booking.presenters import number
+from booking.presenters import number, payment_json
+from booking.services.balances import due_at_checkout
 
 
 def checkout_json(reservation: Reservation) -> dict:
@@ -14,7 +15,7 @@ def checkout_json(reservation: Reservation) -> dict:
         "session_id": reservation.checkout_session_id,
         "expires_at": reservation.checkout_expires_at.isoformat() if reservation.checkout_expires_at else None,
         "hold_expires_at": reservation.hold_expires_at.isoformat() if reservation.hold_expires_at else None,
-        "amount": number(reservation.total),
+        "amount": number(due_at_checkout(reservation)),  # what this checkout charges: the deposit, or the total
         "currency": reservation.currency,
         "provider": reservation.payment_provider,
         # The sandbox takes no money: say so wherever its checkout is handed out.
@@ -24,4 +25,5 @@ def checkout_json(reservation: Reservation) -> dict:
         "nights": reservation.nights,
         "guests": reservation.guests,
         "price_breakdown": reservation.price_breakdown,
+        "payment_schedule": payment_json(reservation, reservation.status)["payment_schedule"],
     }

@@ -72,7 +72,8 @@ class StripeSavedCards:
         try:
             intent = self._client().v1.payment_intents.create(params, {"idempotency_key": idempotency_key})
         except stripe.CardError as error:  # declined, or the bank wants the guest present (authentication_required)
-            refused = (error.error.payment_intent if error.error else None) or {}
+            intent = getattr(error.error, "payment_intent", None) if error.error else None
+            refused = intent.to_dict() if intent is not None and hasattr(intent, "to_dict") else {}
             return Charge(
                 refused.get("id", ""), refused.get("status") or "requires_payment_method", amount_cents, error.user_message or str(error.code or "declined")
             )

@@ -14,6 +14,7 @@ each day, and after the grace days staff are flagged and the owner emailed.
 import logging
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -56,7 +57,7 @@ def balance_owed(reservation: Reservation) -> Decimal:
 # --- Recording payments (called by the payment event handlers, inside their transaction) -------------
 
 
-def record_checkout_payment(reservation: Reservation, session: dict, *, amount: Decimal, payment_intent_id: str) -> Payment | None:
+def record_checkout_payment(reservation: Reservation, session: dict[str, Any], *, amount: Decimal, payment_intent_id: str) -> Payment | None:
     """The payment that confirmed a hold: the deposit, or the whole. Replays change nothing."""
     if not payment_intent_id:
         return None
@@ -76,7 +77,7 @@ def record_checkout_payment(reservation: Reservation, session: dict, *, amount: 
     return payment
 
 
-def balance_checkout_paid(locked: Reservation, session: dict, *, amount_cents: int, payment_intent_id: str, actor: str) -> str | None:
+def balance_checkout_paid(locked: Reservation, session: dict[str, Any], *, amount_cents: int, payment_intent_id: str, actor: str) -> str | None:
     """A checkout paid for a confirmed stay that owes exactly this much: the guest paid the balance
     (early from the manage page, or after the card was refused). Returns what was done, or None
     when this payment is not a balance payment (the caller then treats it as a second payment)."""
@@ -151,19 +152,20 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
     try:
         with reservation_transaction(reservation_id) as locked:
             owed, entry = balance_owed(locked), schedules.balance_entry(schedule_of(locked))
-            if owed <= 0 or entry is None or entry.due_date > as_of:
+            if owed <= 0 or entry is None or entry.due_date is None or entry.due_date > as_of:
                 return "not_due"
+            due: date = entry.due_date
             if BalanceAttempt.objects.filter(reservation=locked, attempted_on=as_of).exists():
                 return "tried_today"
             card = locked.payments.exclude(customer_id="").order_by("-paid_at", "-pk").first()
-            refused_before = BalanceAttempt.objects.filter(reservation=locked, due_date=entry.due_date, outcome=BalanceAttempt.Outcome.DECLINED).count()
-            BalanceAttempt.objects.create(reservation=locked, due_date=entry.due_date, attempted_on=as_of)
+            refused_before = BalanceAttempt.objects.filter(reservation=locked, due_date=due, outcome=BalanceAttempt.Outcome.DECLINED).count()
+            BalanceAttempt.objects.create(reservation=locked, due_date=due, attempted_on=as_of)
             currency = locked.currency
     except IntegrityError:  # another worker created today's attempt a moment ago
         return "tried_today"
     if card is None:
-        return _refused(reservation_id, as_of, entry, owed, charge_id="", reason="No saved card to charge.")
-    key = f"balance-{reservation_id}-{entry.due_date.isoformat()}-{to_cents(owed)}-try{refused_before + 1}"
+        return _refused(reservation_id, as_of, due, owed, charge_id="", reason="No saved card to charge.")
+    key = f"balance-{reservation_id}-{due.isoformat()}-{to_cents(owed)}-try{refused_before + 1}"
     try:
         cards = saved_cards(card.provider)
         method = card.payment_method_id or cards.payment_method_of(card.provider_id)
@@ -173,7 +175,7 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
             amount_cents=to_cents(owed),
             currency=currency,
             idempotency_key=key,
-            metadata={"reservation_id": reservation_id, "purpose": "balance", "due_date": entry.due_date.isoformat()},
+            metadata={"reservation_id": reservation_id, "purpose": "balance", "due_date": due.isoformat()},
         )
     except BookingError as error:
         # The provider did not answer: forget today's attempt, so the next run (within the hour) tries
@@ -182,7 +184,7 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
         logger.warning("balance of %s not charged now: %s", reservation_id, error.detail)
         return "provider_unavailable"
     if charge.declined:
-        return _refused(reservation_id, as_of, entry, owed, charge_id=charge.id, reason=charge.decline)
+        return _refused(reservation_id, as_of, due, owed, charge_id=charge.id, reason=charge.decline)
     with reservation_transaction(reservation_id) as locked:
         BalanceAttempt.objects.filter(reservation=locked, attempted_on=as_of).update(outcome=BalanceAttempt.Outcome.SUCCEEDED, provider_id=charge.id)
         _record_balance(
@@ -197,7 +199,7 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
     return "charged"
 
 
-def _refused(reservation_id: str, as_of: date, entry: schedules.ScheduleEntry, owed: Decimal, *, charge_id: str, reason: str) -> str:
+def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, charge_id: str, reason: str) -> str:
     """The card was refused: the stay stands. The guest is emailed a link to pay (once per balance);
     after the grace days staff are flagged and the owner emailed (once)."""
     with reservation_transaction(reservation_id) as locked:
@@ -206,10 +208,17 @@ def _refused(reservation_id: str, as_of: date, entry: schedules.ScheduleEntry, o
         )
         record_event(locked, action="balance_declined", actor=ACTOR, from_status=locked.status, note=f"balance of {owed} {locked.currency} refused: {reason}")
         if not OutboundEmail.objects.filter(reservation=locked, kind=OutboundEmail.Kind.BALANCE_DECLINED).exists():
-            queue_guest_notice(locked, OutboundEmail.Kind.BALANCE_DECLINED, "emails/guest_balance_declined.txt", amount=owed, due_date=entry.due_date)
+            queue_guest_notice(
+                locked,
+                OutboundEmail.Kind.BALANCE_DECLINED,
+                "emails/guest_balance_declined.txt",
+                amount=owed,
+                due_date=due,
+                pay_url=manage_url(locked) + "/pay-balance",
+            )
         grace = locked.property.balance_grace_days
-        if (as_of - entry.due_date).days >= grace and not locked.needs_attention.startswith(OVERDUE_FLAG):
-            note = f"{OVERDUE_FLAG}: {owed} {locked.currency} due on {entry.due_date} was refused for {grace} days ({reason}). Contact the guest."
+        if (as_of - due).days >= grace and not locked.needs_attention.startswith(OVERDUE_FLAG):
+            note = f"{OVERDUE_FLAG}: {owed} {locked.currency} due on {due} was refused for {grace} days ({reason}). Contact the guest."
             flag_for_staff(reservation_id, actor=ACTOR, note=note)
             _queue_owner_overdue(locked, note)
     return "declined"
@@ -249,7 +258,7 @@ def manage_url(reservation: Reservation) -> str:
     return f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token)}" if reservation.manage_token else settings.BASE_URL
 
 
-def queue_guest_notice(reservation: Reservation, kind: str, template: str, **context) -> OutboundEmail | None:
+def queue_guest_notice(reservation: Reservation, kind: str, template: str, **context: Any) -> OutboundEmail | None:
     """An email to the guest written now in their language (same outbox and retries as the others).
     Call inside the transaction that records what it reports."""
     to = email_address(reservation.guest_email)
@@ -257,7 +266,7 @@ def queue_guest_notice(reservation: Reservation, kind: str, template: str, **con
         return None
     with translation.override(reservation.language or "en"):
         context = {"reservation": reservation, "property": reservation.property, "manage_url": manage_url(reservation), **context}
-        subjects = {
+        subjects: dict[str, str] = {
             OutboundEmail.Kind.PAYMENT_RECEIVED: _("Payment received for your stay at %(name)s"),
             OutboundEmail.Kind.BALANCE_DECLINED: _("Your card was refused for the balance of your stay at %(name)s"),
         }
@@ -286,5 +295,5 @@ def _queue_owner_overdue(reservation: Reservation, note: str) -> None:
         )
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     return value if isinstance(value, str) else ""

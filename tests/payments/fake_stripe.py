@@ -1,7 +1,11 @@
 """A small Stripe-compatible HTTP server for tests, driven through the real `stripe` SDK by pointing
 STRIPE_API_BASE at it. It implements only what the service calls: Checkout Session create,
-retrieve and expire, and Refund create, with Stripe's form encoding, errors and idempotency keys.
-Tests can make it fail (`fail_with = 500` or `402`) and complete a session as a payer would.
+retrieve and expire, Refund create, and PaymentIntent create (off-session, with manual capture),
+retrieve, capture and cancel, with Stripe's form encoding, errors and idempotency keys. A session
+made with `customer_creation=always` gets a Customer when completed; the card the payer used is
+kept on it (`card="pm_card_chargeCustomerFail"`, Stripe's 4000 0000 0000 0341, is kept but every
+later charge to it is declined). Tests can make it fail (`fail_with = 500` or `402`) and complete
+a session as a payer would.
 """
 
 import json
@@ -27,28 +31,54 @@ class FakeStripe:
     calls: list[Call] = field(default_factory=list)
     sessions: dict[str, dict] = field(default_factory=dict)
     refunds: list[dict] = field(default_factory=list)
+    payment_intents: dict[str, dict] = field(default_factory=dict)
     fail_with: int | None = None  # answer every call with this HTTP status (500, 402, …)
     delay_seconds: float = 0
     _idempotent: dict[str, tuple[int, dict]] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     # --- What a payer does on Stripe's page ---------------------------------------------------
-    def complete(self, session_id: str, *, email="payer@example.com", name="Pat Payer", phone="+39 055 1234567", paid=True) -> dict:
+    def complete(self, session_id: str, *, email="payer@example.com", name="Pat Payer", phone="+39 055 1234567", paid=True, card="pm_card_visa") -> dict:
         with self.lock:
             session = self.sessions[session_id]
+            intent = self._intent(session["amount_total"], session["currency"], "succeeded" if paid else "processing", card)
+            customer = "cus_" + secrets.token_hex(7) if session.get("_customer_creation") == "always" else None
+            intent.update(customer=customer, setup_future_usage=session.get("_setup_future_usage"))
             session.update(
                 status="complete",
                 payment_status="paid" if paid else "unpaid",
-                payment_intent="pi_" + secrets.token_hex(8),
+                payment_intent=intent["id"],
+                customer=customer,
                 customer_details={"email": email, "name": name, "phone": phone, "address": None, "tax_exempt": "none"},
                 url=None,
             )
-            return dict(session)
+            return self._public(session)
+
+    def _intent(self, amount: int, currency: str, status: str, card: str, **extra) -> dict:
+        intent = {
+            "id": "pi_" + secrets.token_hex(8),
+            "object": "payment_intent",
+            "amount": amount,
+            "amount_received": amount if status == "succeeded" else 0,
+            "amount_capturable": amount if status == "requires_capture" else 0,
+            "currency": currency,
+            "status": status,
+            "payment_method": card,
+            "capture_method": "automatic",
+            "metadata": {},
+            **extra,
+        }
+        self.payment_intents[intent["id"]] = intent
+        return intent
+
+    @staticmethod
+    def _public(session: dict) -> dict:
+        return {k: v for k, v in session.items() if not k.startswith("_")}
 
     def expire_now(self, session_id: str) -> dict:
         with self.lock:
             self.sessions[session_id].update(status="expired", url=None)
-            return dict(self.sessions[session_id])
+            return self._public(self.sessions[session_id])
 
     def calls_to(self, method: str, path_prefix: str) -> list[Call]:
         return [c for c in self.calls if c.method == method and c.path.startswith(path_prefix)]
@@ -76,7 +106,7 @@ class FakeStripe:
             return self._create_session(form)
         if method == "GET" and parts[:3] == ["v1", "checkout", "sessions"] and len(parts) == 4:
             session = self.sessions.get(parts[3])
-            return (200, session) if session else (404, _error("invalid_request_error", "No such checkout.session", code="resource_missing"))
+            return (200, self._public(session)) if session else (404, _error("invalid_request_error", "No such checkout.session", code="resource_missing"))
         if method == "POST" and parts[:3] == ["v1", "checkout", "sessions"] and len(parts) == 5 and parts[4] == "expire":
             session = self.sessions.get(parts[3])
             if session is None:
@@ -86,6 +116,8 @@ class FakeStripe:
             return 200, self.expire_now(parts[3])
         if method == "POST" and parts == ["v1", "refunds"]:
             return self._refund(form)
+        if parts[:2] == ["v1", "payment_intents"]:
+            return self._payment_intents(method, parts[2:], form)
         return 404, _error("invalid_request_error", f"Unrecognized request URL ({method}: {path}).")
 
     def _create_session(self, form):
@@ -122,24 +154,77 @@ class FakeStripe:
             "payment_intent": None,
             "customer_details": None,
             "phone_number_collection": {"enabled": form.get("phone_number_collection[enabled]") == "true"},
+            "customer": None,
+            "_customer_creation": form.get("customer_creation"),
+            "_setup_future_usage": form.get("payment_intent_data[setup_future_usage]"),
         }
         with self.lock:
             self.sessions[session_id] = session
-        return 200, dict(session)
+        return 200, self._public(session)
+
+    def _payment_intents(self, method, rest, form):
+        if method == "POST" and not rest:
+            return self._create_intent(form)
+        intent = self.payment_intents.get(rest[0]) if rest else None
+        if intent is None:
+            return 404, _error("invalid_request_error", "No such payment_intent", code="resource_missing")
+        if method == "GET" and len(rest) == 1:
+            return 200, dict(intent)
+        if method == "POST" and rest[1:] == ["capture"]:
+            if intent["status"] != "requires_capture":
+                return 400, _error("invalid_request_error", "This PaymentIntent could not be captured.", code="payment_intent_unexpected_state")
+            amount = int(form.get("amount_to_capture", intent["amount"]))
+            if amount > intent["amount"]:
+                return 400, _error("invalid_request_error", "amount_to_capture is greater than the amount capturable.", code="amount_too_large")
+            intent.update(status="succeeded", amount_received=amount, amount_capturable=0)
+            return 200, dict(intent)
+        if method == "POST" and rest[1:] == ["cancel"]:
+            if intent["status"] not in ("requires_capture", "requires_payment_method", "requires_action"):
+                return 400, _error("invalid_request_error", "This PaymentIntent could not be canceled.", code="payment_intent_unexpected_state")
+            intent.update(status="canceled", amount_capturable=0)
+            return 200, dict(intent)
+        return 404, _error("invalid_request_error", f"Unrecognized request URL ({method}).")
+
+    def _create_intent(self, form):
+        """Off-session: the customer's saved card, confirmed at once (a hold with capture_method=manual)."""
+        customer, card = form.get("customer"), form.get("payment_method")
+        known = {(i.get("customer"), i["payment_method"]) for i in self.payment_intents.values() if i.get("setup_future_usage") == "off_session"}
+        if (customer, card) not in known:
+            return 400, _error("invalid_request_error", "The provided PaymentMethod was not saved to this customer for off-session use.")
+        if form.get("off_session") != "true" or form.get("confirm") != "true":
+            return 400, _error("invalid_request_error", "This fake only takes off-session, confirmed payment intents.")
+        hold = form.get("capture_method") == "manual"
+        metadata = {k[len("metadata[") : -1]: v for k, v in form.items() if k.startswith("metadata[")}
+        if card == "pm_card_chargeCustomerFail":
+            refused = self._intent(int(form["amount"]), form["currency"], "requires_payment_method", card, customer=customer, metadata=metadata)
+            error = _error("card_error", "Your card was declined.", code="card_declined", decline_code="generic_decline", payment_intent=dict(refused))
+            return 402, error
+        intent = self._intent(
+            int(form["amount"]),
+            form["currency"],
+            "requires_capture" if hold else "succeeded",
+            card,
+            customer=customer,
+            metadata=metadata,
+            capture_method="manual" if hold else "automatic",
+        )
+        return 200, dict(intent)
 
     def _refund(self, form):
         payment_intent, amount = form.get("payment_intent"), int(form.get("amount", "0"))
-        session = next((s for s in self.sessions.values() if s.get("payment_intent") == payment_intent), None)
-        if session is None:
+        intent = self.payment_intents.get(payment_intent)
+        if intent is None or intent["status"] != "succeeded":
             return 404, _error("invalid_request_error", f"No such payment_intent: '{payment_intent}'", code="resource_missing")
         already = sum(r["amount"] for r in self.refunds if r["payment_intent"] == payment_intent)
-        if amount <= 0 or already + amount > session["amount_total"]:
+        # A checkout's payment: what the session says was taken (tests may change it after paying).
+        taken = next((s["amount_total"] for s in self.sessions.values() if s.get("payment_intent") == payment_intent), intent["amount_received"])
+        if amount <= 0 or already + amount > taken:
             return 400, _error("invalid_request_error", "Refund amount is greater than the unrefunded amount.", code="amount_too_large")
         refund = {
             "id": "re_" + secrets.token_hex(8),
             "object": "refund",
             "amount": amount,
-            "currency": session["currency"],
+            "currency": intent["currency"],
             "payment_intent": payment_intent,
             "status": "succeeded",
         }
