@@ -79,6 +79,7 @@ PHRASES = [
     gettext_noop("Choose"),
     gettext_noop("Choose each child's age to book: it decides the city tax."),
     gettext_noop("{amount} total"),
+    gettext_noop("Pay now: {amount}. The balance of {balance} is charged to your card on {date}."),
     gettext_noop("{taxed} of {guests} guests taxed"),
     gettext_noop("{taxed} of {guests} guests taxed: children under {age} pay no city tax"),
 ]

@@ -564,6 +564,18 @@
     body.appendChild(line(t("City tax"), quote.city_tax, { note: cityTaxNote(quote) }));
     body.appendChild(line(t("Total"), quote.total, { className: "total" }));
     parts.push(table);
+    // A deposit now and the balance later (the owner's payment terms): say both, before paying.
+    const [now, later] = quote.payment_schedule || [];
+    if (later) {
+      const schedule = Object.assign(document.createElement("p"), { className: "help" });
+      schedule.dataset.paymentSchedule = "";
+      schedule.textContent = t("Pay now: {amount}. The balance of {balance} is charged to your card on {date}.", {
+        amount: money(now.amount, quote.currency),
+        balance: money(later.amount, quote.currency),
+        date: shortDateYear.format(toDate(later.due_date)),
+      });
+      parts.push(schedule);
+    }
     if (quote.currency !== quote.charge_currency && quote.charge_currency) {
       parts.push(Object.assign(document.createElement("p"), { className: "help", textContent: t("Charged in {currency}: {amount}.", { currency: quote.charge_currency, amount: money(quote.charge_total, quote.charge_currency) }) }));
     }
