@@ -575,6 +575,7 @@ class OutboundEmail(models.Model):
         PAYMENT_RECEIVED = "payment_received", "Payment received"
         BALANCE_DECLINED = "balance_declined", "Balance charge refused"
         BALANCE_OVERDUE = "balance_overdue", "Balance overdue, needs attention"
+        DEPOSIT_CLAIMED = "deposit_claimed", "Security deposit claimed"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL)
@@ -620,4 +621,4 @@ class OutboundEmail(models.Model):
 
 # The payment records live beside the payment code; imported here so Django registers them.
 from booking.payments.models import PaymentEvent, SandboxCheckout  # noqa: E402, F401
-from booking.payments.payment_models import BalanceAttempt, Payment  # noqa: E402, F401
+from booking.payments.payment_models import BalanceAttempt, Payment, SecurityDeposit  # noqa: E402, F401

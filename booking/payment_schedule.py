@@ -26,6 +26,7 @@ class PaymentTerms:
 
     deposit_percent: Decimal = Decimal("0")
     balance_due_days: int = 0
+    security_deposit: Decimal = Decimal("0")  # a refundable card hold, never part of the total
 
     @property
     def takes_deposit(self) -> bool:
@@ -121,4 +122,17 @@ def spread_refund(amount: Decimal, payments: Sequence[PaidPart]) -> list[tuple[s
 
 
 def terms_of(rules: PricingRules) -> PaymentTerms:
-    return PaymentTerms(deposit_percent=rules.deposit_percent, balance_due_days=rules.balance_due_days)
+    return PaymentTerms(deposit_percent=rules.deposit_percent, balance_due_days=rules.balance_due_days, security_deposit=money(rules.security_deposit))
+
+
+def security_deposit_json(amount: Decimal, currency: str) -> dict | None:
+    """How a security deposit is shown to guests and agents: a refundable hold, not a charge."""
+    if amount <= 0:
+        return None
+    return {
+        "amount": float(amount),
+        "currency": currency,
+        "kind": "card_hold",
+        "refundable": True,
+        "description": "Refundable security deposit (card hold): held on the card shortly before arrival and released after check-out; not part of the total.",
+    }

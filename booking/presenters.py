@@ -9,6 +9,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.utils import timezone
 
+from booking import accepted_terms
 from booking import payment_schedule as schedules
 from booking import pricing
 from booking.models import Property, Reservation
@@ -74,6 +75,7 @@ def availability_json(check) -> dict:
         "min_nights": check.verdict.min_nights,
         "price_breakdown": breakdown_json(check.quote),
         "payment_schedule": schedules.schedule_json(check.schedule),
+        "security_deposit": schedules.security_deposit_json(check.terms.security_deposit, check.quote.currency),
     }
 
 
@@ -116,6 +118,7 @@ def quote_json(priced) -> dict:
         "price_breakdown": breakdown,
         # In the quote's currency, like the amounts above (the charge is in charge_currency).
         "payment_schedule": schedules.schedule_json(check.schedule_for(Decimal(str(breakdown["total"])))),
+        "security_deposit": schedules.security_deposit_json(check.terms.security_deposit, check.quote.currency),
     }
     return body
 
@@ -193,6 +196,7 @@ def payment_json(reservation: Reservation, status: str) -> dict:
         "balance_due_date": balance.due_date.isoformat() if balance and balance_due else None,
         "currency": reservation.currency,
         "payment_schedule": schedules.schedule_json(schedule),
+        "security_deposit": schedules.security_deposit_json(accepted_terms.security_deposit(reservation.accepted_terms), reservation.currency),
         "checkout_url": reservation.checkout_url or None if held else None,
         "how_to_pay": (
             f'POST {base}{CHECKOUT_SESSION_PATH} with {{"reservation_id": "{reservation.id}"}} and send the guest to the checkout_url it returns.'

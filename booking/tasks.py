@@ -4,7 +4,7 @@ from celery import shared_task
 
 from booking import notifications
 from booking.payments import services as payment_services
-from booking.services import balances, cancellation, idempotency, reservations, stays_mail
+from booking.services import balances, cancellation, idempotency, reservations, security_deposits, stays_mail
 
 
 @shared_task(name="booking.tasks.expire_lapsed_holds")
@@ -47,3 +47,15 @@ def purge_idempotency_records() -> int:
 def charge_due_balances() -> dict[str, int]:
     """Charge the balances due today to the saved cards (each stay at most once a day)."""
     return balances.charge_due_balances()
+
+
+@shared_task(name="booking.tasks.place_security_deposits")
+def place_security_deposits() -> dict[str, int]:
+    """Hold the security deposits due today on the saved cards, and renew holds about to lapse."""
+    return security_deposits.place_security_deposits()
+
+
+@shared_task(name="booking.tasks.release_security_deposits")
+def release_security_deposits() -> dict[str, int]:
+    """Release the holds of stays that ended (or were cancelled)."""
+    return security_deposits.release_security_deposits()

@@ -43,6 +43,8 @@ def configure(app: Celery) -> None:
             "send-pre-arrival-emails": {"task": "booking.tasks.send_pre_arrival_emails", "schedule": timedelta(hours=1)},
             # Hourly, though a balance is tried once a day: a run missed or failed is made up within the hour.
             "charge-due-balances": {"task": "booking.tasks.charge_due_balances", "schedule": timedelta(hours=1)},
+            "place-security-deposits": {"task": "booking.tasks.place_security_deposits", "schedule": timedelta(hours=1)},
+            "release-security-deposits": {"task": "booking.tasks.release_security_deposits", "schedule": timedelta(hours=1)},
             "retry-pending-refunds": {"task": "booking.tasks.retry_pending_refunds", "schedule": timedelta(minutes=10)},
             "sync-partner-calendars": {"task": "partner_sync.tasks.sync_all_feeds", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
             "probe-partner-listing": {"task": "partner_sync.tasks.probe_listing", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},

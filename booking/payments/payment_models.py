@@ -62,3 +62,42 @@ class BalanceAttempt(models.Model):
 
     def __str__(self):
         return f"balance of {self.reservation_id} on {self.attempted_on}: {self.outcome}"
+
+
+class SecurityDeposit(models.Model):
+    """One card authorisation (manual capture) of a stay's refundable security deposit. An
+    authorisation lapses after 7 days at Stripe: a longer stay gets a new one before that, and the
+    old one is released, so each row is one provider payment intent."""
+
+    class Status(models.TextChoices):
+        HELD = "held", "Held on the card"
+        RELEASED = "released", "Released"
+        CLAIMED = "claimed", "Claimed (captured)"
+        RENEWED = "renewed", "Replaced by a new hold"
+        FAILED = "failed", "Refused by the card"
+
+    LAPSES_AFTER_DAYS = 7  # Stripe: an uncaptured card payment is cancelled after 7 days
+
+    reservation = models.ForeignKey("booking.Reservation", on_delete=models.PROTECT, related_name="security_deposits")
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    provider = models.CharField(max_length=20)
+    provider_id = models.CharField(max_length=255, blank=True, help_text="The provider's payment intent id.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.HELD)
+    placed_on = models.DateField(help_text="The property's local date the card was authorised.")
+    claimed_amount = models.DecimalField(max_digits=10, decimal_places=2, default=0)
+    claim_reason = models.TextField(blank=True)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "booking"
+        ordering = ["placed_on", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["reservation", "placed_on"], name="one_security_hold_per_day"),
+            models.UniqueConstraint(fields=["reservation"], condition=models.Q(status="held"), name="one_open_security_hold"),
+        ]
+
+    def __str__(self):
+        return f"security deposit {self.amount} {self.currency} of {self.reservation_id}: {self.status}"

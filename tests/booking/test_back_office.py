@@ -30,6 +30,8 @@ RATES = "/admin/booking/property/rates/"
 
 @pytest.fixture
 def paid(api, demo_property, fake_stripe, webhook):  # noqa: F811 (fixtures)
+    demo_property.deposit_percent = 0  # paid in full (deposits: tests/money)
+    demo_property.save()
     body = api.post(LINK, stay()).json()
     session = fake_stripe.complete(body["session_id"])
     assert webhook(stripe_event("checkout.session.completed", session)).json()["outcome"] == "confirmed"

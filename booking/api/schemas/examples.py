@@ -21,6 +21,13 @@ _BREAKDOWN = {
     ],
 }
 _STAY = {"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2}
+_SECURITY_DEPOSIT = {
+    "amount": 300.0,
+    "currency": "EUR",
+    "kind": "card_hold",
+    "refundable": True,
+    "description": "Refundable security deposit (card hold): held on the card shortly before arrival and released after check-out; not part of the total.",
+}
 _SCHEDULE = [{"type": "immediate", "amount": 384.3, "due_date": None}, {"type": "deferred", "amount": 896.7, "due_date": "2027-04-10"}]
 
 AVAILABILITY_EXAMPLE = {
@@ -33,6 +40,7 @@ AVAILABILITY_EXAMPLE = {
     "min_nights": 3,
     "price_breakdown": _BREAKDOWN,
     "payment_schedule": _SCHEDULE,
+    "security_deposit": _SECURITY_DEPOSIT,
 }
 QUOTE_EXAMPLE = {
     **_STAY,
@@ -44,6 +52,7 @@ QUOTE_EXAMPLE = {
     "charge_total": 1281.0,
     "price_breakdown": _BREAKDOWN,
     "payment_schedule": _SCHEDULE,
+    "security_deposit": _SECURITY_DEPOSIT,
 }
 CALENDAR_EXAMPLE = {
     "start": "2027-05-01",
@@ -73,6 +82,7 @@ RESERVATION_EXAMPLE = {
         "balance_due_date": "2027-04-10",
         "currency": "EUR",
         "payment_schedule": _SCHEDULE,
+        "security_deposit": _SECURITY_DEPOSIT,
         "checkout_url": None,
         "how_to_pay": 'POST https://example.com/api/v1/payments/checkout-session with {"reservation_id": "res_8JTQhG4Q89AMQ57iRAaepw"} and send the guest to the checkout_url it returns.',
         "checkout_session_endpoint": "https://example.com/api/v1/payments/checkout-session",

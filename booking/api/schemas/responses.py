@@ -21,6 +21,18 @@ class ScheduleEntry(s.Serializer):
         ref_name = "PaymentScheduleEntry"
 
 
+class SecurityDepositOut(s.Serializer):
+    amount = s.FloatField()
+    currency = s.CharField()
+    kind = s.ChoiceField(choices=["card_hold"])
+    refundable = s.BooleanField()
+    description = s.CharField()
+
+    class Meta:
+        ref_name = "SecurityDeposit"
+
+
+DEPOSIT_HELP = "A refundable security deposit held on the card before arrival (never part of the total); null when there is none."
 SCHEDULE_HELP = "When the total is paid: a deposit now and the balance on its due date, or all of it now. The amounts sum to the total."
 
 
@@ -60,6 +72,7 @@ class AvailabilityResult(s.Serializer):
     min_nights = s.IntegerField()
     price_breakdown = PriceBreakdown()
     payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP)
+    security_deposit = SecurityDepositOut(allow_null=True, help_text=DEPOSIT_HELP)
 
 
 class FoundStay(s.Serializer):
@@ -91,6 +104,7 @@ class QuoteResult(PriceBreakdown):
     charge_total = s.FloatField()
     price_breakdown = PriceBreakdown()
     payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP + " In the quote's currency.")
+    security_deposit = SecurityDepositOut(allow_null=True, help_text=DEPOSIT_HELP)
 
     class Meta:
         ref_name = "Quote"
@@ -123,6 +137,7 @@ class PaymentInfo(s.Serializer):
     balance_due_date = s.DateField(allow_null=True, help_text="When the balance is charged to the saved card.")
     currency = s.CharField()
     payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP)
+    security_deposit = SecurityDepositOut(allow_null=True, help_text=DEPOSIT_HELP)
     checkout_url = s.URLField(allow_null=True)
     how_to_pay = s.CharField(allow_null=True)
     checkout_session_endpoint = s.URLField(allow_null=True)
