@@ -9,9 +9,8 @@ from decimal import Decimal
 from django.conf import settings
 from django.utils import timezone
 
-from booking import accepted_terms
+from booking import accepted_terms, pricing
 from booking import payment_schedule as schedules
-from booking import pricing
 from booking.models import Property, Reservation
 from booking.pricing import money
 from booking.selectors import accepted_tiers, refund_if_cancelled
