@@ -117,6 +117,12 @@ class Property(models.Model):
         default=12, help_text=_("Children under this age pay no city tax (when their ages are given at booking).")
     )
     booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text=_("How many days ahead guests may arrive."))
+    # Receipts (docs/money.md): the host's details printed on every receipt.
+    receipt_host_address = models.TextField(blank=True, help_text=_("The host's (or company's) address as printed on receipts."))
+    receipt_tax_code = models.CharField(max_length=40, blank=True, help_text=_("Tax code or VAT number printed on receipts (codice fiscale / partita IVA)."))
+    receipt_stamp_duty = models.BooleanField(
+        default=False, help_text=_("Print the 2 EUR stamp-duty line on receipts over 77.47 EUR (Italy, art. 13 DPR 642/1972).")
+    )
     # Payment terms (docs/money.md): a deposit now and the balance later, and a card hold before arrival.
     deposit_percent = models.PositiveSmallIntegerField(
         default=30,
@@ -621,4 +627,4 @@ class OutboundEmail(models.Model):
 
 # The payment records live beside the payment code; imported here so Django registers them.
 from booking.payments.models import PaymentEvent, SandboxCheckout  # noqa: E402, F401
-from booking.payments.payment_models import BalanceAttempt, Payment, SecurityDeposit  # noqa: E402, F401
+from booking.payments.payment_models import BalanceAttempt, Payment, Receipt, SecurityDeposit  # noqa: E402, F401

@@ -303,6 +303,12 @@ def _deliver_notice(row: OutboundEmail, now) -> int:
 
 
 def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
+    from booking.services.receipts import attach_receipts  # the receipts of the payment this email reports
+
+    return attach_receipts(row, _message_for(row))
+
+
+def _message_for(row: OutboundEmail) -> EmailMultiAlternatives | None:
     """The owner's copies are in English; the guest's emails in the language they booked in."""
     if row.kind not in OutboundEmail.STAY_KINDS:  # written when queued
         return EmailMultiAlternatives(

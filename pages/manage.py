@@ -29,6 +29,7 @@ from booking.selectors import accepted_tiers, refund_if_cancelled
 from booking.services.balances import balance_owed, schedule_of, start_balance_checkout
 from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
 from booking.services.limits import count_in_window
+from booking.services.receipts import receipt_for, receipt_pdf, receipts_of
 from pages import seo
 from pages.i18n import lang_path
 from pages.views import not_found
@@ -78,6 +79,18 @@ def with_a_form(response: HttpResponse) -> HttpResponse:
 @manage_page
 def manage(request, reservation: Reservation):
     return render(request, "pages/manage.html", context_for(request, reservation))
+
+
+@require_safe
+@manage_page
+def receipt(request, reservation: Reservation, year: int, sequence: str):
+    """{link}/receipts/2027/0001.pdf: a receipt of this stay, in the guest's language."""
+    found = receipt_for(reservation, year, int(sequence)) if sequence.isdigit() and len(sequence) <= 9 else None
+    if found is None:
+        return not_found(request)
+    response = HttpResponse(receipt_pdf(found), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="receipt-{found.year}-{found.sequence:04d}.pdf"'
+    return response
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -141,6 +154,7 @@ def context_for(request, reservation: Reservation) -> dict:
         "can_cancel": confirmed and quote is not None and quote.days_before_arrival >= 0,
         "just_cancelled": request.GET.get("cancelled") == "1" and reservation.status == Reservation.Status.CANCELLED,
         "just_paid": request.GET.get("paid") == "1",
+        "receipts": receipts_of(reservation),
         "balance_due": balance_owed(reservation),
         "balance_due_date": balance.due_date if balance else None,
         "security_deposit": accepted_terms.security_deposit(reservation.accepted_terms) if confirmed else Decimal("0"),

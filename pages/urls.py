@@ -28,6 +28,7 @@ urlpatterns = [
     path("manage/<str:token>/cancel", manage.cancel, name="manage-cancel"),
     path("manage/<str:token>/stay.ics", manage.stay_ics, name="manage-ics"),
     path("manage/<str:token>/pay-balance", manage.pay_balance, name="manage-pay-balance"),
+    path("manage/<str:token>/receipts/<int:year>/<str:sequence>.pdf", manage.receipt, name="manage-receipt"),
     path("blog", public_page(views.blog_index), name="blog"),
     path("blog/<str:slug>", public_page(views.blog_post), name="blog-post"),
     re_path(

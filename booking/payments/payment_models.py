@@ -101,3 +101,25 @@ class SecurityDeposit(models.Model):
 
     def __str__(self):
         return f"security deposit {self.amount} {self.currency} of {self.reservation_id}: {self.status}"
+
+
+class Receipt(models.Model):
+    """The receipt of one payment, numbered per calendar year (2027/0001). Issued in the transaction
+    that records the payment, under the property's lock, so numbers never repeat or skip."""
+
+    payment = models.OneToOneField(Payment, on_delete=models.PROTECT, related_name="receipt")
+    year = models.PositiveSmallIntegerField()
+    sequence = models.PositiveIntegerField()
+    issued_on = models.DateField(help_text="The property's local date.")
+
+    class Meta:
+        app_label = "booking"
+        ordering = ["year", "sequence"]
+        constraints = [models.UniqueConstraint(fields=["year", "sequence"], name="one_receipt_number_per_year")]
+
+    @property
+    def number(self) -> str:
+        return f"{self.year}/{self.sequence:04d}"
+
+    def __str__(self):
+        return f"receipt {self.number}"

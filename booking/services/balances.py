@@ -32,6 +32,7 @@ from booking.payments.payment_models import BalanceAttempt, Payment
 from booking.payments.saved_cards import saved_cards
 from booking.services.audit import flag_for_staff, record_event
 from booking.services.locking import reservation_transaction
+from booking.services.receipts import issue_receipt
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
@@ -62,7 +63,7 @@ def record_checkout_payment(reservation: Reservation, session: dict[str, Any], *
     if not payment_intent_id:
         return None
     kind = Payment.Kind.FULL if amount >= reservation.total else Payment.Kind.DEPOSIT
-    payment, _created = Payment.objects.get_or_create(
+    payment, created = Payment.objects.get_or_create(
         provider=reservation.payment_provider or "stripe",
         provider_id=payment_intent_id,
         defaults={
@@ -74,6 +75,8 @@ def record_checkout_payment(reservation: Reservation, session: dict[str, Any], *
             "payment_method_id": _text(session.get("payment_method")),
         },
     )
+    if created:
+        issue_receipt(payment)  # attached to the confirmation email
     return payment
 
 
@@ -118,6 +121,7 @@ def _record_balance(
     )
     if not created:
         return None
+    issue_receipt(payment)
     locked.amount_paid += amount
     if locked.needs_attention.startswith(OVERDUE_FLAG):
         locked.needs_attention = ""
