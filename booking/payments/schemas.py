@@ -2,7 +2,7 @@
 
 from rest_framework import serializers as s
 
-from booking.api.schemas.responses import PriceBreakdown
+from booking.api.schemas.responses import SCHEDULE_HELP, PriceBreakdown, ScheduleEntry
 
 
 class CheckoutResult(s.Serializer):
@@ -12,7 +12,7 @@ class CheckoutResult(s.Serializer):
     session_id = s.CharField(help_text="The payment provider's checkout session id.")
     expires_at = s.DateTimeField(help_text="When the checkout closes; the hold lasts at least as long.")
     hold_expires_at = s.DateTimeField()
-    amount = s.FloatField(help_text="The total charged, equal to price_breakdown.total.")
+    amount = s.FloatField(help_text="What this checkout charges now: the deposit of payment_schedule, or the total when paid in full.")
     currency = s.CharField()
     provider = s.CharField(help_text="stripe, or sandbox (TEST PAYMENT — no money moves).")
     test_mode = s.BooleanField()
@@ -21,6 +21,7 @@ class CheckoutResult(s.Serializer):
     nights = s.IntegerField()
     guests = s.IntegerField()
     price_breakdown = PriceBreakdown()
+    payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP)
 
     class Meta:
         ref_name = "Checkout"

@@ -132,7 +132,8 @@ class TestBooking:
         assert not link.is_error, link.content
         checkout = link.structured_content
         assert checkout["checkout_url"].startswith(live_url) or checkout["provider"] == "stripe"
-        assert checkout["amount"] == availability.structured_content["price_breakdown"]["total"] and checkout["currency"] == "EUR"
+        # What this checkout charges now: the deposit (or the total), as the schedule said.
+        assert checkout["amount"] == availability.structured_content["payment_schedule"][0]["amount"] and checkout["currency"] == "EUR"
         assert (checkout["check_in"], checkout["check_out"]) == (free["check_in"], free["check_out"])
         status = held.structured_content
         assert status["status"] == "held" and status["source"] == "mcp" and status["agent_name"] == "mcp-test-agent"
@@ -150,7 +151,9 @@ class TestBooking:
 
         confirmed, taken = run(follow_up)
         assert confirmed.structured_content["status"] == "confirmed"
-        assert confirmed.structured_content["payment"]["status"] == "paid"
+        payment = confirmed.structured_content["payment"]
+        assert payment["status"] == ("deposit_paid" if len(payment["payment_schedule"]) == 2 else "paid")
+        assert payment["amount_paid"] == payment["payment_schedule"][0]["amount"]
         # Backfilled from the payment page, and masked: the id is the only credential.
         assert confirmed.structured_content["guest"]["email"] == "a***@example.com"
         assert taken.structured_content["available"] is False and taken.structured_content["unavailable_reason"] == "booked"

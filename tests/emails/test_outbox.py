@@ -166,6 +166,8 @@ def test_the_cancellation_email_says_the_refund(demo_property, django_capture_on
 
 def test_the_cancellation_email_says_the_refund_by_the_policy(demo_property, client, settings, django_capture_on_commit_callbacks):
     settings.STRIPE_SECRET_KEY = ""  # the sandbox provider: paid and refunded for real, in test money
+    demo_property.deposit_percent = 0  # paid in full (deposits: tests/money)
+    demo_property.save()
     link = client.post("/api/v1/payments/checkout-link", stay(offset=40, guests=2), content_type="application/json").json()
     paid = client.post(urlsplit(link["checkout_url"]).path, {"email": "lucia@example.com", "name": "Lucia Verdi", "phone": "+39 347 1112233", "action": "pay"})
     assert paid.status_code == 303
