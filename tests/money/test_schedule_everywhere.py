@@ -89,3 +89,16 @@ def test_schedule_helpers_read_what_is_stored():
     schedule = schedules.schedule_from_json(stored)
     assert schedules.due_now(schedule) == Decimal("300.00")
     assert schedules.balance_entry(schedule).amount == Decimal("700.00")
+
+
+def test_the_thank_you_page_says_what_was_paid_and_when_the_balance_is_charged(client, api, demo_property, settings):
+    settings.STRIPE_SECRET_KEY = ""  # the sandbox
+    link = api.post("/api/v1/payments/checkout-link", {"check_in": str(future(90)), "check_out": str(future(93)), "guests": 2}).json()
+    paid = client.post(
+        link["checkout_url"].replace("http://testserver", ""), {"action": "pay", "email": "a@example.com", "name": "Ada L", "phone": "+39 055 1"}
+    )
+    assert paid.status_code == 303
+    payment = api.get(f"/api/v1/reservations/{link['reservation_id']}").json()["payment"]
+    page = client.get(f"/it/thank-you?reservation_id={link['reservation_id']}").content.decode()
+    assert "Saldo" in page and "addebitato sulla tua carta il" in page
+    assert "data-balance-due" in page and payment["status"] == "deposit_paid"
