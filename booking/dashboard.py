@@ -40,6 +40,11 @@ def property_currency() -> str:
     return Property.objects.order_by("pk").values_list("currency", flat=True).first() or "EUR"
 
 
+def property_name() -> str:
+    """The back office's header: the owner's own property, not "Django administration"."""
+    return Property.objects.order_by("pk").values_list("name", flat=True).first() or ""
+
+
 # --- Arrivals and departures ---------------------------------------------------------------------
 
 

@@ -541,6 +541,7 @@ class OutboundEmail(models.Model):
         PRE_ARRIVAL = "pre_arrival", "Before arrival"
         REFUNDED_PAYMENT = "refunded_payment", "Payment refunded, needs attention"
         INQUIRY = "inquiry", "Website inquiry"
+        OWNER_ALERT = "owner_alert", "Problem to look at"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL)
@@ -582,6 +583,23 @@ class OutboundEmail(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} to the {self.recipient} ({self.status})"
+
+
+class OwnerAlert(models.Model):
+    """A problem the owner was emailed about on a given day (the property's local date): at most one
+    email per problem per day, however often a job sees it. The unique pair is the claim, so two
+    workers noticing the same problem at once send one email."""
+
+    problem = models.CharField(max_length=200)
+    day = models.DateField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["problem", "day"], name="one_owner_alert_per_problem_per_day")]
+
+    def __str__(self):
+        return f"{self.problem} ({self.day})"
 
 
 # The payment records live beside the payment code; imported here so Django registers them.

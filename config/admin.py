@@ -104,6 +104,21 @@ def translate_model_names() -> None:
 
 
 class BookingAdminSite(admin.AdminSite):
+    # Not "Django administration": the owner's own back office, named after the property.
+    site_header = gettext_lazy("Back office")
+    site_title = gettext_lazy("Back office")
+    index_title = gettext_lazy("Dashboard")
+
+    def each_context(self, request):
+        context = super().each_context(request)
+        from booking import dashboard  # the app registry is still loading when this module is imported
+
+        name = dashboard.property_name()
+        if name:
+            context["site_header"] = format_lazy("{name} · {back_office}", name=name, back_office=self.site_header)
+            context["site_title"] = context["site_header"]
+        return context
+
     def index(self, request, extra_context=None):
         extra_context = dict(extra_context or {})
         # Guests' names and money: only for users who may read reservations; others get the stock index.

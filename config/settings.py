@@ -233,6 +233,8 @@ SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 X_FRAME_OPTIONS = "DENY"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024  # 1 MiB: larger bodies get 413 payload_too_large
 ADMIN_PATH = env.str("ADMIN_PATH", default="admin/").strip("/") + "/"
+# `manage.py load_demo` (run by `make run`/`make prepare`) loads the demo property into an empty database; off in production.
+DEMO = env.bool("DEMO", default=True)
 # Content-Security-Policy for the pages (django-csp): scripts only from this origin (the
 # site's JavaScript lives in static/js; inline <script type="application/ld+json"> is data, not
 # code). Inline style attributes are allowed for small templates such as the sandbox checkout.

@@ -7,6 +7,8 @@
 Give a user a role in the admin (Users → Groups). Idempotent: permissions are reset to these sets.
 """
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db.models import Q
@@ -41,3 +43,10 @@ class Command(BaseCommand):
             group, _ = Group.objects.get_or_create(name=name)
             group.permissions.set(permissions)
             self.stdout.write(f"{name}: {permissions.count()} permissions")
+        if not get_user_model().objects.filter(is_superuser=True, is_active=True).exists():
+            self.stdout.write(
+                self.style.WARNING(
+                    "No owner account yet. Create the first one with:\n    .venv/bin/python manage.py createsuperuser\n"
+                    "then sign in at /" + settings.ADMIN_PATH + " and give staff accounts the Staff group."
+                )
+            )
