@@ -255,10 +255,18 @@ class Review(models.Model):
     date = models.DateField()
     text = models.TextField()
     source = models.CharField(max_length=50, default="Direct", help_text=_("Where the review was written, e.g. Airbnb, Booking.com, Direct."))
-    published = models.BooleanField(default=True)
+    published = models.BooleanField(default=True, help_text=_("Shown on the site. A guest's review waits for the owner's approval."))
+    # Set when the guest wrote it from their booking link after the stay: a verified stay. Empty for
+    # the reviews the owner types in (from the platforms), which the site marks as such.
+    reservation = models.OneToOneField("Reservation", null=True, blank=True, on_delete=models.SET_NULL, related_name="review", editable=False)
+    language = models.CharField(max_length=8, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]
+
+    @builtins.property  # `property` is this model's foreign key
+    def verified_stay(self) -> bool:
+        return self.reservation_id is not None
 
     def __str__(self):
         return f"{self.author} ({self.rating}★, {self.date})"
@@ -419,6 +427,7 @@ class Reservation(models.Model):
     # The language the booking was made in; its emails are written in it.
     language = models.CharField(max_length=8, default="en")
     pre_arrival_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    review_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -542,9 +551,10 @@ class OutboundEmail(models.Model):
         REFUNDED_PAYMENT = "refunded_payment", "Payment refunded, needs attention"
         INQUIRY = "inquiry", "Website inquiry"
         OWNER_ALERT = "owner_alert", "Problem to look at"
+        REVIEW_REQUEST = "review_request", "Review request"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
-    STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL)
+    STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)
 
     class Recipient(models.TextChoices):
         GUEST = "guest", "Guest"
@@ -576,7 +586,7 @@ class OutboundEmail(models.Model):
             models.UniqueConstraint(
                 fields=["reservation", "kind", "recipient"],
                 name="one_email_per_kind_and_recipient",
-                condition=models.Q(kind__in=["confirmation", "cancellation", "refund", "pre_arrival"]),
+                condition=models.Q(kind__in=["confirmation", "cancellation", "refund", "pre_arrival", "review_request"]),
             ),
         ]
         indexes = [models.Index(fields=["status", "next_attempt_at"], name="email_due")]

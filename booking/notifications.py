@@ -76,7 +76,7 @@ def email_address(value: str) -> str | None:
     return address
 
 
-def queue_emails(reservation: Reservation, kind: str) -> list[OutboundEmail]:
+def queue_emails(reservation: Reservation, kind: str, *, owner_copy: bool = True) -> list[OutboundEmail]:
     """Owe the guest (when we know their address) and the owner an email of this kind about the
     reservation. Call inside the transaction that makes the change it reports: the rows commit
     with it, and a Celery task delivers them after commit (retrying until the mail server answers).
@@ -85,7 +85,7 @@ def queue_emails(reservation: Reservation, kind: str) -> list[OutboundEmail]:
     recipients = []
     if email_address(reservation.guest_email):
         recipients.append(OutboundEmail.Recipient.GUEST)
-    if email_address(settings.OWNER_EMAIL or reservation.property.contact_email):
+    if owner_copy and email_address(settings.OWNER_EMAIL or reservation.property.contact_email):
         recipients.append(OutboundEmail.Recipient.OWNER)
     for recipient in recipients:
         row, _ = OutboundEmail.objects.get_or_create(reservation=reservation, kind=kind, recipient=recipient)
@@ -170,6 +170,7 @@ def confirmation_context(reservation: Reservation) -> dict:
         "cancellation_policy": pricing.policy_text(cancellation_tiers(prop)),
         "cancellation_lines": pricing.policy_lines(cancellation_tiers(prop)),
         "manage_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token)}" if reservation.manage_token else "",
+        "review_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token + '/review')}" if reservation.manage_token else "",
         "admin_url": admin_url(reservation),
         "refunded": reservation.amount_refunded,
         "refund_pending": reservation.refund_pending,
@@ -352,6 +353,7 @@ def _build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
         Kind.CANCELLATION: _("Your stay at %(name)s is cancelled: %(dates)s") % names,
         Kind.REFUND: _("Your refund for %(name)s has been issued") % names,
         Kind.PRE_ARRIVAL: _("See you soon at %(name)s: arrival on %(arrival)s") % {"name": prop.name, "arrival": arrival},
+        Kind.REVIEW_REQUEST: _("How was your stay at %(name)s?") % names,
     }
     message = EmailMultiAlternatives(
         subject=header_safe(prefix + subjects[row.kind]),

@@ -316,7 +316,10 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
         "reviews": {
             "average_rating": average,
             "count": len(reviews),
-            "items": [{"author": r.author, "rating": r.rating, "date": r.date.isoformat(), "text": r.text, "source": r.source} for r in reviews],
+            "items": [
+                {"author": r.author, "rating": r.rating, "date": r.date.isoformat(), "text": r.text, "source": r.source, "verified_stay": r.verified_stay}
+                for r in reviews
+            ],
         },
         "host": {"name": prop.host_name, "languages": [x.strip() for x in prop.languages.split(",") if x.strip()]},
         "booking": {

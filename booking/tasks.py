@@ -4,7 +4,7 @@ from celery import shared_task
 
 from booking import notifications
 from booking.payments import services as payment_services
-from booking.services import cancellation, idempotency, reservations, stays_mail
+from booking.services import cancellation, idempotency, reservations, reviews, stays_mail
 
 
 @shared_task(name="booking.tasks.expire_lapsed_holds")
@@ -41,3 +41,9 @@ def retry_pending_refunds() -> int:
 def purge_idempotency_records() -> int:
     """Housekeeping: delete Idempotency-Key records past their 24 h replay window."""
     return idempotency.purge_expired_records()
+
+
+@shared_task(name="booking.tasks.send_review_requests")
+def send_review_requests() -> int:
+    """Ask the guests who checked out yesterday for a review (once each)."""
+    return reviews.queue_review_requests()

@@ -41,6 +41,7 @@ def configure(app: Celery) -> None:
             "purge-idempotency-records": {"task": "booking.tasks.purge_idempotency_records", "schedule": timedelta(hours=1)},
             "deliver-due-emails": {"task": "booking.tasks.deliver_due_emails", "schedule": timedelta(seconds=60)},
             "send-pre-arrival-emails": {"task": "booking.tasks.send_pre_arrival_emails", "schedule": timedelta(hours=1)},
+            "send-review-requests": {"task": "booking.tasks.send_review_requests", "schedule": timedelta(hours=1)},
             "retry-pending-refunds": {"task": "booking.tasks.retry_pending_refunds", "schedule": timedelta(minutes=10)},
             "sync-partner-calendars": {"task": "partner_sync.tasks.sync_all_feeds", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
             "probe-partner-listing": {"task": "partner_sync.tasks.probe_listing", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},

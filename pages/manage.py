@@ -16,15 +16,17 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from booking import pricing
 from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
-from booking.errors import BookingError, NotFound
+from booking.errors import BookingError, InvalidInput, NotFound
 from booking.models import Reservation
 from booking.selectors import cancellation_tiers, refund_if_cancelled
+from booking.services import reviews
 from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
 from booking.services.limits import count_in_window
 from pages import seo
@@ -96,6 +98,27 @@ def cancel(request, reservation: Reservation):
     return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?cancelled=1", status=303)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
+@manage_page
+def review(request, reservation: Reservation):
+    """The review form after the stay: stars and a few words, in the guest's language; POST stores
+    it for the owner's approval (booking.services.reviews)."""
+    context = context_for(request, reservation)
+    if request.method == "POST":
+        try:
+            reviews.submit_review(
+                reservation=reservation, rating=request.POST.get("rating"), text=request.POST.get("text"), language=translation.get_language()
+            )
+        except InvalidInput as error:
+            context.update(errors={item["loc"][-1]: item["msg"] for item in error.errors}, rating=request.POST.get("rating"), text=request.POST.get("text", ""))
+            return with_a_form(render(request, "pages/manage_review.html", context, status=422))
+        except BookingError as error:
+            context["error"] = error.detail
+            return with_a_form(render(request, "pages/manage_review.html", context, status=409))
+        return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?reviewed=1", status=303)
+    return with_a_form(render(request, "pages/manage_review.html", context))
+
+
 @require_safe
 @manage_page
 def stay_ics(request, reservation: Reservation):
@@ -122,4 +145,6 @@ def context_for(request, reservation: Reservation) -> dict:
         "days_before_arrival": quote.days_before_arrival if quote else None,
         "can_cancel": confirmed and quote is not None and quote.days_before_arrival >= 0,
         "just_cancelled": request.GET.get("cancelled") == "1" and reservation.status == Reservation.Status.CANCELLED,
+        "can_review": reviews.review_window_open(reservation),
+        "just_reviewed": request.GET.get("reviewed") == "1",
     }

@@ -27,6 +27,7 @@ urlpatterns = [
     path("manage/<str:token>", manage.manage, name="manage"),
     path("manage/<str:token>/cancel", manage.cancel, name="manage-cancel"),
     path("manage/<str:token>/stay.ics", manage.stay_ics, name="manage-ics"),
+    path("manage/<str:token>/review", manage.review, name="manage-review"),
     path("blog", public_page(views.blog_index), name="blog"),
     path("blog/<str:slug>", public_page(views.blog_post), name="blog-post"),
     re_path(

@@ -148,7 +148,16 @@ PROPERTY_EXAMPLE = {
     "reviews": {
         "average_rating": 4.8,
         "count": 1,
-        "items": [{"author": "Hannah", "rating": 5, "date": "2026-06-14", "text": "The terrace is even better than the photos.", "source": "Airbnb"}],
+        "items": [
+            {
+                "author": "Hannah",
+                "rating": 5,
+                "date": "2026-06-14",
+                "text": "The terrace is even better than the photos.",
+                "source": "Airbnb",
+                "verified_stay": False,
+            }
+        ],
     },
     "host": {"name": "Giulia", "languages": ["Italian", "English"]},
     "booking": {

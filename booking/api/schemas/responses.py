@@ -251,6 +251,7 @@ class Review(s.Serializer):
     date = s.DateField()
     text = s.CharField()
     source = s.CharField()
+    verified_stay = s.BooleanField(help_text="Written by a guest from their booking link after a stay here; false for reviews the owner copied in.")
 
 
 class Reviews(s.Serializer):
