@@ -6,6 +6,7 @@ The owner's own typed-in reviews (copied from the platforms) stay possible; the 
 is which.
 """
 
+from collections.abc import Iterable
 from datetime import date, timedelta
 
 from django.db import IntegrityError, transaction
@@ -102,7 +103,7 @@ def submit_review(*, reservation: Reservation, rating: object, text: object, lan
         raise ReviewNotOpen(_("A review can be written after the stay, once.")) from None
 
 
-def set_published(reviews, *, published: bool) -> int:
+def set_published(reviews: Iterable[Review], *, published: bool) -> int:
     """The owner approves (or hides) reviews. Saved one by one so the property's remembered
     answers (its rules version) learn of the change; returns how many changed."""
     changed = 0
