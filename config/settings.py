@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "booking",
+    "booking.italy.apps.ItalyConfig",  # check-in, police registration, city tax (docs/italy.md)
     "partner_sync",
     "pages",
     "discovery",

@@ -1,0 +1,1 @@
+"""Celery tasks of the Italian obligations: thin adapters over booking/italy services."""
