@@ -23,6 +23,7 @@ from booking import pricing
 from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
 from booking.errors import BookingError, NotFound
+from booking.italy.arrival import manage_page_context
 from booking.models import Reservation
 from booking.selectors import cancellation_tiers, refund_if_cancelled
 from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
@@ -122,4 +123,5 @@ def context_for(request, reservation: Reservation) -> dict:
         "days_before_arrival": quote.days_before_arrival if quote else None,
         "can_cancel": confirmed and quote is not None and quote.days_before_arrival >= 0,
         "just_cancelled": request.GET.get("cancelled") == "1" and reservation.status == Reservation.Status.CANCELLED,
+        "italy": manage_page_context(reservation),  # online check-in and arrival instructions
     }
