@@ -132,7 +132,7 @@ def _guest(problems: Problems, codes: Tables, data, index: int, today: date) -> 
             if place is None:
                 problems.add([*loc, "comune_of_birth"], _("Unknown comune in this province: check the name and the two-letter province."), "unknown_comune")
             else:
-                guest.comune_of_birth, guest.province_of_birth, guest.comune_of_birth_code = place.name.title(), province, place.code
+                guest.comune_of_birth, guest.province_of_birth, guest.comune_of_birth_code = comune, province, place.code
     document = data.get("document")
     if index == 0:
         _document(problems, codes, guest, document, [*loc, "document"])
