@@ -20,9 +20,9 @@ def own_cache(settings, tmp_path):
 def make_stay(demo_property):
     def make(check_in: date | None = None, nights: int = 3, guests: int = 3, children_ages=None, **fields) -> Reservation:
         check_in = check_in or future(5)
+        fields = {"status": Reservation.Status.CONFIRMED, **fields}
         return Reservation.objects.create(
             property=demo_property,
-            status=Reservation.Status.CONFIRMED,
             check_in=check_in,
             check_out=date.fromordinal(check_in.toordinal() + nights),
             guests=guests,
