@@ -47,10 +47,9 @@ def tables_dir() -> Path:
 
 def fold(text: str) -> str:
     """Upper-case ASCII with single spaces: the form names are compared in."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     for mark in "'’`-.,()":
-        ascii_text = ascii_text.replace(mark, " ")
-    return " ".join(ascii_text.upper().split())
+        text = text.replace(mark, " ")
+    return " ".join(unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().upper().split())
 
 
 def _date(value: str) -> date | None:
