@@ -28,7 +28,7 @@ def manage_page_context(reservation: Reservation, today: date | None = None) -> 
     """What the manage page shows about check-in and arrival."""
     today = today or timezone.localdate()
     check_in = check_in_for(reservation)
-    settings = ItalySettings.for_property(reservation.property)
+    settings = ItalySettings.read(reservation.property)
     due = instructions_due(reservation, check_in, settings, today)
     return {
         "check_in_open": check_in_open(reservation, today),

@@ -41,6 +41,11 @@ class ItalySettings(models.Model):
         settings, _created = cls.objects.get_or_create(property=prop)
         return settings
 
+    @classmethod
+    def read(cls, prop: Property) -> "ItalySettings":
+        """The settings without writing them (the defaults until the owner saves them)."""
+        return cls.objects.filter(property=prop).first() or cls(property=prop)
+
 
 class CheckIn(models.Model):
     """A stay's online check-in. Created by the first save or by the reminder job; complete once

@@ -70,3 +70,22 @@ def test_back_office_reports_and_police_day(client, june):
     day = client.get("/admin/italy/checkin/police/", {"date": "2026-06-27"})
     assert day.status_code == 200 and 'data-state="missing"' in day.content.decode()
     assert client.get("/admin/italy/checkin/police/", {"date": "2026-06-27", "download": "1"}).status_code == 403  # no document permission
+
+
+def test_only_the_owner_sees_documents(client, make_stay):
+    from django.core.management import call_command as run
+    from django.contrib.auth.models import Group
+
+    from tests.dates import future
+
+    run("setup_roles")
+    stay = make_stay(check_in=future(3), guests=1)
+    save_check_in(stay, party(LEAD))
+    check_in_url = f"/admin/italy/checkin/{stay.online_check_in.pk}/change/"
+    for role, sees in (("Owner", True), ("Staff", False)):
+        user = User.objects.create_user(role.lower(), password="x", is_staff=True)
+        user.groups.add(Group.objects.get(name=role))
+        client.force_login(user)
+        html = client.get(check_in_url).content.decode()
+        assert ("CA12345AB" in html) is sees and "Neri" in html
+        assert (client.get("/admin/italy/checkin/police/", {"date": str(stay.check_in), "download": "1"}).status_code == 200) is sees
