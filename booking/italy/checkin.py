@@ -100,7 +100,11 @@ def _place_of_issue(problems: Problems, codes: Tables, value: str, loc: list) ->
     if len(matches) == 1:
         return matches[0].code
     if matches:
-        problems.add(loc, _("Several comuni have this name: add the province, e.g. %(example)s.") % {"example": f"{name.strip()} ({matches[0].province})"}, "ambiguous_comune")
+        problems.add(
+            loc,
+            _("Several comuni have this name: add the province, e.g. %(example)s.") % {"example": f"{name.strip()} ({matches[0].province})"},
+            "ambiguous_comune",
+        )
     else:
         problems.add(loc, _("Unknown place: give a country code (e.g. DE) or an Italian comune."), "unknown_comune")
     return ""

@@ -24,7 +24,9 @@ REMINDER_7, REMINDER_2, ARRIVAL_INFO = "check_in_reminder_7", "check_in_reminder
 def queue_check_in_emails(*, today: date | None = None) -> int:
     today = today or timezone.localdate()
     queued = 0
-    stays = Reservation.objects.filter(status=Reservation.Status.CONFIRMED, check_in__gte=today, check_in__lte=today + timedelta(days=30)).select_related("property")
+    stays = Reservation.objects.filter(status=Reservation.Status.CONFIRMED, check_in__gte=today, check_in__lte=today + timedelta(days=30)).select_related(
+        "property"
+    )
     for stay in stays:
         check_in, _created = CheckIn.objects.get_or_create(reservation=stay)
         days_left = (stay.check_in - today).days
@@ -49,10 +51,23 @@ def _claim_and_queue(check_in: CheckIn, stamp: str, kind: str, template: str, it
             return 0
         with translation.override(stay.language or "en"):
             manage = f"{settings.BASE_URL}{site_path('/manage/' + stay.manage_token)}"
-            context = {"reservation": stay, "property": stay.property, "check_in_url": f"{manage}/check-in", "manage_url": manage, "paragraphs": paragraphs(italy.arrival_instructions)}
-            subject = (_("Arrival instructions for %(name)s") if kind == ARRIVAL_INFO else _("Please check in online for %(name)s")) % {"name": stay.property.name}
+            context = {
+                "reservation": stay,
+                "property": stay.property,
+                "check_in_url": f"{manage}/check-in",
+                "manage_url": manage,
+                "paragraphs": paragraphs(italy.arrival_instructions),
+            }
+            subject = (_("Arrival instructions for %(name)s") if kind == ARRIVAL_INFO else _("Please check in online for %(name)s")) % {
+                "name": stay.property.name
+            }
             OutboundEmail.objects.create(
-                reservation=stay, kind=kind, recipient=OutboundEmail.Recipient.GUEST, subject=header_safe(subject)[:300], body=render_to_string(template, context), to_address=to
+                reservation=stay,
+                kind=kind,
+                recipient=OutboundEmail.Recipient.GUEST,
+                subject=header_safe(subject)[:300],
+                body=render_to_string(template, context),
+                to_address=to,
             )
         transaction.on_commit(deliver_soon)
     return 1

@@ -18,7 +18,25 @@ MAX_NIGHTS = 30  # the portal takes at most 30 days of stay per record
 SINGLE, HEAD_OF_FAMILY, GROUP_LEADER, FAMILY_MEMBER, GROUP_MEMBER = "16", "17", "18", "19", "20"
 LEADS = (SINGLE, HEAD_OF_FAMILY, GROUP_LEADER)
 # Letters that Unicode does not decompose into a base letter and an accent.
-UNDECOMPOSED = str.maketrans({"ß": "ss", "ẞ": "SS", "Æ": "AE", "æ": "ae", "Ø": "O", "ø": "o", "Œ": "OE", "œ": "oe", "Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Þ": "Th", "þ": "th", "ı": "i"})
+UNDECOMPOSED = str.maketrans(
+    {
+        "ß": "ss",
+        "ẞ": "SS",
+        "Æ": "AE",
+        "æ": "ae",
+        "Ø": "O",
+        "ø": "o",
+        "Œ": "OE",
+        "œ": "oe",
+        "Ł": "L",
+        "ł": "l",
+        "Đ": "D",
+        "đ": "d",
+        "Þ": "Th",
+        "þ": "th",
+        "ı": "i",
+    }
+)
 
 
 @dataclass(frozen=True)

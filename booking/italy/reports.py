@@ -60,7 +60,9 @@ def city_tax_csv(first: date, last: date) -> str:
     writer.writerow(CITY_TAX_COLUMNS)
     for stay, tax in rows:
         writer.writerow([stay.pk, stay.check_in, stay.check_out, tax.nights_taxed, tax.guests, tax.guests_exempt, tax.exemption_reasons, tax.rate, tax.amount])
-    writer.writerow(["TOTAL", "", "", sum(t.nights_taxed for _s, t in rows), sum(t.guests for _s, t in rows), sum(t.guests_exempt for _s, t in rows), "", "", total])
+    writer.writerow(
+        ["TOTAL", "", "", sum(t.nights_taxed for _s, t in rows), sum(t.guests for _s, t in rows), sum(t.guests_exempt for _s, t in rows), "", "", total]
+    )
     return out.getvalue()
 
 

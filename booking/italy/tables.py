@@ -100,7 +100,8 @@ class Tables:
 @cache
 def _load(directory: str) -> Tables:
     states = tuple(
-        State(code=r["code"], name=r["name"], province="ES", valid_until=_date(r["valid_until"]), iso_alpha2=r["iso_alpha2"]) for r in _rows(directory, "states.csv")
+        State(code=r["code"], name=r["name"], province="ES", valid_until=_date(r["valid_until"]), iso_alpha2=r["iso_alpha2"])
+        for r in _rows(directory, "states.csv")
     )
     comuni = tuple(Place(code=r["code"], name=r["name"], province=r["province"], valid_until=_date(r["valid_until"])) for r in _rows(directory, "comuni.csv"))
     document_types = {r["code"]: r["name"] for r in _rows(directory, "document_types.csv")}

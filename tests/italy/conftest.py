@@ -52,7 +52,16 @@ LEAD = {
     "document": {"type": "identity_card", "number": "CA12345AB", "issued_in": "Firenze"},
 }
 PARTNER = {"first_name": "Jürgen", "last_name": "Müller", "sex": "M", "date_of_birth": "1982-11-20", "citizenship": "DE", "country_of_birth": "DE"}
-CHILD = {"first_name": "Sofia", "last_name": "Müller", "sex": "F", "date_of_birth": "2019-05-02", "citizenship": "DE", "country_of_birth": "IT", "comune_of_birth": "Forlì", "province_of_birth": "FC"}
+CHILD = {
+    "first_name": "Sofia",
+    "last_name": "Müller",
+    "sex": "F",
+    "date_of_birth": "2019-05-02",
+    "citizenship": "DE",
+    "country_of_birth": "IT",
+    "comune_of_birth": "Forlì",
+    "province_of_birth": "FC",
+}
 
 
 def party(*guests, kind="family") -> dict:

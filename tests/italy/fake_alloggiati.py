@@ -7,7 +7,9 @@ import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-ENVELOPE = '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>{}</soap:Body></soap:Envelope>'
+ENVELOPE = (
+    '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>{}</soap:Body></soap:Envelope>'
+)
 FAULT = "<soap:Fault><faultcode>soap:Server</faultcode><faultstring>Server was unable to process request.</faultstring></soap:Fault>"
 OK = "<esito>true</esito>"
 
@@ -51,7 +53,8 @@ class FakeAlloggiati:
             return f"<GenerateTokenResponse {ns}><GenerateTokenResult><issued>2026-06-01T10:00:00</issued><expires>2026-06-01T18:00:00</expires><token>TOKEN-1</token></GenerateTokenResult><result>{esito(True)}</result></GenerateTokenResponse>"
         valid = records - 1 if behaviour == "refuse" else records
         details = "".join(
-            f"<EsitoOperazioneServizio>{esito(False, 'ERR', 'Comune di nascita errato') if behaviour == 'refuse' and i == 0 else esito(True)}</EsitoOperazioneServizio>" for i in range(records)
+            f"<EsitoOperazioneServizio>{esito(False, 'ERR', 'Comune di nascita errato') if behaviour == 'refuse' and i == 0 else esito(True)}</EsitoOperazioneServizio>"
+            for i in range(records)
         )
         overall = esito(behaviour != "refuse", "", "")
         return f"<{operation}Response {ns}><{operation}Result>{overall}</{operation}Result><result><SchedineValide>{valid}</SchedineValide><Dettaglio>{details}</Dettaglio></result></{operation}Response>"

@@ -116,7 +116,11 @@ def test_the_form_in_italian_checks_in_the_party(client, make_stay):
 
 def test_the_form_shows_errors_in_italian_without_echoing_the_number(client, make_stay):
     stay = make_stay(guests=1)
-    form = {f"g0-{k}": v for k, v in LEAD.items() if k != "document"} | {"g0-citizenship": "ZZ", "g0-document_type": "passport", "g0-document_number": "SECRET123"}
+    form = {f"g0-{k}": v for k, v in LEAD.items() if k != "document"} | {
+        "g0-citizenship": "ZZ",
+        "g0-document_type": "passport",
+        "g0-document_number": "SECRET123",
+    }
     answer = client.post(f"/it/manage/{stay.manage_token}/check-in", form)
     html = answer.content.decode()
     assert answer.status_code == 422 and "Codice paese sconosciuto" in html and "SECRET123" not in html

@@ -14,7 +14,9 @@ JULY = month_bounds(2026, 7)
 
 
 def tax(check_in, check_out, guests, period=JUNE, **kwargs):
-    return stay_tax(check_in=check_in, check_out=check_out, guests=guests, first=period[0], last=period[1], rate=RATE, max_nights=7, exempt_under_age=12, **kwargs)
+    return stay_tax(
+        check_in=check_in, check_out=check_out, guests=guests, first=period[0], last=period[1], rate=RATE, max_nights=7, exempt_under_age=12, **kwargs
+    )
 
 
 def test_per_person_per_night():
@@ -56,7 +58,12 @@ def test_without_ages_everyone_is_taxed():
 
 @pytest.mark.parametrize(
     ("check_in", "check_out", "expected"),
-    [(date(2026, 5, 28), date(2026, 6, 2), 1), (date(2026, 5, 20), date(2026, 6, 5), 0), (date(2026, 6, 30), date(2026, 7, 2), 1), (date(2026, 7, 1), date(2026, 7, 2), 0)],
+    [
+        (date(2026, 5, 28), date(2026, 6, 2), 1),
+        (date(2026, 5, 20), date(2026, 6, 5), 0),
+        (date(2026, 6, 30), date(2026, 7, 2), 1),
+        (date(2026, 7, 1), date(2026, 7, 2), 0),
+    ],
 )
 def test_taxed_nights_in_a_month(check_in, check_out, expected):
     assert taxed_nights_in(check_in, check_out, 7, *JUNE) == expected

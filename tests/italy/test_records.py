@@ -49,8 +49,16 @@ CASES = {
     ),
     "group_long_names": (
         [
-            foreign("Wolfeschlegelsteinhausenbergerdorff-Vandermeulen Junior", "Hubert Blaine Alexander Maximilian", "M", date(1990, 2, 28), STATI_UNITI,
-                    document_type="PASOR", document_number="X123456789012345678901", document_place=STATI_UNITI),  # fmt: skip
+            foreign(
+                "Wolfeschlegelsteinhausenbergerdorff-Vandermeulen Junior",
+                "Hubert Blaine Alexander Maximilian",
+                "M",
+                date(1990, 2, 28),
+                STATI_UNITI,
+                document_type="PASOR",
+                document_number="X123456789012345678901",
+                document_place=STATI_UNITI,
+            ),  # fmt: skip
             foreign("Ødegård", "Søren", "M", date(1991, 3, 1), "100000231"),
             foreign("Groß", "Ævar", "M", date(1992, 4, 2), GERMANIA),
         ],

@@ -7,11 +7,12 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import Permission, User
+from django.contrib.auth.models import Group, Permission, User
 from django.core.management import call_command
 
 from booking.italy.checkin import save_check_in
 from booking.models import Reservation
+from tests.dates import future
 from tests.italy.conftest import CHILD, LEAD, PARTNER, party
 
 pytestmark = pytest.mark.django_db
@@ -73,12 +74,7 @@ def test_back_office_reports_and_police_day(client, june):
 
 
 def test_only_the_owner_sees_documents(client, make_stay):
-    from django.core.management import call_command as run
-    from django.contrib.auth.models import Group
-
-    from tests.dates import future
-
-    run("setup_roles")
+    call_command("setup_roles")
     stay = make_stay(check_in=future(3), guests=1)
     save_check_in(stay, party(LEAD))
     check_in_url = f"/admin/italy/checkin/{stay.online_check_in.pk}/change/"

@@ -7,91 +7,144 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('booking', '0013_reservation_children_ages'),
+        ("booking", "0013_reservation_children_ages"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CheckIn',
+            name="CheckIn",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('party', models.CharField(choices=[('family', 'Family'), ('group', 'Group')], default='family', max_length=10)),
-                ('completed_at', models.DateTimeField(blank=True, null=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('documents_erased_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('reminder_7_sent_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('reminder_2_sent_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('arrival_info_sent_at', models.DateTimeField(blank=True, editable=False, null=True)),
-                ('reservation', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='online_check_in', to='booking.reservation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("party", models.CharField(choices=[("family", "Family"), ("group", "Group")], default="family", max_length=10)),
+                ("completed_at", models.DateTimeField(blank=True, null=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("documents_erased_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("reminder_7_sent_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("reminder_2_sent_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("arrival_info_sent_at", models.DateTimeField(blank=True, editable=False, null=True)),
+                ("reservation", models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name="online_check_in", to="booking.reservation")),
             ],
             options={
-                'verbose_name': 'check-in',
+                "verbose_name": "check-in",
             },
         ),
         migrations.CreateModel(
-            name='ItalySettings',
+            name="ItalySettings",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('arrival_info_days', models.PositiveSmallIntegerField(default=2, help_text='Arrival instructions are shown and emailed once check-in is complete and arrival is at most this many days away.', validators=[django.core.validators.MaxValueValidator(30)])),
-                ('document_retention_days', models.PositiveSmallIntegerField(default=30, help_text='Identity documents are erased this many days after check-out (the police receipt is kept).', validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(365)])),
-                ('arrival_instructions', models.TextField(blank=True, help_text='Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs.')),
-                ('arrival_instructions_en', models.TextField(blank=True, help_text='Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs.', null=True)),
-                ('arrival_instructions_it', models.TextField(blank=True, help_text='Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs.', null=True)),
-                ('arrival_instructions_de', models.TextField(blank=True, help_text='Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs.', null=True)),
-                ('arrival_instructions_fr', models.TextField(blank=True, help_text='Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs.', null=True)),
-                ('property', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='italy_settings', to='booking.property')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "arrival_info_days",
+                    models.PositiveSmallIntegerField(
+                        default=2,
+                        help_text="Arrival instructions are shown and emailed once check-in is complete and arrival is at most this many days away.",
+                        validators=[django.core.validators.MaxValueValidator(30)],
+                    ),
+                ),
+                (
+                    "document_retention_days",
+                    models.PositiveSmallIntegerField(
+                        default=30,
+                        help_text="Identity documents are erased this many days after check-out (the police receipt is kept).",
+                        validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(365)],
+                    ),
+                ),
+                (
+                    "arrival_instructions",
+                    models.TextField(blank=True, help_text="Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs."),
+                ),
+                (
+                    "arrival_instructions_en",
+                    models.TextField(
+                        blank=True, help_text="Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs.", null=True
+                    ),
+                ),
+                (
+                    "arrival_instructions_it",
+                    models.TextField(
+                        blank=True, help_text="Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs.", null=True
+                    ),
+                ),
+                (
+                    "arrival_instructions_de",
+                    models.TextField(
+                        blank=True, help_text="Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs.", null=True
+                    ),
+                ),
+                (
+                    "arrival_instructions_fr",
+                    models.TextField(
+                        blank=True, help_text="Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs.", null=True
+                    ),
+                ),
+                ("property", models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name="italy_settings", to="booking.property")),
             ],
             options={
-                'verbose_name': 'Italian settings',
-                'verbose_name_plural': 'Italian settings',
+                "verbose_name": "Italian settings",
+                "verbose_name_plural": "Italian settings",
             },
         ),
         migrations.CreateModel(
-            name='PoliceRegistration',
+            name="PoliceRegistration",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('pending', 'Waiting to be sent'), ('sent', 'Sent and accepted'), ('failed', 'Failed: send it by hand')], default='pending', max_length=10)),
-                ('records', models.PositiveSmallIntegerField(default=0)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('next_attempt_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('answer', models.JSONField(blank=True, default=dict, help_text='What the service answered to Test and Send.')),
-                ('last_error', models.CharField(blank=True, max_length=500)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('reservation', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='police_registration', to='booking.reservation')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "Waiting to be sent"), ("sent", "Sent and accepted"), ("failed", "Failed: send it by hand")],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("records", models.PositiveSmallIntegerField(default=0)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("next_attempt_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("answer", models.JSONField(blank=True, default=dict, help_text="What the service answered to Test and Send.")),
+                ("last_error", models.CharField(blank=True, max_length=500)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "reservation",
+                    models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name="police_registration", to="booking.reservation"),
+                ),
             ],
             options={
-                'verbose_name': 'police registration',
+                "verbose_name": "police registration",
             },
         ),
         migrations.CreateModel(
-            name='Guest',
+            name="Guest",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(help_text='0 is the lead guest.')),
-                ('first_name', models.CharField(max_length=100)),
-                ('last_name', models.CharField(max_length=100)),
-                ('sex', models.CharField(choices=[('M', 'Male'), ('F', 'Female')], max_length=1)),
-                ('date_of_birth', models.DateField()),
-                ('citizenship', models.CharField(help_text='ISO 3166-1 alpha-2', max_length=2)),
-                ('country_of_birth', models.CharField(help_text='ISO 3166-1 alpha-2', max_length=2)),
-                ('comune_of_birth', models.CharField(blank=True, max_length=100)),
-                ('province_of_birth', models.CharField(blank=True, max_length=2)),
-                ('comune_of_birth_code', models.CharField(blank=True, editable=False, max_length=9)),
-                ('document_type', models.CharField(blank=True, choices=[('identity_card', 'Identity card'), ('passport', 'Passport'), ('driving_licence', 'Driving licence')], max_length=20)),
-                ('document_number', models.CharField(blank=True, max_length=20)),
-                ('document_issued_in', models.CharField(blank=True, help_text='A country code, or an Italian comune.', max_length=100)),
-                ('document_issued_in_code', models.CharField(blank=True, editable=False, max_length=9)),
-                ('check_in', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='guests', to='italy.checkin')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField(help_text="0 is the lead guest.")),
+                ("first_name", models.CharField(max_length=100)),
+                ("last_name", models.CharField(max_length=100)),
+                ("sex", models.CharField(choices=[("M", "Male"), ("F", "Female")], max_length=1)),
+                ("date_of_birth", models.DateField()),
+                ("citizenship", models.CharField(help_text="ISO 3166-1 alpha-2", max_length=2)),
+                ("country_of_birth", models.CharField(help_text="ISO 3166-1 alpha-2", max_length=2)),
+                ("comune_of_birth", models.CharField(blank=True, max_length=100)),
+                ("province_of_birth", models.CharField(blank=True, max_length=2)),
+                ("comune_of_birth_code", models.CharField(blank=True, editable=False, max_length=9)),
+                (
+                    "document_type",
+                    models.CharField(
+                        blank=True,
+                        choices=[("identity_card", "Identity card"), ("passport", "Passport"), ("driving_licence", "Driving licence")],
+                        max_length=20,
+                    ),
+                ),
+                ("document_number", models.CharField(blank=True, max_length=20)),
+                ("document_issued_in", models.CharField(blank=True, help_text="A country code, or an Italian comune.", max_length=100)),
+                ("document_issued_in_code", models.CharField(blank=True, editable=False, max_length=9)),
+                ("check_in", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="guests", to="italy.checkin")),
             ],
             options={
-                'ordering': ['check_in', 'position'],
-                'permissions': [('view_guest_documents', "Can see guests' identity documents")],
-                'constraints': [models.UniqueConstraint(fields=('check_in', 'position'), name='one_guest_per_position')],
+                "ordering": ["check_in", "position"],
+                "permissions": [("view_guest_documents", "Can see guests' identity documents")],
+                "constraints": [models.UniqueConstraint(fields=("check_in", "position"), name="one_guest_per_position")],
             },
         ),
     ]

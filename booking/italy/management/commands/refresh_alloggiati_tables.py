@@ -39,7 +39,9 @@ class Command(BaseCommand):
             if len(rows) < MINIMUM_ROWS[name] or not {"Codice", "Descrizione"} <= set(rows[0]):
                 raise CommandError(f"{SOURCES[name]} from {source} does not look like the police's table ({len(rows)} rows); nothing written")
         iso_by_code = {s.code: s.iso_alpha2 for s in tables().states}
-        states = [[r["Codice"].strip(), r["Descrizione"].strip(), iso_by_code.get(r["Codice"].strip(), ""), iso_date(r.get("DataFineVal", ""))] for r in raw["states"]]
+        states = [
+            [r["Codice"].strip(), r["Descrizione"].strip(), iso_by_code.get(r["Codice"].strip(), ""), iso_date(r.get("DataFineVal", ""))] for r in raw["states"]
+        ]
         comuni = [[r["Codice"].strip(), r["Descrizione"].strip(), r["Provincia"].strip(), iso_date(r.get("DataFineVal", ""))] for r in raw["comuni"]]
         documents = [[r["Codice"].strip(), r["Descrizione"].strip()] for r in raw["documents"]]
         target = Path(into)
@@ -47,7 +49,12 @@ class Command(BaseCommand):
         write(target / "states.csv", ["code", "name", "iso_alpha2", "valid_until"], states)
         write(target / "comuni.csv", ["code", "name", "province", "valid_until"], comuni)
         write(target / "document_types.csv", ["code", "name"], documents)
-        source_note = {"publisher": "Polizia di Stato, Alloggiati Web", "published_as_of": date.today().isoformat(), "retrieved_from": source, "refreshed_by": "manage.py refresh_alloggiati_tables"}
+        source_note = {
+            "publisher": "Polizia di Stato, Alloggiati Web",
+            "published_as_of": date.today().isoformat(),
+            "retrieved_from": source,
+            "refreshed_by": "manage.py refresh_alloggiati_tables",
+        }
         (target / "SOURCE.json").write_text(json.dumps(source_note, indent=2) + "\n")
         reload()
         for code, name, iso, valid_until in states:
