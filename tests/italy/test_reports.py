@@ -85,3 +85,12 @@ def test_only_the_owner_sees_documents(client, make_stay):
         html = client.get(check_in_url).content.decode()
         assert ("CA12345AB" in html) is sees and "Neri" in html
         assert (client.get("/admin/italy/checkin/police/", {"date": str(stay.check_in), "download": "1"}).status_code == 200) is sees
+
+
+def test_the_check_in_list_leads_to_the_police_day_and_the_reports_in_italian(client, demo_property):
+    call_command("setup_roles")
+    owner = User.objects.create_user("owner", password="x", is_staff=True)
+    owner.groups.add(Group.objects.get(name="Owner"))
+    client.force_login(owner)
+    html = client.get("/admin/italy/checkin/", HTTP_ACCEPT_LANGUAGE="it").content.decode()
+    assert "/admin/italy/checkin/police/" in html and "Comunicazione alla polizia" in html and "Imposta di soggiorno e statistiche" in html
