@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from booking.errors import BookingError, InvalidInput
 from booking.italy.models import CheckIn, Guest
+from booking.italy.records import ascii_text
 from booking.italy.tables import ITALY, Tables, tables
 from booking.models import Reservation
 
@@ -59,6 +60,15 @@ def _extra(problems: Problems, data: dict, loc: list, accepted: tuple) -> None:
     for key in data:
         if key not in accepted:
             problems.add([*loc, key], _("Unknown field; accepted: %(fields)s.") % {"fields": ", ".join(accepted)}, "extra_forbidden")
+
+
+def _latin_name(problems: Problems, data: dict, loc: list, name: str) -> str:
+    """The police's records take Latin letters only (accents are folded): a name written in
+    another script is asked for as in the passport's machine-readable line."""
+    value = _text(problems, data, loc, name, 100)
+    if value and not any(ch.isalpha() for ch in ascii_text(value)):
+        problems.add([*loc, name], _("Write the name in Latin letters, as in the passport's machine-readable line."), "string_pattern_mismatch")
+    return value
 
 
 def _country(problems: Problems, codes: Tables, data: dict, loc: list, name: str) -> str:
@@ -118,8 +128,8 @@ def _guest(problems: Problems, codes: Tables, data, index: int, today: date) -> 
     _extra(problems, data, loc, GUEST_FIELDS)
     guest = Guest(
         position=index,
-        first_name=_text(problems, data, loc, "first_name", 100),
-        last_name=_text(problems, data, loc, "last_name", 100),
+        first_name=_latin_name(problems, data, loc, "first_name"),
+        last_name=_latin_name(problems, data, loc, "last_name"),
         citizenship=_country(problems, codes, data, loc, "citizenship"),
         country_of_birth=_country(problems, codes, data, loc, "country_of_birth"),
     )

@@ -12,9 +12,25 @@ from tests.browser.conftest import PHONE, open_browser, requires_chromium, scree
 pytestmark = [pytest.mark.live, pytest.mark.slow, requires_chromium, pytest.mark.timeout(180)]
 
 GUESTS = [
-    {"first_name": "Giulia", "last_name": "Neri", "sex": "F", "date_of_birth": "1984-03-09", "citizenship": "IT", "country_of_birth": "IT", "comune": "Firenze (FI)"},
+    {
+        "first_name": "Giulia",
+        "last_name": "Neri",
+        "sex": "F",
+        "date_of_birth": "1984-03-09",
+        "citizenship": "IT",
+        "country_of_birth": "IT",
+        "comune": "Firenze (FI)",
+    },
     {"first_name": "Jürgen", "last_name": "Müller", "sex": "M", "date_of_birth": "1982-11-20", "citizenship": "DE", "country_of_birth": "DE"},
-    {"first_name": "Sofia", "last_name": "Müller", "sex": "F", "date_of_birth": "2019-05-02", "citizenship": "DE", "country_of_birth": "IT", "comune": "Forlì (FC)"},
+    {
+        "first_name": "Sofia",
+        "last_name": "Müller",
+        "sex": "F",
+        "date_of_birth": "2019-05-02",
+        "citizenship": "DE",
+        "country_of_birth": "IT",
+        "comune": "Forlì (FC)",
+    },
 ]
 
 
