@@ -29,8 +29,9 @@ class CheckInClosed(BookingError):
 
 
 def check_in_open(reservation: Reservation, today: date | None = None) -> bool:
+    """Open from confirmation until check-out, for a rental in Italy (the law it serves)."""
     today = today or timezone.localdate()
-    return reservation.status == Reservation.Status.CONFIRMED and today < reservation.check_out
+    return reservation.property.country_code == ITALY and reservation.status == Reservation.Status.CONFIRMED and today < reservation.check_out
 
 
 class Problems:

@@ -24,9 +24,9 @@ REMINDER_7, REMINDER_2, ARRIVAL_INFO = "check_in_reminder_7", "check_in_reminder
 def queue_check_in_emails(*, today: date | None = None) -> int:
     today = today or timezone.localdate()
     queued = 0
-    stays = Reservation.objects.filter(status=Reservation.Status.CONFIRMED, check_in__gte=today, check_in__lte=today + timedelta(days=30)).select_related(
-        "property"
-    )
+    stays = Reservation.objects.filter(
+        property__country_code="IT", status=Reservation.Status.CONFIRMED, check_in__gte=today, check_in__lte=today + timedelta(days=30)
+    ).select_related("property")
     for stay in stays:
         check_in, _created = CheckIn.objects.get_or_create(reservation=stay)
         days_left = (stay.check_in - today).days

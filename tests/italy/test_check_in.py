@@ -154,3 +154,11 @@ def test_manage_page_leads_to_check_in_then_shows_arrival_instructions_when_due(
     assert "4321" in client.get(f"/it/manage/{soon.manage_token}").content.decode()
     later_html = client.get(f"/manage/{later.manage_token}").content.decode()
     assert "4321" not in later_html and "data-arrival-instructions-later" in later_html
+
+
+def test_only_for_a_rental_in_italy(client, make_stay, demo_property):
+    demo_property.country_code = "FR"
+    demo_property.save()
+    stay = make_stay()
+    assert put(client, stay, party()).status_code == 409
+    assert "data-check-in-link" not in client.get(f"/manage/{stay.manage_token}").content.decode()
