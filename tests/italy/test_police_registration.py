@@ -75,7 +75,7 @@ def test_alloggiati_file_prints_the_records_and_lists_missing_stays(make_stay, a
     out = capsys.readouterr().out
     records = out.split("\r\n")[:-1]
     assert [len(r) for r in records] == [168, 168] and records[0].startswith("17") and records[1].startswith("19")
-    missing = make_stay(check_in=today(), guests=2)
+    missing = make_stay(check_in=today() + timedelta(days=10), guests=2)  # one rental: never two arrivals a day
     with pytest.raises(SystemExit) as exit_:
-        call_command("alloggiati_file", "--date", str(today()))
+        call_command("alloggiati_file", "--date", str(missing.check_in))
     assert exit_.value.code == 1 and missing.pk in capsys.readouterr().err
