@@ -52,10 +52,11 @@ def register(reservation: Reservation, *, now=None) -> int:
     if not claimed:
         return 0
     row.refresh_from_db()
+    numbers = [g.document_number for g in found.check_in.guests.all() if g.document_number] if found.check_in else []
     try:
         outcome = client().register(found.records)
     except ServiceUnreachable as error:
-        row.last_error = str(error)[:500]
+        row.last_error = without_documents(str(error), numbers)[:500]
         if row.attempts >= MAX_ATTEMPTS or now >= deadline(reservation):
             _fail(row, f"Alloggiati Web could not be reached after {row.attempts} attempts: register the guests by hand. {row.last_error}")
         else:
@@ -63,11 +64,11 @@ def register(reservation: Reservation, *, now=None) -> int:
             row.save(update_fields=["last_error", "next_attempt_at"])
         logger.warning("police registration of %s not sent (attempt %s): %s", reservation.pk, row.attempts, row.last_error)
         return 0
-    row.answer, row.records = outcome.answer, len(found.records)
+    row.answer, row.records = without_documents(outcome.answer, numbers), len(found.records)
     if not outcome.accepted:
-        row.last_error = outcome.error[:500]
+        row.last_error = without_documents(outcome.error, numbers)[:500]
         row.save(update_fields=["answer", "records", "last_error"])
-        _fail(row, f"Alloggiati Web refused the records: {outcome.error} Correct the check-in and register by hand.")
+        _fail(row, f"Alloggiati Web refused the records: {row.last_error} Correct the check-in and register by hand.")
         return 0
     row.status, row.sent_at, row.last_error = PoliceRegistration.Status.SENT, now, ""
     row.save(update_fields=["status", "sent_at", "last_error", "answer", "records"])
@@ -78,3 +79,16 @@ def _fail(row: PoliceRegistration, note: str) -> None:
     row.status = PoliceRegistration.Status.FAILED
     row.save(update_fields=["status", "last_error"])
     flag_for_staff(row.reservation_id, actor="police registration", note=note[:300])
+
+
+def without_documents(value, numbers: list[str]):
+    """The service's answer or error as kept and shown to staff: a document number it may quote is
+    masked, since the answer outlives the documents and staff may not see them."""
+    if isinstance(value, dict):
+        return {k: without_documents(v, numbers) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_documents(v, numbers) for v in value]
+    if isinstance(value, str):
+        for number in numbers:
+            value = value.replace(number, "<document>")
+    return value

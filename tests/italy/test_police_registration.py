@@ -51,6 +51,7 @@ def test_a_test_failure_stops_send_and_flags_the_stay(fake, arriving_today):
     assert fake.operations() == ["GenerateToken", "Test"]
     row = PoliceRegistration.objects.get(reservation=arriving_today)
     assert row.status == "failed" and "Comune di nascita errato" in row.last_error
+    assert "CA12345AB" not in row.last_error + str(row.answer) + Reservation.objects.get(pk=arriving_today.pk).needs_attention  # quoted, masked
     assert "refused" in Reservation.objects.get(pk=arriving_today.pk).needs_attention
 
 
@@ -79,3 +80,15 @@ def test_alloggiati_file_prints_the_records_and_lists_missing_stays(make_stay, a
     with pytest.raises(SystemExit) as exit_:
         call_command("alloggiati_file", "--date", str(missing.check_in))
     assert exit_.value.code == 1 and missing.pk in capsys.readouterr().err
+
+
+def test_the_jobs_are_on_the_beat_schedule():
+    from config.celery import app
+
+    schedule = {entry["task"] for entry in app.conf.beat_schedule.values()}
+    assert {
+        "booking.italy.tasks.send_police_registrations",
+        "booking.italy.tasks.send_check_in_emails",
+        "booking.italy.tasks.erase_guest_documents",
+    } <= schedule
+    assert "booking.italy.tasks.send_police_registrations" in app.tasks
