@@ -96,14 +96,10 @@ def guest_rows(reservation: Reservation, existing, payload, errors: dict) -> lis
         document = values.pop("document", None) or {}
         if payload:
             document = {**document, "number": ""}  # never echo a typed number back either
-        rows.append(
-            {
-                "index": index,
-                "values": {k: v or "" for k, v in values.items()},
-                "document": document,
-                "errors": {"_".join(str(p) for p in loc[2:]): msg for loc, msg in errors.items() if loc[:2] == ("guests", index)},
-            }
-        )
+        guest_errors = {"_".join(str(p) for p in loc[2:]): msg for loc, msg in errors.items() if loc[:2] == ("guests", index)}
+        if "document" in guest_errors:  # the whole document missing: shown at its first field
+            guest_errors.setdefault("document_type", guest_errors.pop("document"))
+        rows.append({"index": index, "values": {k: v or "" for k, v in values.items()}, "document": document, "errors": guest_errors})
     return rows
 
 

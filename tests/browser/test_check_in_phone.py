@@ -95,3 +95,21 @@ def test_a_party_of_three_checks_in_on_a_phone_in_italian(live_url, stay_tomorro
         assert "CA12345AB" not in page.content()
         screenshot(page, "check-in-2-arrival-instructions")
         assert errors == []
+
+
+@pytest.mark.same_on_every_database
+def test_the_check_in_pages_pass_axe(live_url, stay_tomorrow):
+    from tests.browser.test_accessibility import AXE, serious_violations
+
+    if not AXE.exists():
+        pytest.skip("axe-core not fetched")
+    with open_browser(**PHONE, bypass_csp=True) as (page, _errors):
+        found = {}
+        page.goto(f"{live_url}/it/manage/{stay_tomorrow.manage_token}/check-in")
+        found["form"] = serious_violations(page)
+        page.get_by_role("button", name="Completa il check-in").click()  # empty: every field in error
+        page.wait_for_selector("[data-check-in-errors]")
+        found["errors"] = serious_violations(page)
+        page.goto(f"{live_url}/it/manage/{stay_tomorrow.manage_token}")
+        found["manage"] = serious_violations(page)
+    assert not any(found.values()), found

@@ -134,6 +134,13 @@ def test_the_form_shows_errors_in_italian_without_echoing_the_number(client, mak
     assert answer.status_code == 422 and "Codice paese sconosciuto" in html and "SECRET123" not in html
 
 
+@pytest.mark.parametrize("form", [{}, {"party": "tribe", "g0-document_type": "x", "g9-first_name": "A", "g0-date_of_birth": "31/12/1999"}])
+def test_an_empty_or_odd_form_is_answered_with_the_errors(client, make_stay, form):
+    stay = make_stay()
+    answer = client.post(f"/manage/{stay.manage_token}/check-in", form)
+    assert answer.status_code == 422 and "data-check-in-errors" in answer.content.decode()
+
+
 def test_comuni_typeahead(client, make_stay):
     stay = make_stay()
     found = client.get(f"/manage/{stay.manage_token}/check-in/comuni", {"q": "firen"}).json()["comuni"]
