@@ -169,3 +169,14 @@ def test_only_for_a_rental_in_italy(client, make_stay, demo_property):
     stay = make_stay()
     assert put(client, stay, party()).status_code == 409
     assert "data-check-in-link" not in client.get(f"/manage/{stay.manage_token}").content.decode()
+
+
+def test_the_form_after_check_in_keeps_the_number_without_showing_it(client, make_stay):
+    stay = make_stay(guests=1)
+    assert put(client, stay, party(LEAD)).status_code == 200
+    html = client.get(f"/manage/{stay.manage_token}/check-in").content.decode()
+    assert "data-check-in-complete" in html and "••••••5AB" in html and "CA12345AB" not in html and 'value="Firenze"' in html
+    form = {f"g0-{k}": v for k, v in LEAD.items() if k != "document"} | {"g0-first_name": "Giuliana", "g0-document_type": "identity_card", "g0-document_issued_in": "Firenze"}
+    assert client.post(f"/manage/{stay.manage_token}/check-in", form).status_code == 303
+    guest = Guest.objects.get(check_in__reservation=stay)
+    assert (guest.first_name, guest.document_number) == ("Giuliana", "CA12345AB")
