@@ -176,7 +176,11 @@ def test_the_form_after_check_in_keeps_the_number_without_showing_it(client, mak
     assert put(client, stay, party(LEAD)).status_code == 200
     html = client.get(f"/manage/{stay.manage_token}/check-in").content.decode()
     assert "data-check-in-complete" in html and "••••••5AB" in html and "CA12345AB" not in html and 'value="Firenze"' in html
-    form = {f"g0-{k}": v for k, v in LEAD.items() if k != "document"} | {"g0-first_name": "Giuliana", "g0-document_type": "identity_card", "g0-document_issued_in": "Firenze"}
+    form = {f"g0-{k}": v for k, v in LEAD.items() if k != "document"} | {
+        "g0-first_name": "Giuliana",
+        "g0-document_type": "identity_card",
+        "g0-document_issued_in": "Firenze",
+    }
     assert client.post(f"/manage/{stay.manage_token}/check-in", form).status_code == 303
     guest = Guest.objects.get(check_in__reservation=stay)
     assert (guest.first_name, guest.document_number) == ("Giuliana", "CA12345AB")
