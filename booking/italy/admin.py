@@ -22,7 +22,7 @@ from booking.italy.models import CheckIn, Guest, ItalySettings, PoliceRegistrati
 from booking.italy.records import upload_file
 
 DOCUMENT_FIELDS = ("document_type", "document_number", "document_issued_in")
-PERIOD = re.compile(r"^(\d{4})-(?:(\d{2})|Q([1-4]))$")
+PERIOD = re.compile(r"^([1-9]\d{3})-(?:(0[1-9]|1[0-2])|Q([1-4]))$")
 
 
 def sees_documents(request) -> bool:
@@ -108,10 +108,10 @@ class CheckInAdmin(admin.ModelAdmin):
         """The city-tax return and the statistics for a month (2026-06) or quarter (2026-Q2)."""
         if not request.user.has_perm("italy.view_checkin"):
             raise PermissionDenied
-        period = request.GET.get("period") or f"{timezone.localdate():%Y-%m}"
-        match = PERIOD.match(period)
-        if not match:
-            period, match = f"{timezone.localdate():%Y-%m}", PERIOD.match(f"{timezone.localdate():%Y-%m}")
+        this_month = f"{timezone.localdate():%Y-%m}"
+        period = request.GET.get("period") or this_month
+        match = PERIOD.match(period) or PERIOD.match(period := this_month)
+        assert match is not None
         year, month, quarter = match.groups()
         first, last = quarter_bounds(int(year), int(quarter)) if quarter else month_bounds(int(year), int(month))
         which = request.GET.get("csv")

@@ -138,12 +138,14 @@ def _guest(problems: Problems, codes: Tables, data, index: int, today: date) -> 
     if sex not in ("M", "F"):
         problems.add([*loc, "sex"], _("Give M or F."), "literal_error" if sex is not None else "missing")
     guest.sex = sex if sex in ("M", "F") else ""
-    guest.date_of_birth = _birth_date(problems, data, loc, today)
+    born = _birth_date(problems, data, loc, today)
+    if born is not None:
+        guest.date_of_birth = born
     if guest.country_of_birth == ITALY:
         comune = _text(problems, data, loc, "comune_of_birth", 100)
         province = _text(problems, data, loc, "province_of_birth", 2).upper()
         if comune and province:
-            place = codes.comune(comune, province, guest.date_of_birth)
+            place = codes.comune(comune, province, born)
             if place is None:
                 problems.add([*loc, "comune_of_birth"], _("Unknown comune in this province: check the name and the two-letter province."), "unknown_comune")
             else:
@@ -237,7 +239,7 @@ def present(reservation: Reservation, check_in: CheckIn | None) -> dict:
 
 
 def present_guest(guest: Guest) -> dict:
-    body = {
+    body: dict[str, object] = {
         "first_name": guest.first_name,
         "last_name": guest.last_name,
         "sex": guest.sex,

@@ -32,13 +32,18 @@ def queue_check_in_emails(*, today: date | None = None) -> int:
         days_left = (stay.check_in - today).days
         italy = ItalySettings.for_property(stay.property)
         if check_in.is_complete:
-            if instructions_due(stay, check_in, italy, today) and italy.arrival_instructions_en:
+            if instructions_due(stay, check_in, italy, today) and has_instructions(italy):
                 queued += _claim_and_queue(check_in, "arrival_info_sent_at", ARRIVAL_INFO, "emails/guest_arrival_info.txt", italy)
         elif days_left <= 2:
             queued += _claim_and_queue(check_in, "reminder_2_sent_at", REMINDER_2, "emails/guest_check_in_reminder.txt", italy)
         elif days_left <= 7:
             queued += _claim_and_queue(check_in, "reminder_7_sent_at", REMINDER_7, "emails/guest_check_in_reminder.txt", italy)
     return queued
+
+
+def has_instructions(italy: ItalySettings) -> bool:
+    """Written in some language (each guest reads theirs, or the English)."""
+    return any(getattr(italy, f"arrival_instructions_{code}", "") for code, _name in settings.LANGUAGES)
 
 
 def _claim_and_queue(check_in: CheckIn, stamp: str, kind: str, template: str, italy: ItalySettings) -> int:
@@ -50,7 +55,7 @@ def _claim_and_queue(check_in: CheckIn, stamp: str, kind: str, template: str, it
         if not CheckIn.objects.filter(pk=check_in.pk, **{f"{stamp}__isnull": True}).update(**{stamp: timezone.now()}):
             return 0
         with translation.override(stay.language or "en"):
-            manage = f"{settings.BASE_URL}{site_path('/manage/' + stay.manage_token)}"
+            manage = f"{settings.BASE_URL}{site_path('/manage/' + (stay.manage_token or ''))}"
             context = {
                 "reservation": stay,
                 "property": stay.property,

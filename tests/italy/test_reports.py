@@ -68,6 +68,8 @@ def test_back_office_reports_and_police_day(client, june):
     assert page.status_code == 200 and "22.00 EUR" in page.content.decode()
     download = client.get("/admin/italy/checkin/reports/", {"period": "2026-06", "csv": "city_tax"})
     assert download["Content-Type"].startswith("text/csv") and b"TOTAL" in download.content
+    for odd in ("2026-13", "0000-01", "2026-Q5", "x"):
+        assert client.get("/admin/italy/checkin/reports/", {"period": odd}).status_code == 200
     day = client.get("/admin/italy/checkin/police/", {"date": "2026-06-27"})
     assert day.status_code == 200 and 'data-state="missing"' in day.content.decode()
     assert client.get("/admin/italy/checkin/police/", {"date": "2026-06-27", "download": "1"}).status_code == 403  # no document permission
