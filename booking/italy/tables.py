@@ -12,7 +12,7 @@ import json
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from django.conf import settings
@@ -72,25 +72,32 @@ class Tables:
         current = [s for s in self.states if s.iso_alpha2 == iso_alpha2.upper() and s.valid_until is None]
         return current[0] if current else None
 
+    @cached_property
+    def comuni_by_name(self) -> dict[str, list[Place]]:
+        """Folded name -> the comuni of that name, built once (a lookup is then a dict access)."""
+        index: dict[str, list[Place]] = {}
+        for comune in self.comuni:
+            index.setdefault(fold(comune.name), []).append(comune)
+        return index
+
     def comune(self, name: str, province: str, born_on: date | None = None) -> Place | None:
         """The comune of that name in that province; of several (a comune re-founded), the one
         that existed on the day, else the current one."""
-        key, province = fold(name), province.strip().upper()
-        matches = [c for c in self.comuni if c.province == province and fold(c.name) == key]
+        province = province.strip().upper()
+        matches = [c for c in self.comuni_by_name.get(fold(name), []) if c.province == province]
         if born_on is not None:
             on_the_day = [c for c in matches if c.valid_on(born_on)]
             matches = on_the_day or matches
         return sorted(matches, key=lambda c: c.valid_until or date.max)[-1] if matches else None
 
     def current_comuni_named(self, name: str) -> list[Place]:
-        key = fold(name)
-        return [c for c in self.comuni if c.valid_until is None and fold(c.name) == key]
+        return [c for c in self.comuni_by_name.get(fold(name), []) if c.valid_until is None]
 
     def search_comuni(self, prefix: str, limit: int = 10) -> list[Place]:
         key = fold(prefix)
         if len(key) < 2:
             return []
-        found = [c for c in self.comuni if c.valid_until is None and fold(c.name).startswith(key)]
+        found = [c for folded, same in self.comuni_by_name.items() if folded.startswith(key) for c in same if c.valid_until is None]
         return sorted(found, key=lambda c: (len(c.name), c.name))[:limit]
 
     def countries(self) -> list[State]:
