@@ -184,3 +184,9 @@ def test_the_form_after_check_in_keeps_the_number_without_showing_it(client, mak
     assert client.post(f"/manage/{stay.manage_token}/check-in", form).status_code == 303
     guest = Guest.objects.get(check_in__reservation=stay)
     assert (guest.first_name, guest.document_number) == ("Giuliana", "CA12345AB")
+
+
+def test_the_thank_you_page_leads_to_check_in(client, make_stay):
+    stay = make_stay(checkout_session_id="cs_sandbox_abc")
+    html = client.get("/thank-you", {"reservation_id": stay.pk, "session_id": "cs_sandbox_abc"}).content.decode()
+    assert f"/manage/{stay.manage_token}/check-in" in html and "data-check-in-link" in html
