@@ -12,6 +12,7 @@ from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_safe
 
 from booking.errors import BookingError, InvalidInput
@@ -27,6 +28,7 @@ FORM_FIELDS = ("first_name", "last_name", "sex", "date_of_birth", "citizenship",
 
 
 @csrf_exempt  # PUT carries JSON with the token in its path (no cookie); POST is checked below
+@sensitive_post_parameters("g0-document_number")  # never in an error report
 @require_http_methods(["GET", "HEAD", "POST", "PUT"])
 @manage_page
 def check_in(request, reservation: Reservation):
