@@ -64,7 +64,7 @@ class BookingAdminConfig(AdminConfig):
 
 
 # The apps whose models the back office shows: their names and field names are translated.
-BACK_OFFICE_APPS = ("booking", "pages", "partner_sync")
+BACK_OFFICE_APPS = ("booking", "italy", "pages", "partner_sync")
 
 
 # Choice labels that end up in stored text (the notes of booking/notifications.py): kept in English.

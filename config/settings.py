@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "booking",
+    "booking.italy.apps.ItalyConfig",  # check-in, police registration, city tax (docs/italy.md)
     "partner_sync",
     "pages",
     "discovery",
@@ -204,6 +205,16 @@ STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 PARTNER_ICAL_URLS = env.list("PARTNER_ICAL_URLS", default=[])
 PARTNER_LISTING_URL = env.str("PARTNER_LISTING_URL", default="")
 PARTNER_SYNC_SECONDS = max(1, env.int("PARTNER_SYNC_SECONDS", default=600))
+
+# --- Italy: the police registration web service (Alloggiati Web), docs/italy.md ----------------
+# With all three set, each complete stay is sent on its arrival day; without them the back office
+# offers the day's file to upload by hand.
+ALLOGGIATI_USER = env.str("ALLOGGIATI_USER", default="")
+ALLOGGIATI_PASSWORD = env.str("ALLOGGIATI_PASSWORD", default="")
+ALLOGGIATI_WSKEY = env.str("ALLOGGIATI_WSKEY", default="")
+ALLOGGIATI_URL = env.str("ALLOGGIATI_URL", default="https://alloggiatiweb.poliziadistato.it/service/service.asmx")
+# Where refresh_alloggiati_tables reads comuni.csv, stati.csv and documenti.csv (a URL or a folder).
+ALLOGGIATI_TABLES_URL = env.str("ALLOGGIATI_TABLES_URL", default="https://alloggiatiweb.poliziadistato.it/PortaleAlloggiati/Download/Tabelle/")
 
 # --- Email --------------------------------------------------------------------------------------
 if env.str("EMAIL_URL", default=""):

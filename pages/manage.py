@@ -24,6 +24,7 @@ from booking import pricing
 from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
 from booking.errors import BookingError, InvalidInput, NotFound
+from booking.italy.arrival import manage_page_context
 from booking.models import Reservation
 from booking.selectors import cancellation_tiers, refund_if_cancelled
 from booking.services import reviews
@@ -147,4 +148,5 @@ def context_for(request, reservation: Reservation) -> dict:
         "just_cancelled": request.GET.get("cancelled") == "1" and reservation.status == Reservation.Status.CANCELLED,
         "can_review": reviews.review_window_open(reservation),
         "just_reviewed": request.GET.get("reviewed") == "1",
+        "italy": manage_page_context(reservation),  # online check-in and arrival instructions
     }

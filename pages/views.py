@@ -26,6 +26,7 @@ from django.views.static import serve
 from booking import presenters, pricing
 from booking.callers import client_ip
 from booking.errors import InvalidInput, NotFound
+from booking.italy.models import ItalySettings
 from booking.models import Property
 from booking.rules import rules_for
 from booking.selectors import get_property, today
@@ -546,6 +547,7 @@ def privacy(request, prop, listing):
             "listing": listing,
             "hold_minutes": listing["policies"]["hold_minutes"],
             "contact_email": prop.contact_email,
+            "document_retention_days": ItalySettings.read(prop).document_retention_days,
         },
     )
 

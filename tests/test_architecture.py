@@ -17,6 +17,8 @@ ALLOWED_LAZY = {
     ("booking.apps", "booking.signals"),
     ("booking.apps", "booking.tasks"),
     ("booking.apps", "booking"),
+    ("booking.italy.apps", "booking.italy"),
+    ("booking.italy.apps", "booking.italy.tasks"),
     ("pages.apps", "pages"),
     ("pages.apps", "pages.inquiries"),
     ("partner_sync.apps", "booking.services.holds"),
