@@ -1087,3 +1087,6 @@ class DateBlockAdmin(GuardedModelAdmin):
     def delete_queryset(self, request, queryset):
         for block in queryset.filter(source=DateBlock.Source.STAFF):
             self.delete_model(request, block)
+
+
+from booking import admin_offers  # noqa: E402, F401  (promo codes and extras: their own module)
