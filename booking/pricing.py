@@ -572,6 +572,7 @@ class FoundStay:
     check_out: date
     total: Decimal
     gap_stay: bool = False
+    promo_code_applied: bool = False
 
 
 def find_stays(
@@ -598,7 +599,7 @@ def find_stays(
         if check_stay(stay, guests, rules, taken_nights, today).available:
             code = promo if promo is not None and promo_problem(promo, stay, today) is None else None
             priced = quote(stay, guests, rules, children_ages, today=today, taken_nights=taken_nights, promo=code)
-            found.append(FoundStay(stay.check_in, stay.check_out, priced.total, priced.gap_stay))
+            found.append(FoundStay(stay.check_in, stay.check_out, priced.total, priced.gap_stay, code is not None))
         arrival += timedelta(days=1)
     found.sort(key=lambda candidate: (candidate.total, candidate.check_in))
     return found[:limit]
