@@ -40,6 +40,10 @@
     bookBar: $("[data-book-bar]"),
     bookBarTotal: $("[data-book-bar-total]"),
     bookBarButton: $("[data-book-bar-button]"),
+    promoCode: $("[data-promo-code]"),
+    promoApply: $("[data-promo-apply]"),
+    promoStatus: $("[data-promo-status]"),
+    extras: Array.from(root.querySelectorAll("[data-extra]")),
   };
 
   // --- Dates as ISO strings (YYYY-MM-DD), computed in UTC so no time zone shifts a day ---------
@@ -109,6 +113,16 @@
   const knownAges = () => state.childrenAges.filter((age) => age !== null);
   const agesComplete = () => state.childrenAges.every((age) => age !== null);
   const party = () => ({ guests: state.guests, ...(knownAges().length ? { children_ages: knownAges() } : {}) });
+  // The offers chosen on /book: a promo code (once the quote accepted it) and the extras ticked.
+  const chosenExtras = () =>
+    ui.extras
+      .map((input) => ({ code: input.dataset.extra, quantity: input.type === "checkbox" ? (input.checked ? 1 : 0) : Number(input.value) }))
+      .filter((extra) => extra.quantity > 0);
+  const offers = () => ({ ...(state.promoCode ? { promo_code: state.promoCode } : {}), ...(chosenExtras().length ? { extras: chosenExtras() } : {}) });
+  const extraName = (code) => {
+    const input = ui.extras.find((candidate) => candidate.dataset.extra === code);
+    return input ? input.dataset.extraName : code;
+  };
 
   const visibleMonths = () => (narrowScreen.matches ? 1 : 2);
 
@@ -490,10 +504,18 @@
       const response = await fetch(config.endpoints.quote, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, ...party(), currency: state.currency }),
+        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, ...party(), ...offers(), currency: state.currency }),
         signal: quoteRequest.signal,
       });
       const body = await response.json().catch(() => ({}));
+      const promoProblem = response.status === 422 && state.promoCode && promoRefusal(body);
+      if (promoProblem) {
+        // The code does not apply to this stay: say why by the field, and price the stay without it.
+        state.promoCode = "";
+        sayPromo(t("This code cannot be used: {reason}", { reason: promoProblem }), true);
+        requestQuote();
+        return;
+      }
       if (response.status === 422) {
         ui.quote.replaceChildren();
         showError(t("Please check your choice:"), validationMessages(body));
@@ -502,11 +524,32 @@
       if (!response.ok) throw new Error(`quote answered ${response.status}`);
       state.quote = body;
       renderQuote();
+      const promo = (body.discounts || []).find((discount) => discount.code);
+      if (promo) sayPromo(t("Code {code} applied: you save {amount}.", { code: promo.code, amount: money(-promo.amount, body.currency) }));
     } catch (error) {
       if (error.name === "AbortError") return;
       ui.quote.replaceChildren();
       showError(t("The price could not be calculated just now. Please try again in a moment."));
     }
+  }
+
+  function promoRefusal(body) {
+    const item = Array.isArray(body && body.detail) ? body.detail.find((entry) => Array.isArray(entry.loc) && entry.loc[1] === "promo_code") : null;
+    return item ? item.msg : "";
+  }
+
+  function sayPromo(message, isError = false) {
+    if (!ui.promoStatus) return;
+    ui.promoStatus.textContent = message;
+    ui.promoStatus.classList.toggle("promo-error", isError);
+  }
+
+  function applyPromo() {
+    const code = ui.promoCode.value.trim();
+    state.promoCode = code;
+    sayPromo(code ? t("Checking your code…") : "");
+    if (state.checkIn && state.checkOut) requestQuote();
+    else if (code) sayPromo(t("Choose your dates: the code is applied to their price."));
   }
 
   function line(label, amount, { note = "", className = "" } = {}) {
@@ -559,9 +602,16 @@
     table.appendChild(Object.assign(document.createElement("caption"), { className: "visually-hidden", textContent: t("Price breakdown") }));
     const body = table.createTBody();
     body.appendChild(line(t("Accommodation"), quote.accommodation, { note: t("{nights}, on average {price}", { nights: plural(nights, "night"), price: money(quote.nightly_avg, quote.currency) }) }));
-    if (quote.discount_amount < 0) body.appendChild(line(`${quote.discount_label || t("Discount")} (−${quote.discount_percent}%)`, quote.discount_amount, { className: "discount" }));
+    for (const discount of quote.discounts || []) {
+      const label = discount.code ? `${t(discount.label)} ${discount.code}` : t(discount.label);
+      body.appendChild(line(discount.percent === null ? label : `${label} (−${discount.percent}%)`, discount.amount, { className: "discount" }));
+    }
+    if (!quote.discounts && quote.discount_amount < 0) body.appendChild(line(`${quote.discount_label || t("Discount")} (−${quote.discount_percent}%)`, quote.discount_amount, { className: "discount" }));
     body.appendChild(line(quote.cleaning_fee_label || t("Cleaning"), quote.cleaning_fee));
     body.appendChild(line(t("City tax"), quote.city_tax, { note: cityTaxNote(quote) }));
+    for (const extra of quote.extras || []) {
+      body.appendChild(line(extra.quantity > 1 ? `${extraName(extra.code)} × ${extra.quantity}` : extraName(extra.code), extra.amount, { className: "extra-line" }));
+    }
     body.appendChild(line(t("Total"), quote.total, { className: "total" }));
     parts.push(table);
     if (quote.currency !== quote.charge_currency && quote.charge_currency) {
@@ -627,7 +677,7 @@
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": state.idempotencyKey || newKey() },
         body: JSON.stringify({
-          check_in: state.checkIn, check_out: state.checkOut, ...party(), ...(config.returnUrls || {}),
+          check_in: state.checkIn, check_out: state.checkOut, ...party(), ...offers(), ...(config.returnUrls || {}),
           // Back without paying: this page again, with the stay and the party kept.
           ...(config.cancelUrl ? { cancel_url: `${config.cancelUrl}?${stayQuery()}` } : {}),
         }),
@@ -782,6 +832,18 @@
         requestQuote();
       });
     }
+    if (ui.promoApply) {
+      ui.promoApply.addEventListener("click", applyPromo);
+      ui.promoCode.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          applyPromo();
+        }
+      });
+    }
+    for (const input of ui.extras) input.addEventListener("change", () => {
+      if (state.checkIn && state.checkOut) requestQuote();
+    });
     if (ui.book) ui.book.addEventListener("click", book);
     if (ui.book && ui.bookBar && "IntersectionObserver" in window) {
       new IntersectionObserver((entries) => {
