@@ -427,7 +427,15 @@ def offered_extras(prop: Property) -> list[dict]:
     """The extras on sale, named in the page's language, for the booking page's choice."""
     language = i18n.current_language()
     return [
-        {"code": e.code, "name": e.name(language), "price": e.price, "per": Extra.Per(str(e.per)).label, "max_quantity": e.max_quantity, "quantities": range(0, e.max_quantity + 1), "notice_days": e.notice_days}
+        {
+            "code": e.code,
+            "name": e.name(language),
+            "price": e.price,
+            "per": Extra.Per(str(e.per)).label,
+            "max_quantity": e.max_quantity,
+            "quantities": range(0, e.max_quantity + 1),
+            "notice_days": e.notice_days,
+        }
         for e in rules_for(prop).extras
     ]
 
