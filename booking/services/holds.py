@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from booking import pricing
 from booking.callers import Caller
@@ -121,6 +121,8 @@ def hold_stay(
                 time.sleep(settings.TEST_RACE_WINDOW_SECONDS)
             taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *window)
             quote = pricing.quote(stay, guests, rules, children_ages or (), today=today(), taken_nights=taken, promo=promo, extras=chosen)
+            with translation.override(language):  # discount and extra labels in the booking's language (its emails, its manage page)
+                breakdown = breakdown_json(quote)
             reservation = Reservation.objects.create(
                 property_id=prop_id,
                 status=Reservation.Status.HELD,
@@ -130,7 +132,7 @@ def hold_stay(
                 guests=guests,
                 children_ages=list(children_ages or ()),
                 hold_expires_at=now + timedelta(minutes=settings.HOLD_MINUTES),
-                price_breakdown=breakdown_json(quote),
+                price_breakdown=breakdown,
                 promo_code_id=promo_id,
                 total=quote.total,
                 currency=quote.currency,

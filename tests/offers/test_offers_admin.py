@@ -61,3 +61,31 @@ def test_the_code_list_shows_confirmed_bookings_and_revenue(staff_client, demo_p
     page = staff_client.get(reverse("admin:booking_promocode_changelist")).content.decode()
     assert "WELCOME10" in page and "1,000.00 EUR" in page
     assert staff_client.get(reverse("admin:booking_property_change", args=[demo_property.pk])).status_code == 200
+
+
+def test_the_rate_calendar_shows_the_automatic_discounts_night_by_night(staff_client, demo_property):
+    from booking.rate_calendar import rate_month
+
+    hold_stay(check_in=future(40), check_out=future(43), guests=2)
+    hold_stay(check_in=future(44), check_out=future(47), guests=2)
+    month = rate_month(demo_property, future(43).replace(day=1))
+    nights = {n.night: n for week in month.weeks for n in week}
+    assert "gap night −15 %" in nights[future(43)].offers
+    assert not any("gap" in offer for offer in nights[future(42)].offers)
+    this_month = rate_month(demo_property, future(1).replace(day=1))
+    nights = {n.night: n for week in this_month.weeks for n in week}
+    assert "last-minute −10 %" in nights[future(1)].offers
+    page = staff_client.get(reverse("admin:booking_rate_calendar"), {"month": f"{future(1):%Y-%m}"}).content.decode()
+    assert "last-minute −10 %" in page
+
+
+def test_the_dashboard_shows_bookings_and_revenue_per_code_and_the_extras_to_prepare(staff_client, demo_property):
+    from booking.services.reservations import Payer, confirm_reservation
+
+    reservation = hold_stay(check_in=future(3), check_out=future(6), guests=2, promo_code="WELCOME10", extras=[{"code": "baby_cot", "quantity": 1}])
+    confirm_reservation(reservation.pk, actor="test", payer=Payer(email="a@example.com", name="Anna Rossi"), amount_paid=reservation.total)
+    page = staff_client.get(reverse("admin:index")).content.decode()
+    promo_block = page.split('id="dashboard-promo-codes"')[1].split("</section>")[0]
+    assert "WELCOME10" in promo_block and f"{reservation.total:,.2f}" in promo_block
+    movements = page.split('id="dashboard-movements"')[1].split("</section>")[0]
+    assert "Baby cot" in movements
