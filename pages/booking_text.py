@@ -89,6 +89,8 @@ PHRASES = [
     gettext_noop("Early-bird discount"),
     gettext_noop("Last-minute discount"),
     gettext_noop("Gap-night discount"),
+    gettext_noop("a gap between two stays is booked whole: check out on {date}"),
+    gettext_noop("a gap between two stays, bookable whole at {price} a night"),
 ]
 
 

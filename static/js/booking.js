@@ -182,7 +182,8 @@
     const nights = diffDays(checkIn, iso);
     return Boolean(
       arrival && departure && departure.check_out_allowed &&
-      nights >= arrival.min_nights && nights <= config.maxNights &&
+      // A gap between two stays, shorter than the minimum stay, is booked whole (to its end).
+      (nights >= arrival.min_nights || (arrival.gap_night && iso === firstBlockedNight(checkIn))) && nights <= config.maxNights &&
       iso <= firstBlockedNight(checkIn)
     );
   }
@@ -200,7 +201,11 @@
     if (choosingCheckOut()) {
       if (iso < state.checkIn) return t("before your check-in; clear the dates to start again");
       const nights = diffDays(state.checkIn, iso);
-      const minimum = calendarDays.get(state.checkIn).min_nights;
+      const arrival = calendarDays.get(state.checkIn);
+      const minimum = arrival.min_nights;
+      if (arrival.gap_night && nights < minimum && iso < firstBlockedNight(state.checkIn)) {
+        return t("a gap between two stays is booked whole: check out on {date}", { date: shortDate.format(toDate(firstBlockedNight(state.checkIn))) });
+      }
       if (nights < minimum) return t("stays from {date} last at least {nights}", { date: shortDate.format(toDate(state.checkIn)), nights: plural(minimum, "night") });
       if (nights > config.maxNights) return t("stays last at most {nights}", { nights: plural(config.maxNights, "night") });
       if (iso > firstBlockedNight(state.checkIn)) return t("a night in between is already booked");
@@ -212,6 +217,9 @@
     return t("no arrival possible on this day (the minimum stay of {nights} does not fit, or arrivals are closed)", { nights: plural(day.min_nights, "night") });
   }
 
+  // A gap night shows its price less the gap-night discount (the quote prices the whole stay).
+  const nightPrice = (day) => (day.gap_night && day.gap_nightly_rate !== null && day.gap_nightly_rate !== undefined ? day.gap_nightly_rate : day.nightly_rate);
+
   function dayLabel(iso) {
     const day = calendarDays.get(iso);
     const parts = [longDate.format(toDate(iso))];
@@ -219,6 +227,7 @@
     else if (iso === state.checkOut) parts.push(t("your check-out, {nights}", { nights: plural(diffDays(state.checkIn, iso), "night") }));
     else if (canChoose(iso)) {
       if (choosingCheckOut()) parts.push(t("choose as check-out, {nights}", { nights: plural(diffDays(state.checkIn, iso), "night") }));
+      else if (day.gap_night) parts.push(t("a gap between two stays, bookable whole at {price} a night", { price: moneyShort(nightPrice(day)) }));
       else parts.push(t("available for check-in, {price} a night, minimum {nights}", { price: moneyShort(day.nightly_rate), nights: plural(day.min_nights, "night") }));
     } else parts.push(t("unavailable: {reason}", { reason: refusal(iso) }));
     return parts.join(", ");
@@ -275,7 +284,8 @@
       rate.className = "rate";
       rate.setAttribute("aria-hidden", "true");
       const day = calendarDays.get(iso);
-      if (day) rate.textContent = moneyShort(day.nightly_rate);
+      if (day) rate.textContent = moneyShort(nightPrice(day));
+      if (day && day.gap_night) button.classList.add("gap-night");
       button.append(number, " ", rate);  // a space: "25 290 €" reads as two things, not "25290 €"
       row.insertCell().appendChild(button);
     }
@@ -289,7 +299,7 @@
     for (const button of ui.months.querySelectorAll(".day")) {
       const day = calendarDays.get(button.dataset.date);
       const rate = button.querySelector(".rate");
-      if (day && rate) rate.textContent = moneyShort(day.nightly_rate);
+      if (day && rate) rate.textContent = moneyShort(nightPrice(day));
     }
     refreshDays();
   }

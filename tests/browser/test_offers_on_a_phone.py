@@ -75,3 +75,33 @@ def test_a_guest_applies_a_code_and_two_extras_and_pays_on_a_phone(site_url):
     assert reservation["status"] == "confirmed" and breakdown["total"] == quote["total"]
     assert [e["code"] for e in breakdown["extras"]] == ["airport_transfer", "late_checkout"] and breakdown["extras_total"] == 100.0
     assert any(d["code"] == "WELCOME10" for d in breakdown["discounts"])
+
+
+def test_a_gap_between_two_stays_is_marked_and_booked_whole(site_url):
+    from playwright.sync_api import expect
+
+    # Two stays leave one night free between them, 40 days ahead: shorter than any minimum stay.
+    first = date.today() + timedelta(days=40)
+    gap, after = first + timedelta(days=3), first + timedelta(days=4)
+    for check_in, check_out in ((first, gap), (after, after + timedelta(days=3))):
+        held = requests.post(f"{site_url}/api/v1/reservations", json={"check_in": str(check_in), "check_out": str(check_out), "guests": 2}, timeout=10)
+        assert held.status_code == 201, held.text
+
+    with open_browser(**PHONE) as (page, errors):
+        page.goto(site_url + "/book")
+        expect(page.locator(".day").first).to_be_visible()
+        for _ in range(3):
+            if page.locator(f".day[data-date='{gap}']").count():
+                break
+            page.locator("[data-next]").click()
+        night = page.locator(f".day[data-date='{gap}']")
+        expect(night).to_have_class(re.compile("gap-night"))
+        night.scroll_into_view_if_needed()
+        night.click()
+        page.locator(f".day[data-date='{after}']").click()
+        expect(page.locator(f".day[data-date='{after}']")).to_have_attribute("aria-pressed", "true")
+        lines = page.locator(".quote-lines")
+        expect(lines).to_contain_text("Gap-night discount (−15%)")
+        expect(page.locator("#book-button")).to_be_enabled()
+        screenshot(page, "phone-offers-3-gap-night")
+        assert errors == [], f"JavaScript errors: {errors}"
