@@ -9,14 +9,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from modeltranslation.admin import TranslationAdmin
 
-from booking.admin import PropertyAdmin
 from booking.admin_display import with_currency
-from booking.models import Extra, PromoCode, Reservation
+from booking.models import Extra, PromoCode, Property, Reservation
 from booking.selectors import get_property
 from config.admin import GuardedModelAdmin
 
-PropertyAdmin.fieldsets = [
-    *PropertyAdmin.fieldsets,
+# The property's form gets the automatic discounts as one more fieldset. Its admin is registered
+# before this module is imported (the last line of booking/admin.py), so it is looked up rather
+# than imported, which would make the two modules import each other.
+property_admin = admin.site.get_model_admin(Property)
+property_admin.fieldsets = [
+    *(property_admin.fieldsets or []),
     (
         gettext_lazy("Automatic discounts"),
         {
