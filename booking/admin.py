@@ -1090,3 +1090,4 @@ class DateBlockAdmin(GuardedModelAdmin):
 
 
 from booking import admin_reviews  # noqa: E402, F401  (the review screen; its own module)
+from booking import admin_offers  # noqa: E402, F401  (promo codes and extras: their own module)

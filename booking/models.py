@@ -117,6 +117,22 @@ class Property(models.Model):
         default=12, help_text=_("Children under this age pay no city tax (when their ages are given at booking).")
     )
     booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text=_("How many days ahead guests may arrive."))
+    # Offers (docs/offers.md): automatic discounts; the best single one applies unless they stack.
+    early_bird_days = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Early-bird: bookings at least this many days before arrival..."))
+    early_bird_percent = models.DecimalField(
+        max_digits=5, decimal_places=2, default=Decimal("0"), validators=[MinValueValidator(0), MaxValueValidator(100)], help_text=_("...get this percent off.")
+    )
+    last_minute_days = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Last-minute: arrivals at most this many days away..."))
+    last_minute_percent = models.DecimalField(
+        max_digits=5, decimal_places=2, default=Decimal("0"), validators=[MinValueValidator(0), MaxValueValidator(100)], help_text=_("...get this percent off.")
+    )
+    gap_nights = models.BooleanField(default=False, help_text=_("Sell a free run of nights between two stays, shorter than the minimum stay, as a whole."))
+    gap_nights_percent = models.DecimalField(
+        max_digits=5, decimal_places=2, default=Decimal("0"), validators=[MinValueValidator(0), MaxValueValidator(100)], help_text=_("Percent off gap nights.")
+    )
+    stack_discounts = models.BooleanField(
+        default=False, help_text=_("Apply every automatic discount a stay earns, not only the best one. A promo code always adds on top.")
+    )
     # Bumped whenever a pricing rule changes, so every process rebuilds its cached rules. Only the
     # bump writes it (booking/signals.py): see save().
     rules_version = models.PositiveIntegerField(default=1, editable=False)
@@ -406,6 +422,8 @@ class Reservation(models.Model):
     guest_email = models.EmailField(blank=True)
     guest_phone = models.CharField(max_length=40, blank=True)
     special_requests = models.TextField(blank=True)
+    # The code the stay was priced with (its discount and extras are in price_breakdown).
+    promo_code = models.ForeignKey("booking.PromoCode", on_delete=models.PROTECT, null=True, blank=True, related_name="reservations")
     agent_name = models.CharField(max_length=100, blank=True)
     client_ip = models.GenericIPAddressField(null=True, blank=True, help_text=_("Who asked for the hold; for abuse limits."))
     # Payment (see booking/payments/)
@@ -613,4 +631,5 @@ class OwnerAlert(models.Model):
 
 
 # The payment records live beside the payment code; imported here so Django registers them.
+from booking.models_offers import Extra, PromoCode  # noqa: E402, F401  (models of this app, kept in their own module)
 from booking.payments.models import PaymentEvent, SandboxCheckout  # noqa: E402, F401

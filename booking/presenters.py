@@ -7,6 +7,7 @@ it becomes prints exactly those cents.
 from decimal import Decimal
 
 from django.conf import settings
+from django.utils.translation import get_language, gettext
 
 from booking import pricing
 from booking.models import Property, Reservation
@@ -20,6 +21,31 @@ def number(value: Decimal) -> float | int:
     return float(value)
 
 
+def offers_json(rules: pricing.PricingRules) -> dict:
+    """The automatic discounts and the extras on sale (docs/offers.md), for the property's pricing rules."""
+
+    def days_ahead(rule: pricing.DaysAheadDiscount | None) -> dict | None:
+        return None if rule is None else {"days": rule.days, "percent": number(rule.percent)}
+
+    return {
+        "early_bird": days_ahead(rules.early_bird),
+        "last_minute": days_ahead(rules.last_minute),
+        "gap_nights": None if rules.gap_nights is None else {"percent": number(rules.gap_nights.percent)},
+        "discounts_stack": rules.stack_discounts,
+        "extras": [
+            {
+                "code": e.code,
+                "name": e.name(get_language()),
+                "price": number(e.price),
+                "per": str(e.per),
+                "max_quantity": e.max_quantity,
+                "notice_days": e.notice_days,
+            }
+            for e in rules.extras
+        ],
+    }
+
+
 def breakdown_json(quote: pricing.Quote, *, rate: Decimal = Decimal("1"), currency: str | None = None) -> dict:
     """Spec 2.2 price_breakdown, plus the per-night lines. In another currency each line is
     converted and the total re-added, so total = accommodation + discount + cleaning + tax holds."""
@@ -28,21 +54,31 @@ def breakdown_json(quote: pricing.Quote, *, rate: Decimal = Decimal("1"), curren
         return pricing.convert(amount, rate) if rate != 1 else amount
 
     accommodation = conv(quote.accommodation)
-    discount_amount = conv(quote.discount_amount)
+    discounts = [(d, conv(d.amount)) for d in quote.discounts]
+    discount_amount = sum((amount for _, amount in discounts), Decimal("0.00"))
+    extras = [(line, conv(line.amount)) for line in quote.extras]
+    extras_total = sum((amount for _, amount in extras), Decimal("0.00"))
     cleaning_fee = conv(quote.cleaning_fee)
     city_tax = conv(quote.city_tax)
+    language = get_language()
     return {
         "nights": len(quote.nights),
         "nightly_avg": number(money(accommodation / len(quote.nights))),
         "accommodation": number(accommodation),
-        "discount_label": quote.discount_label,
+        "discount_label": " + ".join(gettext(d.label) for d in quote.discounts) or None,
         "discount_percent": number(quote.discount_percent),
         "discount_amount": number(discount_amount),
+        "discounts": [
+            {"label": gettext(d.label), "percent": None if d.percent is None else number(d.percent), "amount": number(amount), "code": d.code}
+            for d, amount in discounts
+        ],
         "cleaning_fee": number(cleaning_fee),
         "cleaning_fee_label": quote.cleaning_fee_label,
         "city_tax": number(city_tax),
         "city_tax_note": quote.city_tax_note,
-        "total": number(accommodation + discount_amount + cleaning_fee + city_tax),
+        "extras": [{"code": line.code, "label": line.extra.name(language), "quantity": line.quantity, "amount": number(amount)} for line, amount in extras],
+        "extras_total": number(extras_total),
+        "total": number(accommodation + discount_amount + cleaning_fee + city_tax + extras_total),
         "currency": currency or quote.currency,
         "price_source": quote.price_source,
         "nightly_rates": [
@@ -87,9 +123,12 @@ def stays_json(found) -> dict:
                 "nights": found.nights,
                 "total": number(s.total),
                 "currency": found.currency,
+                "gap_nights": s.gap_stay,
+                **({"promo_code_applied": s.promo_code_applied} if found.promo_code else {}),
             }
             for s in found.stays
         ],
+        **({"promo_code": found.promo_code} if found.promo_code else {}),
     }
 
 
@@ -127,6 +166,8 @@ def calendar_json(cal) -> dict:
                 "check_out_allowed": d.check_out_allowed,
                 "min_nights": d.min_nights,
                 "nightly_rate": number(d.nightly_rate),
+                "gap_night": d.gap_night,
+                "gap_nightly_rate": None if d.gap_nightly_rate is None else number(d.gap_nightly_rate),
             }
             for d in cal.days
         ],
@@ -298,6 +339,7 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
             },
             "booking_window_days": rules.booking_window_days,
             "display_currencies": {code: number(rate) for code, rate in sorted(rules.display_currencies.items())},
+            **offers_json(rules),
         },
         "policies": {
             "check_in_from": prop.check_in_from.strftime("%H:%M"),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from booking.errors import InvalidInput
@@ -165,6 +166,70 @@ class ChildrenAgesField(serializers.ListField):
         return super().get_value(dictionary)
 
 
+PROMO_CODE_HELP = "A promo code from the host, e.g. WELCOME10 (capitals or not). An unknown, expired or inapplicable code is a 422 (type promo_code_invalid)."
+
+
+def promo_code_field():
+    return StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=40, default=None, help_text=PROMO_CODE_HELP)
+
+
+EXTRA_CHOICE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "minLength": 1, "maxLength": 40, "description": "The extra's code, e.g. airport_transfer."},
+        "quantity": {"type": "integer", "minimum": 0, "maximum": 99, "default": 1, "description": "How many; at most the extra's max_quantity."},
+    },
+    "required": ["code"],
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field(EXTRA_CHOICE_SCHEMA)
+class ExtraChoiceField(serializers.Field):
+    """One extra asked for: {"code": "airport_transfer", "quantity": 1} (quantity defaults to 1)."""
+
+    json_schema = EXTRA_CHOICE_SCHEMA  # for the MCP tools' input schemas (discovery/json_schema.py)
+
+    default_error_messages = {"invalid": "Each extra is an object with a code and a quantity."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            self.fail("invalid")
+        errors = {
+            name: [serializers.ErrorDetail(f"Unknown field {name!r}; an extra has code and quantity.", "extra_forbidden")]
+            for name in data
+            if name not in ("code", "quantity")
+        }
+        code, quantity = data.get("code"), data.get("quantity", 1)
+        if not isinstance(code, str) or not 0 < len(code) <= 40:
+            errors["code"] = [serializers.ErrorDetail("The extra's code, a string of 1 to 40 characters.", "string_type")]
+        if isinstance(quantity, bool) or not isinstance(quantity, int) or not 0 <= quantity <= 99:
+            errors["quantity"] = [serializers.ErrorDetail("A whole number from 0 to 99.", "int_type")]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return {"code": code, "quantity": quantity}
+
+
+class ExtrasField(serializers.ListField):
+    def __init__(self, **kwargs):
+        super().__init__(
+            child=ExtraChoiceField(),
+            required=False,
+            default=list,
+            max_length=20,
+            help_text='Extras sold with the stay (see get_property: extras), e.g. [{"code": "airport_transfer", "quantity": 1}]. An unknown code or a quantity over the maximum is a 422.',
+            **kwargs,
+        )
+
+    def to_internal_value(self, data):
+        chosen = super().to_internal_value(data)
+        codes = [choice["code"] for choice in chosen]
+        for index, code in enumerate(codes):
+            if code in codes[:index]:
+                raise serializers.ValidationError({index: {"code": [serializers.ErrorDetail(f"{code} is listed twice.", "extra_invalid")]}})
+        return chosen
+
+
 class PartySchema(StaySchema):
     guests = guests_field()
     children_ages = ChildrenAgesField()
@@ -177,11 +242,13 @@ class PartySchema(StaySchema):
 
 
 class AvailabilityQuery(PartySchema):
-    pass
+    promo_code = promo_code_field()
 
 
 class QuoteRequest(PartySchema):
     currency = StrictCharField(default="EUR", max_length=3, min_length=3, help_text="Display currency, e.g. EUR (charged) or one the owner enabled.")
+    promo_code = promo_code_field()
+    extras = ExtrasField()
 
 
 class GuestInfo(Schema):
@@ -192,6 +259,8 @@ class GuestInfo(Schema):
 
 
 class ReservationCreate(PartySchema):
+    promo_code = promo_code_field()
+    extras = ExtrasField()
     guest = GuestInfo(required=False, allow_null=True, default=None)
     special_requests = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=MAX_TEXT, default=None)
     agent_name = StrictCharField(
@@ -284,6 +353,8 @@ class ReturnUrlField(StrictCharField):
 
 
 class CheckoutLinkCreate(PartySchema):
+    promo_code = promo_code_field()
+    extras = ExtrasField()
     success_url = ReturnUrlField()
     cancel_url = ReturnUrlField()
     special_requests = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=MAX_TEXT, default=None)
@@ -300,6 +371,7 @@ class StaysQuery(Schema):
     nights = StrictIntegerField(min_value=1, max_value=365, help_text="Exactly this many nights, 1 to 365.")
     guests = guests_field()
     children_ages = ChildrenAgesField()
+    promo_code = promo_code_field()
     start = StayDateField(required=False, allow_null=True, default=None, help_text="Earliest arrival, YYYY-MM-DD. Default: today (the first bookable date).")
     end = StayDateField(
         required=False, allow_null=True, default=None, help_text="Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start."

@@ -170,5 +170,6 @@ def dashboard_context(now) -> dict:
         "revenue_total": sum(revenue, start=Decimal(0)),
         "average_nightly_rate": dashboard.average_nightly_rate(window),
         "channels": dashboard.nights_by_channel(window, feeds),
+        "promo_codes": dashboard.promo_code_figures(),
         "attention": dashboard.needs_attention(now),
     }

@@ -55,6 +55,8 @@ def _nullable(schema: dict) -> dict:
 
 
 def _type_schema(field: f.Field, direction: str) -> dict:  # noqa: PLR0911 (one branch per field kind)
+    if isinstance(getattr(field, "json_schema", None), dict):  # a field that states its own (validation.ExtraChoiceField)
+        return dict(field.json_schema)
     if isinstance(field, serializers.ListSerializer):
         return {"type": "array", "items": _type_schema(field.child, direction)}
     if isinstance(field, serializers.Serializer):

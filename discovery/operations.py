@@ -168,6 +168,8 @@ def _reservation(data: dict, caller: Caller) -> dict:
         agent_name=data.get("agent_name"),
         caller=caller,
         children_ages=data.get("children_ages"),
+        promo_code=data.get("promo_code"),
+        extras=data.get("extras"),
     )
     return presenters.reservation_json(reservation, mask=False)
 
@@ -183,6 +185,8 @@ def _checkout_link(data: dict, caller: Caller) -> dict:
         agent_name=data.get("agent_name"),
         caller=caller,
         children_ages=data.get("children_ages"),
+        promo_code=data.get("promo_code"),
+        extras=data.get("extras"),
     )
     return checkout_json(reservation)
 

@@ -27,7 +27,7 @@ from booking import presenters, pricing
 from booking.callers import client_ip
 from booking.errors import InvalidInput, NotFound
 from booking.italy.models import ItalySettings
-from booking.models import Property
+from booking.models import Extra, Property
 from booking.rules import rules_for
 from booking.selectors import get_property, today
 from booking.services.reservations import get_reservation
@@ -419,8 +419,26 @@ def book(request, prop, listing):
             "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
             "child_choices": range(0, listing["capacity"]["max_guests"]),
             "picker_mode": "book",
+            "extras": offered_extras(prop),
         },
     )
+
+
+def offered_extras(prop: Property) -> list[dict]:
+    """The extras on sale, named in the page's language, for the booking page's choice."""
+    language = i18n.current_language()
+    return [
+        {
+            "code": e.code,
+            "name": e.name(language),
+            "price": e.price,
+            "per": Extra.Per(str(e.per)).label,
+            "max_quantity": e.max_quantity,
+            "quantities": range(0, e.max_quantity + 1),
+            "notice_days": e.notice_days,
+        }
+        for e in rules_for(prop).extras
+    ]
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

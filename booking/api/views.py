@@ -50,6 +50,7 @@ STAY_PARAMETERS = [
         "5,14",
         "Ages of the children among the guests (0 to 17), comma-separated; at most guests − 1. Children under the exemption age pay no city tax.",
     ),
+    PROMO_CODE := query("promo_code", {"type": "string", "maxLength": 40, "nullable": True}, "WELCOME10", validation.PROMO_CODE_HELP),
 ]
 CALENDAR_PARAMETERS = [
     query("start", {**DATE, "nullable": True}, "2027-05-01", "Month anchor, YYYY-MM-DD; any date, past or future. Default: this month."),
@@ -65,6 +66,14 @@ RESERVATION_ID = OpenApiParameter(
 )
 
 QUERY_INVALID = answer("Invalid input", examples.VALIDATION_ERROR_EXAMPLE, 422)
+PROMO_INVALID = answer("A promo code that does not apply", examples.PROMO_CODE_INVALID_EXAMPLE, 422)
+WITH_OFFERS = {
+    "check_in": "2027-05-10",
+    "check_out": "2027-05-13",
+    "guests": 2,
+    "promo_code": "WELCOME10",
+    "extras": [{"code": "airport_transfer", "quantity": 1}],
+}
 BODY_INVALID = answer("Invalid input", examples.BODY_VALIDATION_ERROR_EXAMPLE, 422)
 DATES_TAKEN = answer("Dates taken", examples.DATES_UNAVAILABLE_EXAMPLE, 409)
 # Answered by booking/api/errors.py and middleware.py for any endpoint: documented where they apply.
@@ -128,6 +137,7 @@ class StaysView(ApiView):
             query("start", {**DATE, "nullable": True}, "2027-05-01", "Earliest arrival, YYYY-MM-DD. Default: today."),
             query("end", {**DATE, "nullable": True}, "2027-06-30", "Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start."),
             CHILDREN_AGES,
+            PROMO_CODE,
         ],
         responses={200: StaysResult, 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
         examples=[answer("The cheapest three nights", examples.STAYS_EXAMPLE, 200), QUERY_INVALID],
@@ -163,8 +173,11 @@ class QuoteView(ApiView):
             OpenApiExample(
                 "Two guests, three nights", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "currency": "EUR"}, request_only=True
             ),
+            OpenApiExample("With a promo code and an extra", value=WITH_OFFERS, request_only=True),
             answer("The breakdown", examples.QUOTE_EXAMPLE, 200),
+            answer("With WELCOME10 and an airport transfer", examples.QUOTE_WITH_OFFERS_EXAMPLE, 200),
             BODY_INVALID,
+            PROMO_INVALID,
         ],
     )
     def post(self, request):
@@ -193,9 +206,11 @@ class ReservationCreateView(ApiView):
             OpenApiExample(
                 "A hold for two", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "agent_name": "example-agent"}, request_only=True
             ),
+            OpenApiExample("With a promo code and an extra", value={**WITH_OFFERS, "agent_name": "example-agent"}, request_only=True),
             answer("Held", examples.RESERVATION_EXAMPLE, 201),
             DATES_TAKEN,
             BODY_INVALID,
+            PROMO_INVALID,
         ],
     )
     def post(self, request):
@@ -211,6 +226,8 @@ class ReservationCreateView(ApiView):
                 agent_name=data.get("agent_name"),
                 caller=Caller.from_request(Reservation.Source.API, request),
                 children_ages=data.get("children_ages"),
+                promo_code=data.get("promo_code"),
+                extras=data.get("extras"),
             )
             return 201, presenters.reservation_json(reservation, mask=False)
 

@@ -66,6 +66,8 @@ def create_checkout_link(
     agent_name: str | None = None,
     caller: Caller | None = None,
     children_ages: list[int] | None = None,
+    promo_code: str | None = None,
+    extras: list[dict[str, Any]] | None = None,
 ) -> Reservation:
     """The one-step flow: hold the nights, then open a checkout for them. No guest details needed:
     the provider collects them and the payment event backfills them. If the provider fails, the
@@ -81,6 +83,8 @@ def create_checkout_link(
         agent_name=agent_name,
         caller=caller,
         children_ages=children_ages,
+        promo_code=promo_code,
+        extras=extras,
         # Booked from /it/book, the widget returns the guest to /it/thank-you: the stay's emails
         # are then in Italian. Any other return address (an agent's) leaves them in English.
         language=language_of_site_url(success_url),

@@ -90,6 +90,8 @@ class CheckoutLinkView(ApiView):
                 agent_name=data.get("agent_name"),
                 caller=Caller.from_request(booking_source(request), request, actor_prefix="api"),
                 children_ages=data.get("children_ages"),
+                promo_code=data.get("promo_code"),
+                extras=data.get("extras"),
             )
             return 200, checkout_json(reservation)
 

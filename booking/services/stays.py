@@ -2,7 +2,7 @@
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -17,6 +17,7 @@ from booking.models import Property
 from booking.presenters import availability_json, calendar_json, property_json, quote_json
 from booking.rules import rules_for_version
 from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today, version_and_taken_ranges
+from booking.services import offers
 
 T = TypeVar("T")
 
@@ -95,14 +96,14 @@ class StayCheck:
     quote: pricing.Quote
 
 
-def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None) -> StayCheck:
-    """Whether the stay can be booked now, with its price either way. Two queries."""
-    return _remembered_check(check_in, check_out, guests, children_ages or ()).value
+def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None, promo_code: str | None = None) -> StayCheck:
+    """Whether the stay can be booked now, with its price either way. Two queries (three with a code)."""
+    return _remembered_check(Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, (), "query")).value
 
 
-def availability_document(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None) -> bytes:
+def availability_document(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None, promo_code: str | None = None) -> bytes:
     """check_stay as the API's JSON (presenters.availability_json), encoded once per remembered check."""
-    remembered = _remembered_check(check_in, check_out, guests, children_ages or ())
+    remembered = _remembered_check(Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, (), "query"))
     return remembered.document(("availability",), lambda: availability_json(remembered.value))
 
 
@@ -113,48 +114,83 @@ class PricedQuote:
     exchange_rate: Decimal
 
 
+@dataclass(frozen=True)
+class Asked:
+    """A stay as asked for, with its offers: what a check or a quote is remembered by."""
+
+    check_in: date
+    check_out: date
+    guests: int
+    children_ages: tuple[int, ...]
+    promo_code: str | None
+    extras: tuple[tuple[str, int], ...]
+    location: str  # of the fields, for the 422s: "query" or "body"
+
+
+def _asked(
+    check_in: date, check_out: date, guests: int, children_ages: list[int] | None, promo_code: str | None, extras: list[dict[str, Any]] | None, location: str
+) -> Asked:
+    return Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, tuple((e["code"], e["quantity"]) for e in extras or ()), location)
+
+
 def quote_stay(
-    *, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body", children_ages: list[int] | None = None
+    *,
+    check_in: date,
+    check_out: date,
+    guests: int,
+    currency: str = "EUR",
+    location: str = "body",
+    children_ages: list[int] | None = None,
+    promo_code: str | None = None,
+    extras: list[dict[str, Any]] | None = None,
 ) -> PricedQuote:
-    return _priced(check_in, check_out, guests, currency, location, children_ages or ())[1]
+    return _priced(_asked(check_in, check_out, guests, children_ages, promo_code, extras, location), currency)[1]
 
 
 def quote_document(
-    *, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body", children_ages: list[int] | None = None
+    *,
+    check_in: date,
+    check_out: date,
+    guests: int,
+    currency: str = "EUR",
+    location: str = "body",
+    children_ages: list[int] | None = None,
+    promo_code: str | None = None,
+    extras: list[dict[str, Any]] | None = None,
 ) -> bytes:
     """quote_stay as the API's JSON (presenters.quote_json), encoded once per remembered check and currency."""
-    remembered, priced = _priced(check_in, check_out, guests, currency, location, children_ages or ())
+    remembered, priced = _priced(_asked(check_in, check_out, guests, children_ages, promo_code, extras, location), currency)
     return remembered.document(("quote", priced.currency, priced.exchange_rate), lambda: quote_json(priced))
 
 
-def _priced(
-    check_in: date, check_out: date, guests: int, currency: str, location: str, children_ages: Collection[int]
-) -> tuple[Remembered[StayCheck], PricedQuote]:
-    remembered, rules = _remembered_check_and_rules(check_in, check_out, guests, children_ages)
+def _priced(asked: Asked, currency: str) -> tuple[Remembered[StayCheck], PricedQuote]:
+    remembered, rules = _remembered_check_and_rules(asked)
     currency = currency.upper()
     rate = rules.display_currencies.get(currency)
     if rate is None:
         supported = ", ".join(sorted(rules.display_currencies))
-        raise InvalidInput.single([location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
+        raise InvalidInput.single([asked.location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
     return remembered, PricedQuote(remembered.value, currency, rate)
 
 
-def _remembered_check(check_in: date, check_out: date, guests: int, children_ages: Collection[int]) -> Remembered[StayCheck]:
-    return _remembered_check_and_rules(check_in, check_out, guests, children_ages)[0]
+def _remembered_check(asked: Asked) -> Remembered[StayCheck]:
+    return _remembered_check_and_rules(asked)[0]
 
 
-def _remembered_check_and_rules(
-    check_in: date, check_out: date, guests: int, children_ages: Collection[int]
-) -> tuple[Remembered[StayCheck], pricing.PricingRules]:
-    property_id, version, ranges = version_and_taken_ranges(check_in, check_out)  # one query
+def _remembered_check_and_rules(asked: Asked) -> tuple[Remembered[StayCheck], pricing.PricingRules]:
+    stay = pricing.Stay(asked.check_in, asked.check_out)
+    property_id, version, ranges = version_and_taken_ranges(*pricing.gap_window(stay))  # one query
     rules = rules_for_version(property_id, version)
-    key = (property_id, version, check_in, check_out, guests, tuple(children_ages), tuple(ranges), today())
+    extras = offers.extras_for(rules, ({"code": c, "quantity": q} for c, q in asked.extras), stay, asked.location)
+    promo, _ = offers.promo_for(property_id, asked.promo_code, stay, asked.location)  # a query only with a code
+    key = (property_id, version, asked.check_in, asked.check_out, asked.guests, asked.children_ages, promo, extras, tuple(ranges), today())
     remembered = _checks.get(key)
     if remembered is not None:
         return remembered, rules
-    stay = pricing.Stay(check_in, check_out)
-    verdict = pricing.check_stay_against_ranges(stay, guests, rules, ranges, today())
-    remembered = Remembered(StayCheck(stay, guests, verdict, pricing.quote(stay, guests, rules, children_ages)))
+    verdict = pricing.check_stay_against_ranges(stay, asked.guests, rules, ranges, today())
+    taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *pricing.gap_window(stay))
+    priced = pricing.quote(stay, asked.guests, rules, asked.children_ages, today=today(), taken_nights=taken, promo=promo, extras=extras)
+    remembered = Remembered(StayCheck(stay, asked.guests, verdict, priced))
     _checks.keep(key, remembered)
     return remembered, rules
 
@@ -185,20 +221,41 @@ class FoundStays:
     end: date
     currency: str
     stays: list[pricing.FoundStay]
+    promo_code: str | None = None
 
 
-def find_stays(*, nights: int, guests: int, start: date | None = None, end: date | None = None, children_ages: list[int] | None = None) -> FoundStays:
+def find_stays(
+    *,
+    nights: int,
+    guests: int,
+    start: date | None = None,
+    end: date | None = None,
+    children_ages: list[int] | None = None,
+    promo_code: str | None = None,
+) -> FoundStays:
     """Up to 10 bookable stays of `nights` nights arriving in [start, end] (start: today, the first
-    bookable date; end: start + 60 days), cheapest first. Two queries, whatever the window."""
+    bookable date; end: start + 60 days), cheapest first. Two queries, whatever the window (three
+    with a code: it prices the stays it applies to, and one usable on none of them is a 422)."""
     property_id, version = get_property_version()
     rules = rules_for_version(property_id, version)
     start = max(start or today(), today())
     end = end or start + timedelta(days=DEFAULT_SEARCH_DAYS)
-    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, start, end + timedelta(days=nights)), start, end + timedelta(days=nights))
+    promo, _ = offers.promo_for(property_id, promo_code, pricing.Stay(start, start + timedelta(days=nights)), "query", any_window=True)
+    # From the night before the first arrival to the night after the last departure: gap nights.
+    first, last = start - timedelta(days=1), end + timedelta(days=nights + 1)
+    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, first, last), first, last)
     found = pricing.find_stays(
-        nights=nights, guests=guests, rules=rules, taken_nights=taken, today=today(), first_arrival=start, last_arrival=end, children_ages=children_ages or ()
+        nights=nights,
+        guests=guests,
+        rules=rules,
+        taken_nights=taken,
+        today=today(),
+        first_arrival=start,
+        last_arrival=end,
+        children_ages=children_ages or (),
+        promo=promo,
     )
-    return FoundStays(nights, guests, start, end, rules.currency, found)
+    return FoundStays(nights, guests, start, end, rules.currency, found, promo.code if promo else None)
 
 
 DEFAULT_SEARCH_DAYS = 60

@@ -8,10 +8,13 @@ _BREAKDOWN = {
     "discount_label": None,
     "discount_percent": 0.0,
     "discount_amount": 0.0,
+    "discounts": [],
     "cleaning_fee": 120.0,
     "cleaning_fee_label": "Final cleaning, linen and towels",
     "city_tax": 21.0,
     "city_tax_note": "3.50 EUR per person per night, for at most 7 nights, included in the total; children under 12 are exempt when their ages are given at booking",
+    "extras": [],
+    "extras_total": 0.0,
     "total": 1281.0,
     "currency": "EUR",
     "price_source": "season:Spring and autumn high season",
@@ -42,14 +45,52 @@ QUOTE_EXAMPLE = {
     "charge_total": 1281.0,
     "price_breakdown": _BREAKDOWN,
 }
+# The same stay with the demo's code WELCOME10 and an airport transfer (docs/offers.md).
+_OFFERS_BREAKDOWN = {
+    **_BREAKDOWN,
+    "discount_label": "Promo code",
+    "discount_percent": 10.0,
+    "discount_amount": -114.0,
+    "discounts": [{"label": "Promo code", "percent": 10.0, "amount": -114.0, "code": "WELCOME10"}],
+    "extras": [{"code": "airport_transfer", "label": "Airport transfer", "quantity": 1, "amount": 60.0}],
+    "extras_total": 60.0,
+    "total": 1227.0,
+}
+QUOTE_WITH_OFFERS_EXAMPLE = {
+    **QUOTE_EXAMPLE,
+    **_OFFERS_BREAKDOWN,
+    "charge_total": 1227.0,
+    "price_breakdown": _OFFERS_BREAKDOWN,
+}
+PROMO_CODE_INVALID_EXAMPLE = {
+    "detail": [{"loc": ["body", "promo_code"], "msg": "The code WELCOME10 needs a stay of at least 3 nights.", "type": "promo_code_invalid"}]
+}
 CALENDAR_EXAMPLE = {
     "start": "2027-05-01",
     "end": "2027-05-31",
     "months": 1,
     "currency": "EUR",
     "days": [
-        {"date": "2027-05-01", "available": True, "check_in_allowed": True, "check_out_allowed": True, "min_nights": 3, "nightly_rate": 410.0},
-        {"date": "2027-05-02", "available": False, "check_in_allowed": False, "check_out_allowed": True, "min_nights": 3, "nightly_rate": 380.0},
+        {
+            "date": "2027-05-01",
+            "available": True,
+            "check_in_allowed": True,
+            "check_out_allowed": True,
+            "min_nights": 3,
+            "nightly_rate": 410.0,
+            "gap_night": False,
+            "gap_nightly_rate": None,
+        },
+        {
+            "date": "2027-05-02",
+            "available": False,
+            "check_in_allowed": False,
+            "check_out_allowed": True,
+            "min_nights": 3,
+            "nightly_rate": 380.0,
+            "gap_night": False,
+            "gap_nightly_rate": None,
+        },
     ],
 }
 RESERVATION_EXAMPLE = {
@@ -129,6 +170,14 @@ PROPERTY_EXAMPLE = {
         "city_tax": {"per_person_per_night": 3.5, "max_nights": 7, "exempt_under_age": 12, "note": "3.50 EUR per person per night, for at most 7 nights"},
         "booking_window_days": 730,
         "display_currencies": {"EUR": 1.0, "USD": 1.08},
+        "early_bird": None,
+        "last_minute": {"days": 7, "percent": 10.0},
+        "gap_nights": {"percent": 15.0},
+        "discounts_stack": False,
+        "extras": [
+            {"code": "airport_transfer", "name": "Airport transfer", "price": 60.0, "per": "stay", "max_quantity": 2, "notice_days": 0},
+            {"code": "baby_cot", "name": "Baby cot", "price": 0.0, "per": "stay", "max_quantity": 1, "notice_days": 0},
+        ],
     },
     "policies": {
         "check_in_from": "15:00",
@@ -179,7 +228,7 @@ STAYS_EXAMPLE = {
     "start": "2027-05-01",
     "end": "2027-06-30",
     "currency": "EUR",
-    "stays": [{"check_in": "2027-05-04", "check_out": "2027-05-07", "nights": 3, "total": 1011.0, "currency": "EUR"}],
+    "stays": [{"check_in": "2027-05-04", "check_out": "2027-05-07", "nights": 3, "total": 1011.0, "currency": "EUR", "gap_nights": False}],
 }
 
 _POLICY_TEXT = (

@@ -12,18 +12,35 @@ class NightlyRate(s.Serializer):
     source = s.CharField()
 
 
+class DiscountLine(s.Serializer):
+    label = s.CharField()
+    percent = s.FloatField(allow_null=True, help_text="Null for a fixed-amount promo code.")
+    amount = s.FloatField(help_text="Zero or negative.")
+    code = s.CharField(allow_null=True, help_text="The promo code; null for an automatic discount.")
+
+
+class ExtraLine(s.Serializer):
+    code = s.CharField()
+    label = s.CharField()
+    quantity = s.IntegerField()
+    amount = s.FloatField()
+
+
 class PriceBreakdown(s.Serializer):
     nights = s.IntegerField()
     nightly_avg = s.FloatField()
     accommodation = s.FloatField(help_text="Sum of nightly rates and extra-guest fees, before discount.")
     discount_label = s.CharField(allow_null=True)
     discount_percent = s.FloatField()
-    discount_amount = s.FloatField(help_text="Zero or negative.")
+    discount_amount = s.FloatField(help_text="Zero or negative: the sum of discounts.")
+    discounts = DiscountLine(many=True, help_text="One line per discount applied: the best automatic one (or all, if the owner stacks them) and a promo code.")
     cleaning_fee = s.FloatField()
     cleaning_fee_label = s.CharField()
     city_tax = s.FloatField()
     city_tax_note = s.CharField()
-    total = s.FloatField(help_text="accommodation + discount_amount + cleaning_fee + city_tax")
+    extras = ExtraLine(many=True)
+    extras_total = s.FloatField()
+    total = s.FloatField(help_text="accommodation + discount_amount + cleaning_fee + city_tax + extras_total")
     currency = s.CharField()
     price_source = s.CharField(help_text="The rate rules that priced the nights, e.g. 'season:High season + base_rate'.")
     nightly_rates = NightlyRate(many=True)
@@ -55,6 +72,8 @@ class FoundStay(s.Serializer):
     nights = s.IntegerField()
     total = s.FloatField(help_text="What a quote of this stay gives, city tax included.")
     currency = s.CharField()
+    gap_nights = s.BooleanField(help_text="The stay is a gap between two taken nights, sold whole below the minimum stay.")
+    promo_code_applied = s.BooleanField(required=False, help_text="With promo_code: whether the code priced this stay.")
 
 
 class StaysResult(s.Serializer):
@@ -64,6 +83,7 @@ class StaysResult(s.Serializer):
     end = s.DateField(help_text="Latest arrival searched.")
     currency = s.CharField()
     stays = FoundStay(many=True, help_text="Up to 10 bookable stays, cheapest first (then earliest).")
+    promo_code = s.CharField(required=False, help_text="The promo code the stays were priced with, when one was given.")
 
 
 class QuoteResult(PriceBreakdown):
@@ -88,6 +108,8 @@ class CalendarDay(s.Serializer):
     check_out_allowed = s.BooleanField()
     min_nights = s.IntegerField(help_text="Shortest stay for an arrival on this day.")
     nightly_rate = s.FloatField()
+    gap_night = s.BooleanField(help_text="Part of a gap between two taken nights: bookable whole (arrive on its first day), below the minimum stay.")
+    gap_nightly_rate = s.FloatField(allow_null=True, help_text="On a gap night: the rate less the gap-night discount.")
 
 
 class CalendarResult(s.Serializer):
@@ -205,6 +227,24 @@ class CityTax(s.Serializer):
     note = s.CharField()
 
 
+class DaysAhead(s.Serializer):
+    days = s.IntegerField()
+    percent = s.FloatField()
+
+
+class GapNightsRule(s.Serializer):
+    percent = s.FloatField()
+
+
+class ExtraOffer(s.Serializer):
+    code = s.CharField()
+    name = s.CharField()
+    price = s.FloatField()
+    per = s.ChoiceField(choices=["stay", "night", "guest", "guest_night"])
+    max_quantity = s.IntegerField()
+    notice_days = s.IntegerField(help_text="Book it at least this many days before arrival (0: any time).")
+
+
 class PricingRules(s.Serializer):
     currency = s.CharField()
     base_nightly_rate = s.FloatField()
@@ -224,6 +264,11 @@ class PricingRules(s.Serializer):
     city_tax = CityTax()
     booking_window_days = s.IntegerField(help_text="How many days ahead guests may arrive.")
     display_currencies = s.DictField(child=s.FloatField(), help_text="Currency code → units per EUR, for quotes.")
+    early_bird = DaysAhead(allow_null=True, help_text="Stays booked at least `days` before arrival get `percent` off.")
+    last_minute = DaysAhead(allow_null=True, help_text="Arrivals at most `days` away get `percent` off.")
+    gap_nights = GapNightsRule(allow_null=True, help_text="Gaps between stays shorter than the minimum stay are sold whole, at `percent` off.")
+    discounts_stack = s.BooleanField(help_text="False: only the best automatic discount applies. A promo code adds on top either way.")
+    extras = ExtraOffer(many=True, help_text="Sold with the stay: pass `extras` to quote, reservations and checkout-link.")
 
 
 class CancellationTierOut(s.Serializer):

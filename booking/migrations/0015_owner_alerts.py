@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0013_reservation_children_ages"),
+        ("booking", "0014_offers_promo_codes_extras_and_discount_rules"),
     ]
 
     operations = [

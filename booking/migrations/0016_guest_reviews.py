@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0014_owner_alerts"),
+        ("booking", "0015_owner_alerts"),
     ]
 
     operations = [
