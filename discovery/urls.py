@@ -1,6 +1,7 @@
 from django.urls import path
 
 from discovery import views
+from discovery.ucp import views as ucp
 
 app_name = "discovery"
 
@@ -18,4 +19,11 @@ urlpatterns = [
     path("agents", views.agents_page, name="agents"),
     # GET only; A2A clients' POSTs never reach Django (config/asgi.py routes them).
     path("a2a", views.a2a_endpoint_description, name="a2a"),
+    # The Universal Commerce Protocol's lodging booking (discovery/ucp/, docs/ucp.md).
+    path(".well-known/ucp", ucp.business_profile, name="ucp-profile"),
+    path("ucp/v1/booking-sessions", ucp.BookingSessionsView.as_view(), name="ucp-sessions"),
+    path("ucp/v1/booking-sessions/<str:session_id>", ucp.BookingSessionView.as_view(), name="ucp-session"),
+    path("ucp/v1/booking-sessions/<str:session_id>/complete", ucp.CompleteView.as_view(), name="ucp-complete"),
+    path("ucp/v1/booking-sessions/<str:session_id>/cancel", ucp.CancelView.as_view(), name="ucp-cancel"),
+    path("pay/<str:session_id>", ucp.continue_booking, name="ucp-continue"),
 ]
