@@ -34,6 +34,7 @@ from discovery import mcp_extras
 from discovery.json_schema import input_schema, output_schema
 from discovery.operations import ARGUMENT_NOTES, IDEMPOTENCY_KEY_NOTE, OPERATIONS, Operation, error_payload, run_operation_async
 from discovery.summaries import money, summary
+from discovery.ucp import tools as ucp_tools
 
 logger = logging.getLogger("discovery.mcp")
 
@@ -88,7 +89,7 @@ def tool_for(operation: Operation) -> types.Tool:
 
 @cache
 def tools() -> list[types.Tool]:
-    return [tool_for(operation) for operation in OPERATIONS.values()]
+    return [tool_for(operation) for operation in OPERATIONS.values()] + ucp_tools.TOOLS
 
 
 async def list_tools(ctx, params) -> types.ListToolsResult:
@@ -98,8 +99,11 @@ async def list_tools(ctx, params) -> types.ListToolsResult:
 async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
     """Every outcome is a tool result: bad input and refusals are tool errors (is_error) carrying
     the REST message, and the REST error body as JSON; nothing is raised to the transport."""
+    if params.name in ucp_tools.NAMES:
+        return await call_ucp_tool(ctx, params)
     if params.name not in OPERATIONS:
-        return tool_error(f"Unknown tool {params.name!r}; the tools are: {', '.join(OPERATIONS)}.", {"status": 404, "code": "unknown_tool"})
+        names = ", ".join([*OPERATIONS, *ucp_tools.NAMES])
+        return tool_error(f"Unknown tool {params.name!r}; the tools are: {names}.", {"status": 404, "code": "unknown_tool"})
     if params.name == CHECKOUT_TOOL and params.request_state is not None:
         # The second leg of a hand-off (2026-07-28): the checkout was made on the first.
         return resume_hand_off(params)
@@ -117,6 +121,17 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
     if params.name == CHECKOUT_TOOL:
         return await hand_off_checkout(ctx, body)
     return tool_result(params.name, body)
+
+
+async def call_ucp_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+    """The UCP binding (discovery/ucp/tools.py): business outcomes are results, bad input errors."""
+    try:
+        return ucp_tools.result(await ucp_tools.run_async(params.name, params.arguments, caller_of(ctx)))
+    except BookingError as error:
+        return tool_error(error.detail, error_payload(error))
+    except Exception:
+        logger.exception("MCP tool %s failed", params.name)
+        return tool_error("An unexpected error occurred; it has been logged.", {"status": 500, "code": "internal_error"})
 
 
 def tool_result(name: str, body: dict) -> types.CallToolResult:

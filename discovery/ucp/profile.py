@@ -3,6 +3,8 @@ rate plan, and the business profile served at /.well-known/ucp."""
 
 from django.conf import settings
 
+from booking.presenters import ACCOMMODATION_TYPE_ID, RATE_PLAN_ID
+
 UCP_VERSION = "2026-04-08"
 BOOKING = "dev.ucp.lodging.booking"
 CANCELLATION_POLICY = "dev.ucp.lodging.policy.cancellation"
@@ -11,8 +13,6 @@ SCHEMAS = "https://ucp.dev/schemas"
 
 # One accommodation type (the whole home) and one rate plan: their ids never change, so a platform
 # may keep them (also at the top level of GET /api/v1/property and get_property).
-ACCOMMODATION_TYPE_ID = "whole_home"
-RATE_PLAN_ID = "standard"
 STAY_ID = f"{ACCOMMODATION_TYPE_ID}__{RATE_PLAN_ID}"
 REST_PATH = "/ucp/v1"
 
@@ -65,7 +65,9 @@ def business_profile() -> dict:
                         "extends": BOOKING,
                     }
                 ],
-                PAYMENT_TERMS: [{"version": UCP_VERSION, "spec": f"{spec}/common/payment-terms", "schema": f"{SCHEMAS}/common/payment_terms.json", "extends": BOOKING}],
+                PAYMENT_TERMS: [
+                    {"version": UCP_VERSION, "spec": f"{spec}/common/payment-terms", "schema": f"{SCHEMAS}/common/payment_terms.json", "extends": BOOKING}
+                ],
             },
             # Until a delegated-payment handler exists the guest pays on our own page (continue_url).
             "payment_handlers": {},

@@ -131,7 +131,9 @@ def _identity_problems(data: dict) -> list[dict]:
     if at is None and rp is None and "id" not in stay:
         problems.append(recoverable("invalid_stay", "Give stays[].id, or accommodation_type.id and rate_plan.id.", "$.stays[0]"))
     if at is not None and at["id"] != profile.ACCOMMODATION_TYPE_ID:
-        problems.append(recoverable("invalid_accommodation_type", f"The one accommodation type is {profile.ACCOMMODATION_TYPE_ID!r}.", "$.stays[0].accommodation_type.id"))
+        problems.append(
+            recoverable("invalid_accommodation_type", f"The one accommodation type is {profile.ACCOMMODATION_TYPE_ID!r}.", "$.stays[0].accommodation_type.id")
+        )
     if rp is not None and rp["id"] != profile.RATE_PLAN_ID:
         problems.append(recoverable("invalid_rate_plan", f"The one rate plan is {profile.RATE_PLAN_ID!r}.", "$.stays[0].rate_plan.id"))
     return problems

@@ -20,6 +20,11 @@ TOOL_NAMES = [
     "create_checkout_link",
     "get_reservation",
     "release_hold",
+    "create_booking_session",
+    "get_booking_session",
+    "update_booking_session",
+    "complete_booking_session",
+    "cancel_booking_session",
 ]
 
 

@@ -273,6 +273,8 @@ class BookingLinks(s.Serializer):
 
 class PropertyResult(s.Serializer):
     id = s.CharField()
+    accommodation_type_id = s.CharField(help_text="The whole home's stable id (UCP accommodation_type.id).")
+    rate_plan_id = s.CharField(help_text="The one rate plan's stable id (UCP rate_plan.id).")
     name = s.CharField()
     headline = s.CharField()
     summary = s.CharField()
