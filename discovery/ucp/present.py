@@ -15,6 +15,7 @@ from django.utils import timezone
 from booking import pricing
 from booking.models import Property, Reservation
 from booking.payments.ledger import to_cents
+from booking.presenters import mask_email, mask_phone
 from booking.payments.schedule import payment_schedule
 from booking.selectors import cancellation_tiers
 from discovery.ucp import profile
@@ -62,9 +63,23 @@ def booking_json(reservation: Reservation, messages: list[dict] | None = None, *
         messages.append({"type": "error", "code": "payment_required", "content": PAY_ON_OUR_PAGE, "severity": "requires_buyer_input"})
     if status == "completed":
         body["confirmation"] = {"id": reservation.pk, "label": reservation.pk.removeprefix("res_")[:10].upper()}
+        if booker := booker_json(reservation):
+            body["booker"] = booker
     if messages:
         body["messages"] = messages
     return body
+
+
+def booker_json(reservation: Reservation) -> dict | None:
+    """The payer as the payment page collected them, masked as GET /api/v1/reservations/{id} masks
+    them: the session id lets its holder follow the booking, not learn who the guest is (README,
+    "What a reservation id reveals"). UCP wants a named lead with a contact channel on a completed
+    booking; the masked channel says which one the confirmation went to."""
+    contact = {"email": mask_email(reservation.guest_email), "phone_number": mask_phone(reservation.guest_phone)}
+    contact = {key: value for key, value in contact.items() if value}
+    if not (reservation.guest_first_name and reservation.guest_last_name and contact):
+        return None
+    return {"first_name": reservation.guest_first_name, "last_name": reservation.guest_last_name[:1] + ".", **contact}
 
 
 def error_json(messages: list[dict]) -> dict:
