@@ -82,10 +82,7 @@ def run_operation(name: str, arguments, caller: Caller) -> dict:
         raise ServiceUnavailable("The request could not be stored; try again.") from error
 
 
-IDEMPOTENCY_KEY_NOTE = (
-    "Optional. Send the same key when retrying this call (e.g. after a timeout): the first answer is "
-    "returned again for 24 hours and no second hold is made. Any string up to 255 characters, e.g. a UUID."
-)
+IDEMPOTENCY_KEY_NOTE = "Optional, e.g. a UUID. Retry with the same key: the first answer comes back (24 h), no second hold."
 
 
 def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
@@ -155,7 +152,8 @@ def _find_stays(data: dict, caller: Caller) -> dict:
 
 
 def _quote(data: dict, caller: Caller) -> dict:
-    return presenters.quote_json(stays.quote_stay(**data))
+    body = presenters.quote_json(stays.quote_stay(**data))
+    return {name: body[name] for name in responses.AgentQuoteResult().fields}  # the breakdown once
 
 
 def _reservation(data: dict, caller: Caller) -> dict:
@@ -299,7 +297,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="POST /api/v1/quote",
             arguments=validation.QuoteRequest,
             location="body",
-            result=responses.QuoteResult,
+            result=responses.AgentQuoteResult,
             run=_quote,
             read_only=True,
             idempotent=True,

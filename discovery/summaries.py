@@ -61,7 +61,8 @@ def _stays(body: dict) -> str:
     return "\n".join(lines)
 
 
-def _quote(body: dict) -> str:
+def _quote(quote: dict) -> str:
+    body = {**quote, **quote["price_breakdown"]}
     currency = body.get("currency", "EUR")
     parts = [f"accommodation {money(body['accommodation'], currency)}"]
     if body.get("discount_amount"):

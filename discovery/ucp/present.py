@@ -15,8 +15,8 @@ from django.utils import timezone
 from booking import pricing
 from booking.models import Property, Reservation
 from booking.payments.ledger import to_cents
-from booking.presenters import mask_email, mask_phone
 from booking.payments.schedule import payment_schedule
+from booking.presenters import mask_email, mask_phone
 from booking.selectors import cancellation_tiers
 from discovery.ucp import profile
 

@@ -39,18 +39,14 @@ BOOKING = {
     "properties": {"property": _REF, "stays": {"type": "array", "items": _STAY, "minItems": 1, "maxItems": 1}},
     "required": ["property", "stays"],
 }
-META = {
-    "type": "object",
-    "description": 'UCP request metadata: {"ucp-agent": {"profile": "<your profile URL>"}, "idempotency-key": "<uuid>"}.',
-    "properties": {"ucp-agent": {"type": "object"}, "idempotency-key": {"type": "string", "maxLength": 255}},
-}
-ID = {"type": "string", "description": "The booking session id (res_…)."}
+META = {"type": "object", "properties": {"ucp-agent": {"type": "object"}, "idempotency-key": {"type": "string", "maxLength": 255}}}
+ID = {"type": "string"}
 OUTPUT = {
     "type": "object",
     "properties": {"ucp": {"type": "object"}, "id": {"type": "string"}, "status": {"type": "string", "enum": STATUSES}, "continue_url": {"type": "string"}},
     "required": ["ucp"],
 }
-HAND_OFF = " The guest pays on our page: give them continue_url (requires_escalation)."
+HAND_OFF = " The guest pays on our page: give them continue_url."
 
 
 def _tool(name: str, title: str, description: str, properties: dict, required: list[str], *, read_only=False, destructive=False) -> types.Tool:
@@ -58,7 +54,13 @@ def _tool(name: str, title: str, description: str, properties: dict, required: l
         name=name,
         title=title,
         description=description,
-        input_schema={"type": "object", "properties": {"meta": META, **properties}, "required": required, "additionalProperties": False},
+        # meta is spelled out once (create); the others take the same object.
+        input_schema={
+            "type": "object",
+            "properties": {"meta": META if name == "create_booking_session" else {"type": "object"}, **properties},
+            "required": required,
+            "additionalProperties": False,
+        },
         output_schema=OUTPUT,
         annotations=types.ToolAnnotations(
             title=title, read_only_hint=read_only, destructive_hint=destructive, idempotent_hint=read_only, open_world_hint=False
@@ -70,8 +72,8 @@ TOOLS = [
     _tool(
         "create_booking_session",
         "UCP: create a booking session",
-        "UCP lodging booking (dev.ucp.lodging.booking): hold a stay and get a session with totals, policies and continue_url. "
-        "Taken dates answer inventory_exhausted and hold nothing. Pass meta.idempotency-key and reuse it when retrying." + HAND_OFF,
+        "UCP lodging booking: hold a stay; the session carries totals, policies and continue_url. Taken dates: "
+        'inventory_exhausted, nothing held. meta: {"ucp-agent": {"profile": url}, "idempotency-key": uuid}; reuse the key on retry.' + HAND_OFF,
         {"booking": BOOKING},
         ["booking"],
     ),
@@ -80,13 +82,13 @@ TOOLS = [
         "update_booking_session",
         "UCP: update a booking session",
         "Full replacement: new dates or party re-hold at once, or the session keeps its hold and says why (incomplete).",
-        {"id": ID, "booking": BOOKING},
+        {"id": ID, "booking": {"type": "object", "description": "The whole booking, as for create_booking_session."}},
         ["id", "booking"],
     ),
     _tool(
         "complete_booking_session",
         "UCP: complete a booking session",
-        "No payment handler here: answers requires_escalation with continue_url until the guest has paid, then completed." + HAND_OFF,
+        "No payment handler: requires_escalation until the guest has paid on continue_url, then completed.",
         {"id": ID, "booking": {"type": "object", "description": "Optional: payment, signals."}},
         ["id"],
     ),

@@ -105,7 +105,10 @@ class TestReadTools:
         results = run(call_all)
         for result, (name, _, method, path, payload) in zip(results, calls, strict=True):
             assert not result.is_error, (name, result.content)
-            assert result.structured_content == rest(live_url, method, path, payload).json(), name
+            expected = rest(live_url, method, path, payload).json()
+            if name == "get_quote":  # agents get the breakdown once, under price_breakdown
+                expected = {key: value for key, value in expected.items() if key not in expected["price_breakdown"] or key == "price_breakdown"}
+            assert result.structured_content == expected, name
             # The text is a short summary for the model, not the same JSON again.
             assert result.content[0].text and not result.content[0].text.startswith("{"), name
         availability = results[1].structured_content

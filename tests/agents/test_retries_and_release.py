@@ -171,8 +171,9 @@ def test_mcp_prices_a_family_with_children_ages(live_url):
             return await client.call_tool("get_quote", {**stay, "children_ages": [4, 9]}), await client.call_tool("get_quote", stay)
 
     family, adults = run(quotes)
-    assert family.structured_content["city_tax"] < adults.structured_content["city_tax"]
-    assert "1 of 3 guests taxed" in family.structured_content["city_tax_note"]
+    family_price, adults_price = family.structured_content["price_breakdown"], adults.structured_content["price_breakdown"]
+    assert family_price["city_tax"] < adults_price["city_tax"]
+    assert "1 of 3 guests taxed" in family_price["city_tax_note"]
 
 
 class TestLlmSizedAnswers:

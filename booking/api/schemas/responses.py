@@ -81,6 +81,21 @@ class QuoteResult(PriceBreakdown):
         ref_name = "Quote"
 
 
+class AgentQuoteResult(s.Serializer):
+    """get_quote for agents (MCP, A2A): the breakdown once, under price_breakdown (REST keeps the
+    documented top-level copy as well)."""
+
+    check_in = s.DateField()
+    check_out = s.DateField()
+    guests = s.IntegerField()
+    available = s.BooleanField()
+    unavailable_reason = s.CharField(allow_null=True)
+    exchange_rate = s.FloatField(help_text="Display currency units per unit of the charged currency.")
+    charge_currency = s.CharField(help_text="The currency actually charged (EUR).")
+    charge_total = s.FloatField()
+    price_breakdown = PriceBreakdown()
+
+
 class CalendarDay(s.Serializer):
     date = s.DateField()
     available = s.BooleanField(help_text="The night starting this day is free.")
