@@ -10,6 +10,8 @@ urlpatterns = [
     path(".well-known/llms.txt", views.llms_txt, name="llms-txt-well-known"),
     path(".well-known/ai-plugin.json", views.ai_plugin, name="ai-plugin"),
     path(".well-known/agent-card.json", views.agent_card, name="agent-card"),
+    # The card's name before A2A 0.3, still fetched by older clients.
+    path(".well-known/agent.json", views.agent_card, name="agent-card-legacy"),
     path(".well-known/mcp/server-card.json", views.mcp_server_card, name="mcp-server-card"),
     path("mcp/server-card", views.mcp_server_card, name="mcp-server-card-reserved"),
     path(".well-known/mcp/catalog.json", views.mcp_catalog, name="mcp-catalog"),

@@ -10,7 +10,7 @@ import requests
 from tests.dates import future
 
 TIMEOUT = 30
-TOOL_NAMES = [
+SKILL_NAMES = [
     "get_property",
     "check_availability",
     "get_calendar",
@@ -20,12 +20,10 @@ TOOL_NAMES = [
     "create_checkout_link",
     "get_reservation",
     "release_hold",
-    "create_booking_session",
-    "get_booking_session",
-    "update_booking_session",
-    "complete_booking_session",
-    "cancel_booking_session",
 ]
+# The UCP binding's tools (discovery/ucp/tools.py): MCP tools, not A2A skills.
+UCP_TOOL_NAMES = ["create_booking_session", "get_booking_session", "update_booking_session", "complete_booking_session", "cancel_booking_session"]
+TOOL_NAMES = SKILL_NAMES + UCP_TOOL_NAMES
 
 
 @pytest.fixture(scope="module")

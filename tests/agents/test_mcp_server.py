@@ -13,7 +13,7 @@ import pytest
 import requests
 from mcp import Client
 
-from tests.agents.conftest import TIMEOUT, TOOL_NAMES, first_free_stay, rest, rest_message, run, stay, tool_error
+from tests.agents.conftest import TIMEOUT, TOOL_NAMES, UCP_TOOL_NAMES, first_free_stay, rest, rest_message, run, stay, tool_error
 
 pytestmark = pytest.mark.live
 
@@ -71,10 +71,17 @@ class TestConnecting:
             },
             "get_reservation": {"reservation_id"},
             "release_hold": {"reservation_id"},
+            "create_booking_session": {"meta", "booking"},
+            "get_booking_session": {"meta", "id"},
+            "update_booking_session": {"meta", "id", "booking"},
+            "complete_booking_session": {"meta", "id", "booking"},
+            "cancel_booking_session": {"meta", "id"},
         }
         assert set(tools["create_reservation"].input_schema["properties"]["guest"]["anyOf"][0]["properties"]) == {"first_name", "last_name", "email", "phone"}
         assert tools["get_calendar"].input_schema["properties"]["months"]["maximum"] == 18
 
+        for name in UCP_TOOL_NAMES:  # the UCP binding (tests/agents/test_ucp_mcp.py)
+            assert tools.pop(name).annotations.destructive_hint is (name == "cancel_booking_session")
         for name, tool in tools.items():
             assert len(tool.description) > 80, name
             assert tool.output_schema["type"] == "object" and tool.output_schema["required"], name
