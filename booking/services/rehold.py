@@ -8,13 +8,13 @@ a hold. A checkout opened for the old price is closed at the provider first (as 
 does), so nobody can pay the old amount for the new stay.
 """
 
-from datetime import date
+from datetime import date, datetime
 
 from django.db.models import Q
 from django.utils import timezone
 
 from booking import pricing
-from booking.errors import DatesUnavailable, NotReleasable, PaymentProviderError, ReservationNotPayable
+from booking.errors import DatesUnavailable, NotReleasable, ReservationNotPayable
 from booking.models import Reservation
 from booking.payments.providers import get_provider
 from booking.presenters import breakdown_json
@@ -76,13 +76,11 @@ def _close_open_checkout(reservation: Reservation) -> None:
     if session.status == "complete":
         raise NotReleasable("This hold has just been paid; it is being confirmed and can no longer be changed.")
     if session.status == "open":
-        try:
-            provider.expire_checkout_session(session.id)
-        except PaymentProviderError:
-            raise  # an old price still payable: leave the hold as it was
+        # A PaymentProviderError propagates: the old price would stay payable, so nothing changes.
+        provider.expire_checkout_session(session.id)
 
 
-def _ranges_of_others(reservation: Reservation, start: date, end: date, now) -> list:
+def _ranges_of_others(reservation: Reservation, start: date, end: date, now: datetime) -> list[tuple[date, date, datetime | None]]:
     """What takes [start, end) apart from this reservation: stays and unpaid holds (with their lapse
     instant, as taken_ranges_and_holds gives them) and blocks."""
     others = (
@@ -95,5 +93,7 @@ def _ranges_of_others(reservation: Reservation, start: date, end: date, now) -> 
         .exclude(pk=reservation.pk)
         .values_list("check_in", "check_out", "status", "hold_expires_at")
     )
-    ranges = [(first, last, held_until if status == Status.HELD else None) for first, last, status, held_until in others]
+    ranges: list[tuple[date, date, datetime | None]] = [
+        (first, last, held_until if status == Status.HELD else None) for first, last, status, held_until in others
+    ]
     return ranges + [(first, last, None) for first, last in blocks_between(reservation.property, start, end).values_list("start", "end")]
