@@ -72,14 +72,22 @@ def run_operation(name: str, arguments, caller: Caller) -> dict:
         raise InvalidInput.single(["body", "skill"], f"Unknown operation {name!r}; one of: {names}.", "enum")
     try:
         if operation.idempotency_scope:
-            return _run_with_key(operation, arguments, caller)
-        return operation.run(operation.validate(arguments), caller)
+            body = _run_with_key(operation, arguments, caller)
+        else:
+            body = operation.run(operation.validate(arguments), caller)
     except (OperationalError, InterfaceError) as error:
         logger.error("database unavailable during %s: %s", name, error.__class__.__name__)
         raise ServiceUnavailable("The database is unavailable; try again shortly.") from error
     except DatabaseError as error:
         logger.exception("database error during %s", name)
         raise ServiceUnavailable("The request could not be stored; try again.") from error
+    return without_duplicates(body) if operation.result is responses.AgentReservationResult else body
+
+
+def without_duplicates(reservation: dict) -> dict:
+    """A reservation for agents: its id once, as reservation_id (the argument name of every tool
+    that takes it). Trimmed after the idempotency layer, whose stored answer stays the REST one."""
+    return {key: value for key, value in reservation.items() if key != "id"}
 
 
 IDEMPOTENCY_KEY_NOTE = "Optional, e.g. a UUID. Retry with the same key: the first answer comes back (24 h), no second hold."
@@ -320,7 +328,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="POST /api/v1/reservations",
             arguments=validation.ReservationCreate,
             location="body",
-            result=responses.ReservationResult,
+            result=responses.AgentReservationResult,
             run=_reservation,
             read_only=False,
             idempotent=False,
@@ -364,7 +372,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="GET /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,
             location="path",
-            result=responses.ReservationResult,
+            result=responses.AgentReservationResult,
             run=_reservation_status,
             read_only=True,
             idempotent=True,
@@ -382,7 +390,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="DELETE /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,
             location="path",
-            result=responses.ReservationResult,
+            result=responses.AgentReservationResult,
             run=_release_hold,
             read_only=False,
             idempotent=False,

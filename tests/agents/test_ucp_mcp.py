@@ -146,3 +146,16 @@ def test_forty_creates_over_ucp_rest_and_mcp_for_the_same_nights_make_one_hold(l
     assert winners == 1, outcomes
     assert set(outcomes) - {"ucp:won", "rest:won", "mcp:won"} <= {"ucp:inventory_exhausted", "mcp:inventory_exhausted", "rest:dates_unavailable"}, outcomes
     assert Reservation.objects.filter(status="held").count() == 1
+
+
+def test_agents_read_each_thing_once(live_url):
+    """A quote's breakdown once (under price_breakdown), a reservation's id once (reservation_id);
+    the REST bodies keep their documented shapes."""
+    stay = {"check_in": str(future(150)), "check_out": str(future(153)), "guests": 2}
+    quote, held = call(live_url, ("get_quote", stay), ("create_reservation", {**stay, "idempotency_key": "once-1"}))
+    assert "total" not in quote.structured_content and quote.structured_content["price_breakdown"]["total"] > 0
+    assert "id" not in held.structured_content and held.structured_content["reservation_id"].startswith("res_")
+    rest_quote = requests.post(live_url + "/api/v1/quote", json=stay, timeout=TIMEOUT).json()
+    assert rest_quote["total"] == rest_quote["price_breakdown"]["total"]
+    replayed = requests.post(live_url + "/api/v1/reservations", json=stay, headers={"Idempotency-Key": "once-1"}, timeout=TIMEOUT).json()
+    assert replayed["id"] == replayed["reservation_id"] == held.structured_content["reservation_id"]  # the stored answer is the REST one

@@ -317,3 +317,9 @@ class HealthResult(s.Serializer):
     database = s.CharField()
     version = s.CharField()
     time = s.DateTimeField()
+
+
+class AgentReservationResult(ReservationResult):
+    """A reservation for agents (MCP, A2A): its id once, as reservation_id."""
+
+    id = None
