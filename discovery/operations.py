@@ -90,6 +90,7 @@ def without_duplicates(reservation: dict) -> dict:
     return {key: value for key, value in reservation.items() if key != "id"}
 
 
+EXAMPLE_IDEMPOTENCY_KEY = "0b7e5c2a-9d3f-4c1e-8a6b-2f4d1e9c7a35"
 IDEMPOTENCY_KEY_NOTE = "Optional, e.g. a UUID. Retry with the same key: the first answer comes back (24 h), no second hold."
 
 
@@ -137,6 +138,8 @@ def example_arguments(operation: Operation, today: date) -> dict:
         example["start"] = (today + timedelta(days=60)).replace(day=1).isoformat()
     if "end" in example:
         example["end"] = (today + timedelta(days=120)).isoformat()
+    if operation.idempotency_scope:  # show the retry key where a call makes a hold
+        example["idempotency_key"] = EXAMPLE_IDEMPOTENCY_KEY
     return example
 
 
