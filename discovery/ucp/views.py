@@ -5,11 +5,12 @@ does not exist, which UCP clients read as its error envelope."""
 
 import logging
 
-from django.http import HttpResponseRedirect, JsonResponse
+from django.http import HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 from rest_framework.response import Response
 
 from booking.api.base import ApiView
@@ -20,14 +21,15 @@ from booking.payments import services as payments
 from booking.services.reservations import get_reservation
 from discovery.ucp import profile, sessions
 from discovery.ucp.present import error_json
+from discovery.views import cacheable_json
 
 logger = logging.getLogger("discovery.ucp")
 
 
+@require_safe
 def business_profile(request):
-    response = JsonResponse(profile.business_profile())
-    response["Cache-Control"] = "public, max-age=300"
-    return response
+    # As the other discovery files: a strong ETag, public caching, 304 on revalidation.
+    return cacheable_json(request, profile.business_profile())
 
 
 class SessionView(ApiView):
