@@ -137,14 +137,16 @@ def totals_json(reservation: Reservation) -> list[dict]:
     """subtotal (per-night lines), discount, fee (cleaning), tax (city tax), total."""
     breakdown = reservation.price_breakdown or {}
     nights = breakdown.get("nightly_rates") or []
-    totals = [
-        {
-            "type": "subtotal",
-            "display_text": f"Accommodation ({len(nights)} night{'s' if len(nights) != 1 else ''})",
-            "amount": cents(breakdown.get("accommodation")),
-            "lines": [{"display_text": f"Night of {night['date']}", "amount": cents(night["amount"])} for night in nights],
-        }
-    ]
+    count = breakdown.get("nights") or reservation.nights
+    subtotal = {
+        "type": "subtotal",
+        "display_text": f"Accommodation ({count} night{'s' if count != 1 else ''})",
+        "amount": cents(breakdown.get("accommodation")),
+    }
+    lines = [{"display_text": f"Night of {night['date']}", "amount": cents(night["amount"])} for night in nights]
+    if lines and sum(line["amount"] for line in lines) == subtotal["amount"]:  # lines must add up to their entry
+        subtotal["lines"] = lines
+    totals = [subtotal]
     if cents(breakdown.get("discount_amount")) < 0:
         totals.append({"type": "discount", "display_text": breakdown.get("discount_label") or "Discount", "amount": cents(breakdown["discount_amount"])})
     if cents(breakdown.get("cleaning_fee")) > 0:

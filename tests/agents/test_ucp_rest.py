@@ -166,3 +166,19 @@ def test_an_unknown_session_is_a_404_in_the_ucp_error_envelope(ucp):
     response = ucp.get(f"{SESSIONS}/res_nope")
     assert response.status_code == 404 and error_body(response.json())["messages"][0]["code"] == "not_found"
     assert ucp.get("/pay/res_nope").status_code == 404
+
+
+def test_a_week_carries_its_discount_as_a_negative_entry_and_the_policy_its_tiers(ucp):
+    session = booking_body(ucp.post(SESSIONS, session_request(40, 7)).json())
+    kinds = [entry["type"] for entry in session["totals"]]
+    assert kinds == ["subtotal", "discount", "fee", "tax", "total"]
+    [discount] = [entry for entry in session["totals"] if entry["type"] == "discount"]
+    assert discount["amount"] < 0
+    held = Reservation.objects.get(pk=session["id"])
+    assert discount["amount"] == round(float(held.price_breakdown["discount_amount"]) * 100)
+    schedule = session["policies"][0]["schedule"]
+    # "At least N days before arrival", on the property's local dates: counted back from the end of the arrival day.
+    assert schedule["anchor"].startswith(f"{future(41)}T00:00:00+")
+    assert [tier["until"] for tier in schedule["tiers"]] == ["P30D", "P7D", "P0D"]
+    assert [tier["outcome"]["buyer_bps"] for tier in schedule["tiers"]] == [10000, 5000, 0]
+    assert session["payment"]["terms"][0]["schedules"][0]["type"] == "immediate"
