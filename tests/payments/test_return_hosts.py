@@ -103,3 +103,12 @@ def test_stripe_gets_our_own_page_for_a_foreign_host_and_the_trusted_one_as_give
     foreign, trusted = (session["success_url"] for session in fake_stripe.sessions.values())
     assert foreign.startswith(settings.BASE_URL + "/thank-you?") and "continue=" in foreign and "session_id={CHECKOUT_SESSION_ID}" in foreign
     assert trusted.startswith("https://partner.example/done?reservation_id=")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("prefix", "words"), [("/it", "Continua su evil.example"), ("/de", "Weiter zu evil.example"), ("/fr", "Continuer vers evil.example")])
+def test_the_onward_link_speaks_the_page_language(api, client, demo_property, sandbox, prefix, words):
+    link = api.post(LINK, stay(success_url="https://evil.example/phish")).json()
+    query = urlsplit(SandboxCheckout.objects.get().success_url).query
+    assert link["reservation_id"] in query
+    assert words in client.get(f"{prefix}/thank-you?{query}").content.decode()
