@@ -224,13 +224,17 @@ def utc_minute(timestamp: str | None) -> str:
 
 
 async def hand_off_checkout(ctx, body: dict) -> types.CallToolResult | types.InputRequiredResult:
-    if not supports_url_elicitation(ctx) or not await first_hand_off(body["reservation_id"]):
+    if not supports_url_elicitation(ctx):
         return checkout_result(body, handed=False)
     request = hand_off_request(body)
+    # Remembered only when the client is really asked, so a client that could not be asked once
+    # (no stream) does not stop a later one from being asked.
     if is_modern(ctx):
+        if not await first_hand_off(body["reservation_id"]):
+            return checkout_result(body, handed=False)
         return types.InputRequiredResult(input_requests={CHECKOUT_INPUT: request}, request_state=as_json(body))
     handed = False
-    if ctx.session.can_send_request:
+    if ctx.session.can_send_request and await first_hand_off(body["reservation_id"]):
         params = request.params
         assert isinstance(params, types.ElicitRequestURLParams)
         try:
