@@ -1089,5 +1089,4 @@ class DateBlockAdmin(GuardedModelAdmin):
             self.delete_model(request, block)
 
 
-from booking import admin_offers  # noqa: E402, F401  (promo codes and extras: their own module)
-from booking import admin_reviews  # noqa: E402, F401  (the review screen; its own module)
+from booking import admin_offers, admin_reviews  # noqa: E402, F401  (promo codes and extras; guests' reviews: their own modules)

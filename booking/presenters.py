@@ -271,6 +271,12 @@ def cancellation_json(reservation: Reservation, status: str) -> dict:
     return {}
 
 
+# One accommodation type (the whole home) and one rate plan, with ids that never change: UCP
+# booking sessions name them (discovery/ucp), and agents read them from the property document.
+ACCOMMODATION_TYPE_ID = "whole_home"
+RATE_PLAN_ID = "standard"
+
+
 def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
     reviews = [r for r in prop.reviews.all() if r.published]
     average = round(sum(r.rating for r in reviews) / len(reviews), 2) if reviews else None
@@ -278,6 +284,8 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
     base = settings.BASE_URL
     return {
         "id": prop.slug,
+        "accommodation_type_id": ACCOMMODATION_TYPE_ID,
+        "rate_plan_id": RATE_PLAN_ID,
         "name": prop.name,
         "headline": prop.headline,
         "summary": prop.summary,

@@ -436,8 +436,20 @@ def validate(schema: type[serializers.Serializer], data, location: str, *, forbi
     except InvalidStay as error:
         raise InvalidInput.single([location, *error.loc], error.msg, error.type) from None
     if not valid:
-        raise InvalidInput(flatten_errors(serializer.errors, [location]))
+        raise InvalidInput(flatten_errors(serializer.errors, [location]) + _stay_errors_beside(schema, data, location, serializer.errors))
     return dict(serializer.validated_data)
+
+
+def _stay_errors_beside(schema: type[serializers.Serializer], data, location: str, field_errors) -> list[dict]:
+    """The stay's own checks (date order, past, length), which DRF runs only once every field is
+    valid, when another field failed: `guests: 9` with inverted dates reports both at once."""
+    if not issubclass(schema, StaySchema) or not isinstance(data, dict) or {"check_in", "check_out"} & set(field_errors):
+        return []
+    try:
+        validate(StaySchema, {name: data.get(name) for name in ("check_in", "check_out")}, location, forbid_extra=False)
+    except InvalidInput as error:
+        return error.errors
+    return []
 
 
 @dataclass(frozen=True)

@@ -199,6 +199,10 @@ IDEMPOTENCY_TTL_HOURS = 24
 # --- Payments -----------------------------------------------------------------------------------
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
+# Hosts an agent's success_url / cancel_url may send the payer to directly, besides BASE_URL's own
+# (comma-separated, exact host names). Any other host is offered as a link on our own page
+# (booking/payments/return_hosts.py).
+TRUSTED_RETURN_HOSTS = env.list("TRUSTED_RETURN_HOSTS", default=[])
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 
 # --- Partner (listing platform) sync ------------------------------------------------------------

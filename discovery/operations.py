@@ -72,20 +72,26 @@ def run_operation(name: str, arguments, caller: Caller) -> dict:
         raise InvalidInput.single(["body", "skill"], f"Unknown operation {name!r}; one of: {names}.", "enum")
     try:
         if operation.idempotency_scope:
-            return _run_with_key(operation, arguments, caller)
-        return operation.run(operation.validate(arguments), caller)
+            body = _run_with_key(operation, arguments, caller)
+        else:
+            body = operation.run(operation.validate(arguments), caller)
     except (OperationalError, InterfaceError) as error:
         logger.error("database unavailable during %s: %s", name, error.__class__.__name__)
         raise ServiceUnavailable("The database is unavailable; try again shortly.") from error
     except DatabaseError as error:
         logger.exception("database error during %s", name)
         raise ServiceUnavailable("The request could not be stored; try again.") from error
+    return without_duplicates(body) if operation.result is responses.AgentReservationResult else body
 
 
-IDEMPOTENCY_KEY_NOTE = (
-    "Optional. Send the same key when retrying this call (e.g. after a timeout): the first answer is "
-    "returned again for 24 hours and no second hold is made. Any string up to 255 characters, e.g. a UUID."
-)
+def without_duplicates(reservation: dict) -> dict:
+    """A reservation for agents: its id once, as reservation_id (the argument name of every tool
+    that takes it). Trimmed after the idempotency layer, whose stored answer stays the REST one."""
+    return {key: value for key, value in reservation.items() if key != "id"}
+
+
+EXAMPLE_IDEMPOTENCY_KEY = "0b7e5c2a-9d3f-4c1e-8a6b-2f4d1e9c7a35"
+IDEMPOTENCY_KEY_NOTE = "Optional, e.g. a UUID. Retry with the same key: the first answer comes back (24 h), no second hold."
 
 
 def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
@@ -132,6 +138,8 @@ def example_arguments(operation: Operation, today: date) -> dict:
         example["start"] = (today + timedelta(days=60)).replace(day=1).isoformat()
     if "end" in example:
         example["end"] = (today + timedelta(days=120)).isoformat()
+    if operation.idempotency_scope:  # show the retry key where a call makes a hold
+        example["idempotency_key"] = EXAMPLE_IDEMPOTENCY_KEY
     return example
 
 
@@ -155,7 +163,8 @@ def _find_stays(data: dict, caller: Caller) -> dict:
 
 
 def _quote(data: dict, caller: Caller) -> dict:
-    return presenters.quote_json(stays.quote_stay(**data))
+    body = presenters.quote_json(stays.quote_stay(**data))
+    return {name: body[name] for name in responses.AgentQuoteResult().fields}  # the breakdown once
 
 
 def _reservation(data: dict, caller: Caller) -> dict:
@@ -303,7 +312,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="POST /api/v1/quote",
             arguments=validation.QuoteRequest,
             location="body",
-            result=responses.QuoteResult,
+            result=responses.AgentQuoteResult,
             run=_quote,
             read_only=True,
             idempotent=True,
@@ -326,7 +335,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="POST /api/v1/reservations",
             arguments=validation.ReservationCreate,
             location="body",
-            result=responses.ReservationResult,
+            result=responses.AgentReservationResult,
             run=_reservation,
             read_only=False,
             idempotent=False,
@@ -370,7 +379,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="GET /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,
             location="path",
-            result=responses.ReservationResult,
+            result=responses.AgentReservationResult,
             run=_reservation_status,
             read_only=True,
             idempotent=True,
@@ -388,7 +397,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="DELETE /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,
             location="path",
-            result=responses.ReservationResult,
+            result=responses.AgentReservationResult,
             run=_release_hold,
             read_only=False,
             idempotent=False,

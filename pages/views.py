@@ -28,6 +28,7 @@ from booking.callers import client_ip
 from booking.errors import InvalidInput, NotFound
 from booking.italy.models import ItalySettings
 from booking.models import Extra, Property
+from booking.payments.return_hosts import CONTINUE_PARAMETER, onward_link
 from booking.rules import rules_for
 from booking.selectors import get_property, today
 from booking.services.reservations import get_reservation
@@ -415,6 +416,7 @@ def book(request, prop, listing):
             "rules": listing["pricing_rules"],
             "booking_config": config,
             "checkout_cancelled": cancelled is not None,
+            "onward": onward_link(request.GET.get(CONTINUE_PARAMETER), request.GET.get("reservation_id")),
             "link_problem": link_problem,
             "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
             "child_choices": range(0, listing["capacity"]["max_guests"]),
@@ -537,6 +539,7 @@ def thank_you(request, prop, listing):
             "reservation": reservation,
             "problem": problem,
             "manage_url": manage_url,
+            "onward": onward_link(request.GET.get(CONTINUE_PARAMETER), reservation_id),
         },
     )
     response["Referrer-Policy"] = "no-referrer"  # the address carries the reservation and session ids

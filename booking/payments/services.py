@@ -19,6 +19,7 @@ from booking.callers import Caller
 from booking.errors import BookingError, NotReleasable, PaymentProviderError, ReservationNotPayable
 from booking.formatting import language_of_site_url, site_languages, site_path
 from booking.models import Reservation
+from booking.payments import return_hosts
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import from_cents, record_checkout, record_refund_total, to_cents
 from booking.payments.models import PaymentEvent
@@ -244,10 +245,17 @@ def is_own_thank_you_page(url: str) -> bool:
 def return_url(url: str | None, default_path: str, reservation_id: str, *, with_session: bool = False) -> str:
     """The payer's way back (validated upstream), defaulting to the site's page, always carrying
     reservation_id so the page can show the reservation (and, to our own thank-you page, the
-    checkout session id)."""
+    checkout session id). A URL on a host we do not trust is not followed: our own page offers it
+    as a link (return_hosts.py), and only our thank-you page is told the session."""
+    onward = None
+    if url and not return_hosts.is_trusted(url):
+        onward, url = url, None
+        with_session = default_path == THANK_YOU_PATH
     parts = urlsplit(url or settings.BASE_URL + default_path)
     query = [(key, value) for key, value in parse_qsl(parts.query, keep_blank_values=True) if key != "reservation_id"]
     query.append(("reservation_id", reservation_id))
+    if onward:
+        query.append((return_hosts.CONTINUE_PARAMETER, return_hosts.sign(onward, reservation_id)))
     # Stripe substitutes the literal placeholder only: an agent's "?session={CHECKOUT_SESSION_ID}"
     # must reach it unencoded (urlencode would write %7B…%7D, which Stripe leaves alone).
     encoded = urlencode(query).replace(quote(SESSION_ID_PLACEHOLDER, safe=""), SESSION_ID_PLACEHOLDER)

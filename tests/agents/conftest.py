@@ -10,7 +10,7 @@ import requests
 from tests.dates import future
 
 TIMEOUT = 30
-TOOL_NAMES = [
+SKILL_NAMES = [
     "get_property",
     "check_availability",
     "get_calendar",
@@ -21,6 +21,9 @@ TOOL_NAMES = [
     "get_reservation",
     "release_hold",
 ]
+# The UCP binding's tools (discovery/ucp/tools.py): MCP tools, not A2A skills.
+UCP_TOOL_NAMES = ["create_booking_session", "get_booking_session", "update_booking_session", "complete_booking_session", "cancel_booking_session"]
+TOOL_NAMES = SKILL_NAMES + UCP_TOOL_NAMES
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,8 @@ PAYER = {"email": "lucia@example.com", "name": "Lucia Verdi", "phone": "+39 347 
 
 
 @pytest.fixture
-def link(api, demo_property, sandbox):
+def link(api, demo_property, sandbox, settings):
+    settings.TRUSTED_RETURN_HOSTS = ["agent.example"]  # followed as given (tests/payments/test_return_hosts.py)
     response = api.post(LINK, stay(success_url="https://agent.example/done"))
     assert response.status_code == 200, response.content
     return response.json()

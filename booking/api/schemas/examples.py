@@ -121,6 +121,8 @@ RESERVATION_EXAMPLE = {
 }
 PROPERTY_EXAMPLE = {
     "id": "penthouse-florence",
+    "accommodation_type_id": "whole_home",
+    "rate_plan_id": "standard",
     "name": "Attico Santa Croce — Penthouse in Florence",
     "headline": "A three-bedroom penthouse with a roof terrace facing the Duomo, for up to 7 guests.",
     "summary": "Penthouse for up to 7 guests in the historic centre of Florence.",

@@ -101,6 +101,21 @@ class QuoteResult(PriceBreakdown):
         ref_name = "Quote"
 
 
+class AgentQuoteResult(s.Serializer):
+    """get_quote for agents (MCP, A2A): the breakdown once, under price_breakdown (REST keeps the
+    documented top-level copy as well)."""
+
+    check_in = s.DateField()
+    check_out = s.DateField()
+    guests = s.IntegerField()
+    available = s.BooleanField()
+    unavailable_reason = s.CharField(allow_null=True)
+    exchange_rate = s.FloatField(help_text="Display currency units per unit of the charged currency.")
+    charge_currency = s.CharField(help_text="The currency actually charged (EUR).")
+    charge_total = s.FloatField()
+    price_breakdown = PriceBreakdown()
+
+
 class CalendarDay(s.Serializer):
     date = s.DateField()
     available = s.BooleanField(help_text="The night starting this day is free.")
@@ -319,6 +334,8 @@ class BookingLinks(s.Serializer):
 
 class PropertyResult(s.Serializer):
     id = s.CharField()
+    accommodation_type_id = s.CharField(help_text="The whole home's stable id (UCP accommodation_type.id).")
+    rate_plan_id = s.CharField(help_text="The one rate plan's stable id (UCP rate_plan.id).")
     name = s.CharField()
     headline = s.CharField()
     summary = s.CharField()
@@ -346,3 +363,9 @@ class HealthResult(s.Serializer):
     database = s.CharField()
     version = s.CharField()
     time = s.DateTimeField()
+
+
+class AgentReservationResult(ReservationResult):
+    """A reservation for agents (MCP, A2A): its id once, as reservation_id."""
+
+    id = None
