@@ -135,7 +135,7 @@ class TestAgents:
         settings.STRIPE_SECRET_KEY = ""
         caller = Caller(Reservation.Source.MCP)
         body = run_operation("get_quote", stay(promo_code="WELCOME10", extras=TWO_EXTRAS), caller)
-        assert body["discounts"][0]["code"] == "WELCOME10" and body["extras_total"] == 100.0
+        assert body["price_breakdown"]["discounts"][0]["code"] == "WELCOME10" and body["price_breakdown"]["extras_total"] == 100.0
         link = run_operation("create_checkout_link", stay(offset=130, promo_code="WELCOME10", extras=TWO_EXTRAS), caller)
         assert Reservation.objects.get(pk=link["reservation_id"]).price_breakdown["extras_total"] == 100.0
         with pytest.raises(InvalidInput) as refused:
