@@ -585,4 +585,4 @@ class OutboundEmail(models.Model):
 
 
 # The payment records live beside the payment code; imported here so Django registers them.
-from booking.payments.models import PaymentEvent, SandboxCheckout  # noqa: E402, F401
+from booking.payments.models import PaymentEvent, ProviderRefund, SandboxCheckout  # noqa: E402, F401

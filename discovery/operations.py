@@ -20,9 +20,8 @@ from booking.api.schemas import responses
 from booking.callers import Caller
 from booking.errors import BookingError, InvalidInput, ServiceUnavailable
 from booking.payments import schemas as payment_schemas
-from booking.payments import services as payments
 from booking.payments.presenters import checkout_json
-from booking.services import stays
+from booking.services import payments, stays
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import run_idempotent
 from booking.services.reservations import get_reservation

@@ -15,11 +15,11 @@ from booking.api.schemas import examples
 from booking.api.schemas.responses import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult, StaysResult
 from booking.callers import Caller
 from booking.models import Reservation
-from booking.payments.services import release_hold
 from booking.selectors import hot_query
 from booking.services import stays
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import run_idempotent
+from booking.services.payments import release_hold
 from booking.services.reservations import get_reservation
 from config.version import VERSION
 

@@ -211,7 +211,7 @@ def _release(claim: _Claim) -> None:
 
 # How to answer a key whose first request committed a hold but died before storing its answer:
 # one function per scope, registered by the module that owns the scope's operation (holds.py for
-# "reservations", payments/services.py for "checkout-link"), so this generic service needs to know
+# "reservations", services/payments.py for "checkout-link"), so this generic service needs to know
 # none of them. A scope without one answers by running the request again.
 Recovery = Callable[[Reservation, object], "Answer | None"]
 _recoveries: dict[str, Recovery] = {}
