@@ -289,6 +289,14 @@ class ReservationAdmin(GuardedModelAdmin):
             results |= queryset.filter(Q(check_in__lte=night, check_out__gt=night) | Q(check_out=night))
         return results, may_have_duplicates
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        # The page carries the values it showed: "changed" then means changed by this person, not
+        # different from what a payment wrote since the page was opened (which must stay).
+        for field in form.base_fields.values():
+            field.show_hidden_initial = True
+        return form
+
     def save_model(self, request, obj, form, change):
         """Only the fields the form changed, through the service, under the reservation's lock: a
         payment confirmed while the form was open is never undone (obj.save() would write every
@@ -299,7 +307,10 @@ class ReservationAdmin(GuardedModelAdmin):
             )
 
     def save_related(self, request, form, formsets, change):
-        pass  # the inlines (history, emails) are read-only: nothing to write
+        # The inlines (history, emails) are read-only: nothing is written, only what the admin's
+        # change message reads (new, changed and deleted objects: none) is filled in.
+        for formset in formsets:
+            formset.save(commit=False)
 
     # --- Acting: cancel and refund, each behind its permission and a confirmation page ----------
 
