@@ -23,7 +23,7 @@ from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import record_checkout, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.presenters import checkout_json
-from booking.payments.providers import CheckoutRequest, get_provider
+from booking.payments.providers import CheckoutRequest, PaymentProvider, get_provider
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import recover_with
 from booking.services.locking import lock_reservation, writer_transaction
@@ -244,7 +244,7 @@ def return_url(url: str | None, default_path: str, reservation_id: str, *, with_
     return urlunsplit(parts._replace(query=encoded))
 
 
-def _expire_quietly(provider, session_id: str) -> None:
+def _expire_quietly(provider: PaymentProvider, session_id: str) -> None:
     """Close a session nobody should pay any more; if that fails, its expiry event or the
     reconciliation job settles it (an older session's expiry never releases a newer hold)."""
     try:

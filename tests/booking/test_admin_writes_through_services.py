@@ -48,14 +48,14 @@ def change_form(client, reservation_id: str, **changes) -> dict:
 
 
 @pytest.fixture
-def held(api, demo_property, fake_stripe):
+def held(api, demo_property, fake_stripe):  # noqa: F811
     """A hold with an open Stripe checkout: (reservation id, session id)."""
     body = api.post(LINK, stay()).json()
     return body["reservation_id"], body["session_id"]
 
 
 class TestSavingTheForm:
-    def test_a_payment_confirmed_while_staff_save_the_form_is_not_undone(self, admin_client, held, fake_stripe, monkeypatch):
+    def test_a_payment_confirmed_while_staff_save_the_form_is_not_undone(self, admin_client, held, fake_stripe, monkeypatch):  # noqa: F811
         reservation_id, session_id = held
         form = change_form(admin_client, reservation_id, guest_phone="+39 333 1234567")
         validated = ReservationAdmin.save_form
@@ -89,14 +89,14 @@ class TestSavingTheForm:
 
 
 class TestCancellingAnUnpaidHold:
-    def test_staff_cancel_closes_its_checkout_so_nobody_can_pay_it(self, admin_client, held, fake_stripe):
+    def test_staff_cancel_closes_its_checkout_so_nobody_can_pay_it(self, admin_client, held, fake_stripe):  # noqa: F811
         reservation_id, session_id = held
         cancel_page = reverse("admin:booking_reservation_cancel", args=[quote(reservation_id)])
         admin_client.post(cancel_page, {"apply": "1", "refund": "none"})
         assert Reservation.objects.get(pk=reservation_id).status == "cancelled"
         assert fake_stripe.sessions[session_id]["status"] == "expired"
 
-    def test_a_hold_paid_a_moment_ago_is_not_cancelled(self, admin_client, held, fake_stripe):
+    def test_a_hold_paid_a_moment_ago_is_not_cancelled(self, admin_client, held, fake_stripe):  # noqa: F811
         reservation_id, session_id = held
         fake_stripe.complete(session_id)
         cancel_page = reverse("admin:booking_reservation_cancel", args=[quote(reservation_id)])

@@ -162,7 +162,9 @@ class TestAPendingCancellationRefund:
 
     def test_a_refund_made_in_the_provider_dashboard_settles_it(self, pending, fake_stripe, webhook):
         owed_cents = int(pending.refund_pending * 100)
-        status, made = fake_stripe.handle("POST", "/v1/refunds", {"payment_intent": pending.payment_intent_id, "amount": str(owed_cents)}, {"authorization": "Bearer sk_x"})
+        status, made = fake_stripe.handle(
+            "POST", "/v1/refunds", {"payment_intent": pending.payment_intent_id, "amount": str(owed_cents)}, {"authorization": "Bearer sk_x"}
+        )
         assert status == 200
         charge = {"id": "ch_1", "object": "charge", "payment_intent": pending.payment_intent_id, "amount_refunded": owed_cents, "metadata": {}}
         webhook(stripe_event("charge.refunded", charge))
