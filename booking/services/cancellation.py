@@ -106,13 +106,9 @@ def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
     with reservation_transaction(reservation_id) as locked:
         if locked.refund_pending <= 0:
             return locked
-        if not locked.payment_intent_id:
-            note = f"Refund of {locked.refund_pending} {locked.currency} owed but no payment id is known: refund it by hand."
-            raise_pending = True
-        else:
-            raise_pending = False
-            request = refunds.cancellation_request(locked, actor=actor)
-    if raise_pending:
+        request = refunds.cancellation_request(locked, actor=actor) if locked.payment_intent_id else None
+    if not locked.payment_intent_id:
+        note = f"Refund of {locked.refund_pending} {locked.currency} owed but no payment id is known: refund it by hand."
         flag_for_staff(reservation_id, actor=actor, note=note)
         raise RefundPending("No payment id to refund against.")
     if request is None:

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from booking.models import ProviderRefund, Reservation
 from booking.services.cancellation import cancel_by_guest, retry_pending_refunds
-from booking.services.refunds import refund_payment
+from booking.services.refunds import RefundNotPossible, refund_payment
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.timeout(90)
@@ -177,3 +177,24 @@ class TestAPendingCancellationRefund:
         )
         with pytest.raises(Exception, match="cancellation refund is being made"):
             refund_payment(pending.pk, actor="staff", amount=Decimal("1.00"))
+
+
+@pytest.mark.django_db
+class TestARequestLeftByADeadProcess:
+    def test_the_refund_job_asks_again_with_the_same_key_and_records_it_once(self, api, demo_property, fake_stripe, webhook):
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        paid = paid_stay(api, fake_stripe, webhook)
+        left = ProviderRefund.objects.create(
+            reservation=paid, kind="staff", amount=Decimal("40.00"), currency="EUR", provider="stripe", idempotency_key="refund-died", actor="staff anna"
+        )
+        with pytest.raises(RefundNotPossible):  # its amount is taken while it is unanswered
+            refund_payment(paid.pk, actor="staff", amount=paid.amount_paid)
+        ProviderRefund.objects.filter(pk=left.pk).update(requested_at=timezone.now() - timedelta(minutes=10))
+        retry_pending_refunds()
+        retry_pending_refunds()
+        [again] = [c for c in fake_stripe.calls if c.path == "/v1/refunds" and c.headers["idempotency-key"] == "refund-died"]
+        assert again.form["amount"] == "4000"
+        assert_books_match_the_provider(paid.pk, fake_stripe)
