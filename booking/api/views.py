@@ -76,7 +76,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=False,
-    description="Send the same key when retrying: the first answer is replayed for 24 hours and nothing new is created.",
+    description=(
+        "Send the same key when retrying: the first answer is replayed for 24 hours and nothing new is created. "
+        "1 to 255 printable characters (e.g. a UUID); anything else is 422."
+    ),
 )
 
 
