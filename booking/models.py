@@ -552,12 +552,14 @@ class OutboundEmail(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"
         SENT = "sent", "Sent"
+        # The server got the whole message but never confirmed it: maybe delivered, never resent.
+        UNCONFIRMED = "unconfirmed", "Sent, unconfirmed (not resent)"
         GAVE_UP = "gave_up", "Not sent (gave up)"
 
     reservation = models.ForeignKey(Reservation, on_delete=models.CASCADE, related_name="emails", null=True, blank=True)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     recipient = models.CharField(max_length=10, choices=Recipient.choices)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(default=timezone.now)
     last_error = models.CharField(max_length=300, blank=True)

@@ -13,7 +13,6 @@ from decimal import Decimal
 from functools import wraps
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.translation import gettext as _
