@@ -87,6 +87,12 @@ class TestSavingTheForm:
         assert Reservation.objects.get(pk=reservation_id).updated_at == before
         assert not Reservation.objects.get(pk=reservation_id).events.filter(action="edit").exists()
 
+    def test_the_form_offers_exactly_what_the_service_lets_staff_edit(self, admin_client, held):
+        from booking.services.reservations import STAFF_EDITABLE
+
+        page = admin_client.get(change_page(held[0]))
+        assert set(page.context["adminform"].form.fields) == STAFF_EDITABLE
+
 
 class TestCancellingAnUnpaidHold:
     def test_staff_cancel_closes_its_checkout_so_nobody_can_pay_it(self, admin_client, held, fake_stripe):  # noqa: F811
