@@ -44,6 +44,15 @@ class TestMcpKeys:
         _, error = tool_error(run(call))
         assert (error["status"], error["code"], error["detail"][0]["loc"]) == (422, "validation_error", ["body", "idempotency_key"])
 
+    def test_a_lone_surrogate_in_the_key_is_a_parse_error(self, live_url):
+        """The official client cannot even encode one; sent raw, the SDK's parser refuses it."""
+        arguments = {**first_free_stay(live_url, start=60), "idempotency_key": "KEY"}
+        call = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "create_reservation", "arguments": arguments}}
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
+        body = json.dumps(call).replace('"KEY"', '"a\\ud800b"')
+        response = httpx.post(live_url + "/mcp", content=body, headers=headers, timeout=TIMEOUT)
+        assert response.status_code == 400 and response.json()["error"]["code"] == -32700
+
 
 @pytest.mark.live
 class TestA2a:
