@@ -44,15 +44,14 @@ def assert_books_match_the_provider(reservation_id: str, fake_stripe) -> Reserva
     return reservation
 
 
-def at_once(*jobs, stagger: float = 0.0) -> list:
-    """Run each job in its own thread (its own connection), released together; `stagger` seconds
-    between starts. Returns what each returned or raised."""
+def at_once(*jobs) -> list:
+    """Run each job in its own thread (its own connection), released together. Returns what each
+    returned or raised."""
     barrier, results = threading.Barrier(len(jobs)), [None] * len(jobs)
 
     def run(i, job):
         try:
             barrier.wait(timeout=10)
-            time.sleep(i * stagger)
             results[i] = job()
         except Exception as error:  # noqa: BLE001 — the outcome is what the test looks at
             results[i] = error
@@ -108,11 +107,13 @@ class TestTwoStaffRefundingAtOnce:
         paid = paid_stay(api, fake_stripe, webhook)
         fake_stripe.delay_seconds = 1
         almost_all = paid.amount_paid - Decimal("10.00")
-        results = at_once(
-            lambda: refund_payment(paid.pk, actor="staff anna", amount=almost_all),
-            lambda: refund_payment(paid.pk, actor="staff bruno", amount=Decimal("20.00")),
-            stagger=0.3,
-        )
+
+        def once_the_first_is_at_the_provider():
+            while not ProviderRefund.objects.filter(reservation=paid, status="requested").exists():
+                time.sleep(0.05)
+            return refund_payment(paid.pk, actor="staff bruno", amount=Decimal("20.00"))
+
+        results = at_once(lambda: refund_payment(paid.pk, actor="staff anna", amount=almost_all), once_the_first_is_at_the_provider)
         assert isinstance(results[0], Reservation) and "Refund between 0.01 and 10.00" in str(results[1])
         assert assert_books_match_the_provider(paid.pk, fake_stripe).amount_refunded == almost_all
 
@@ -122,11 +123,14 @@ class TestAGuestCancellingWhileStaffRefund:
         """Staff refund 300.00 with 1.5 s of provider latency; the guest cancels 0.3 s later."""
         paid = paid_stay(api, fake_stripe, webhook)
         fake_stripe.delay_seconds = 1.5
-        results = at_once(
-            lambda: refund_payment(paid.pk, actor="staff anna", amount=Decimal("300.00")),
-            lambda: cancel_by_guest(paid.manage_token),
-            stagger=0.3,
-        )
+
+        def cancel_while_the_refund_is_at_the_provider():
+            while not ProviderRefund.objects.filter(reservation=paid, status="requested").exists():
+                time.sleep(0.05)
+            time.sleep(0.3)
+            return cancel_by_guest(paid.manage_token)
+
+        results = at_once(lambda: refund_payment(paid.pk, actor="staff anna", amount=Decimal("300.00")), cancel_while_the_refund_is_at_the_provider)
         assert all(isinstance(result, Reservation) for result in results), results
         cancelled = assert_books_match_the_provider(paid.pk, fake_stripe)
         assert len(fake_stripe.refunds) == 2 and cancelled.status == "cancelled" and cancelled.refund_pending == 0
