@@ -89,6 +89,7 @@ class ProviderRefund(models.Model):
     amount = models.DecimalField(max_digits=10, decimal_places=2)
     currency = models.CharField(max_length=3)
     provider = models.CharField(max_length=20)
+    payment_intent_id = models.CharField(max_length=255, help_text="The payment refunded (its provider id).")
     idempotency_key = models.CharField(max_length=255, unique=True)
     provider_refund_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REQUESTED)

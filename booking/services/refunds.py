@@ -141,6 +141,7 @@ def _request(locked: Reservation, *, kind: str, amount: Decimal, key: str, actor
         amount=amount,
         currency=locked.currency,
         provider=locked.payment_provider,
+        payment_intent_id=locked.payment_intent_id,
         idempotency_key=key,
         actor=actor[:100],
         reason=reason[:300],
@@ -150,15 +151,14 @@ def _request(locked: Reservation, *, kind: str, amount: Decimal, key: str, actor
 def make_refund(request: ProviderRefund) -> Reservation:
     """Ask the provider for a requested refund (outside any lock) and record its answer. A failure
     marks the request failed, freeing its amount, and raises PaymentProviderError."""
-    reservation = Reservation.objects.get(pk=request.reservation_id)
     try:
         answer = get_provider(request.provider or None).refund(
-            payment_intent_id=reservation.payment_intent_id,
+            payment_intent_id=request.payment_intent_id,
             amount_cents=to_cents(request.amount),
             idempotency_key=request.idempotency_key,
         )
     except BookingError as error:
-        with reservation_transaction(reservation.pk):
+        with reservation_transaction(request.reservation_id):
             ProviderRefund.objects.filter(pk=request.pk, status=ProviderRefund.Status.REQUESTED).update(
                 status=ProviderRefund.Status.FAILED, failure=error.detail[:300], settled_at=timezone.now()
             )
