@@ -23,7 +23,7 @@ from booking.admin.calendar import calendar_view
 from booking.admin.cancel import cancel_confirmation
 from booking.admin.refund import refund_view
 from booking.admin_display import local_time, with_currency
-from booking.models import OutboundEmail, Reservation, ReservationEvent
+from booking.models import OutboundEmail, ProviderRefund, Reservation, ReservationEvent
 from booking.rate_calendar import source_label
 from booking.services import refunds
 from booking.services import reservations as reservation_services
@@ -55,11 +55,41 @@ class OutboundEmailInline(admin.TabularInline):
 
     @admin.display(description=gettext_lazy("next attempt"))
     def next_attempt(self, obj):
-        return local_time(obj.next_attempt_at) if obj.status != "sent" else "–"
+        return local_time(obj.next_attempt_at) if obj.status == OutboundEmail.Status.PENDING else "–"
 
     @admin.display(description=gettext_lazy("sent"))
     def sent(self, obj):
         return local_time(obj.sent_at)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ProviderRefundInline(admin.TabularInline):
+    """Each refund asked of the payment provider for this stay, with the provider's refund id:
+    the money trail staff can match against the provider's dashboard (booking/services/refunds.py)."""
+
+    model = ProviderRefund
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ["asked_at", "kind", "refunded_amount", "state", "provider_refund_id", "asked_by", "reason", "failure"]
+    verbose_name_plural = gettext_lazy("refunds asked of the provider")
+
+    @admin.display(description=gettext_lazy("asked at"))
+    def asked_at(self, obj):
+        return local_time(obj.requested_at)
+
+    @admin.display(description=gettext_lazy("amount"))
+    def refunded_amount(self, obj):
+        return with_currency(obj.amount, obj.currency)
+
+    @admin.display(description=gettext_lazy("state"))
+    def state(self, obj):
+        return obj.get_status_display()
+
+    @admin.display(description=gettext_lazy("asked by"))
+    def asked_by(self, obj):
+        return obj.actor
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -123,7 +153,7 @@ class ReservationAdmin(GuardedModelAdmin):
     search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id"]
     search_help_text = gettext_lazy("Name, email, phone, reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day.")
     date_hierarchy = "check_in"
-    inlines = [ReservationEventInline, OutboundEmailInline]
+    inlines = [ReservationEventInline, ProviderRefundInline, OutboundEmailInline]
     actions = ["cancel_selected", "refund_selected", "export_csv"]
 
     class Media:

@@ -120,6 +120,9 @@ class TestAdminRefund:
         assert refunded.amount_refunded == Decimal("75.00") and refunded.status == "confirmed"
         assert refunded.events.get(action="refund").actor == "staff admin"
         assert [r["amount"] for r in fake_stripe.refunds] == [7500]
+        # The reservation's page lists the refund with the provider's id, to match in its dashboard.
+        page = admin_client.get(reverse("admin:booking_reservation_change", args=[quote(reservation.pk)]))
+        assert fake_stripe.refunds[0]["id"].encode() in page.content and b"refunds asked of the provider" in page.content.lower()
 
     def test_the_same_page_sent_twice_refunds_once(self, admin_client, paid, fake_stripe):
         reservation, _ = paid
