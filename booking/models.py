@@ -570,9 +570,15 @@ class OutboundEmail(models.Model):
         INQUIRY = "inquiry", "Website inquiry"
         OWNER_ALERT = "owner_alert", "Problem to look at"
         REVIEW_REQUEST = "review_request", "Review request"
+        CHECK_IN_REMINDER_7 = "check_in_reminder_7", "Check-in reminder, 7 days before"
+        CHECK_IN_REMINDER_2 = "check_in_reminder_2", "Check-in reminder, 2 days before"
+        ARRIVAL_INFO = "arrival_info", "Arrival instructions"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)
+    # Only true of a confirmed stay: still owed when the stay is cancelled, they are dropped, not sent
+    # (a door code or a "see you soon" after the cancellation email would contradict it).
+    ONLY_WHILE_CONFIRMED = (Kind.CONFIRMATION, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST, Kind.CHECK_IN_REMINDER_7, Kind.CHECK_IN_REMINDER_2, Kind.ARRIVAL_INFO)
 
     class Recipient(models.TextChoices):
         GUEST = "guest", "Guest"
@@ -581,12 +587,14 @@ class OutboundEmail(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"
         SENT = "sent", "Sent"
+        # The server got the whole message but never confirmed it: maybe delivered, never resent.
+        UNCONFIRMED = "unconfirmed", "Sent, unconfirmed (not resent)"
         GAVE_UP = "gave_up", "Not sent (gave up)"
 
     reservation = models.ForeignKey(Reservation, on_delete=models.CASCADE, related_name="emails", null=True, blank=True)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     recipient = models.CharField(max_length=10, choices=Recipient.choices)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(default=timezone.now)
     last_error = models.CharField(max_length=300, blank=True)
@@ -632,4 +640,4 @@ class OwnerAlert(models.Model):
 
 # The payment records live beside the payment code; imported here so Django registers them.
 from booking.models_offers import Extra, PromoCode  # noqa: E402, F401  (models of this app, kept in their own module)
-from booking.payments.models import PaymentEvent, SandboxCheckout  # noqa: E402, F401
+from booking.payments.models import PaymentEvent, ProviderRefund, SandboxCheckout  # noqa: E402, F401

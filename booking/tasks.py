@@ -3,8 +3,8 @@
 from celery import shared_task
 
 from booking import notifications
-from booking.payments import services as payment_services
 from booking.services import cancellation, idempotency, reservations, reviews, stays_mail
+from booking.services import payments as payment_services
 
 
 @shared_task(name="booking.tasks.expire_lapsed_holds")

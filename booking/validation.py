@@ -536,3 +536,17 @@ def error_item(loc: list, error) -> dict:
     if code == "required":
         msg = "Field required."
     return {"loc": list(loc), "msg": msg, "type": ERROR_TYPES.get(code, code)}
+
+
+MAX_IDEMPOTENCY_KEY = 255
+
+
+def valid_idempotency_key(key: object, loc: list) -> str:
+    """A retry key (REST Idempotency-Key, MCP idempotency_key, A2A messageId, UCP's): a string of
+    1 to 255 printable characters, or a 422 at `loc`. A NUL or a lone surrogate would otherwise
+    reach the database and fail there (a 503 "try again" for a request that can never succeed)."""
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
+        raise InvalidInput.single(loc, f"Must be a string of 1 to {MAX_IDEMPOTENCY_KEY} characters.", "string_type")
+    if not key.isprintable():
+        raise InvalidInput.single(loc, "Must contain printable characters only (no control characters or lone surrogates).", "string_pattern_mismatch")
+    return key

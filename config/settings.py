@@ -230,6 +230,9 @@ else:
     EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
     EMAIL_PORT = env.int("EMAIL_PORT", default=25)
     EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(DATA_DIR / "emails"))  # filebased backend
+if EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend":  # noqa: F821 (set by either branch above)
+    # The same backend, telling a failure after the message was handed over apart (never resent).
+    EMAIL_BACKEND = "booking.smtp_delivery.EmailBackend"
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)  # a hung mail server delays the outbox, never a worker for long
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"bookings@{_base.hostname or 'localhost'}")
 OWNER_EMAIL = env.str("OWNER_EMAIL", default="")

@@ -20,9 +20,8 @@ from booking.api.schemas import responses
 from booking.callers import Caller
 from booking.errors import BookingError, InvalidInput, ServiceUnavailable
 from booking.payments import schemas as payment_schemas
-from booking.payments import services as payments
 from booking.payments.presenters import checkout_json
-from booking.services import stays
+from booking.services import payments, stays
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import run_idempotent
 from booking.services.reservations import get_reservation
@@ -97,13 +96,15 @@ IDEMPOTENCY_KEY_NOTE = "Optional, e.g. a UUID. Retry with the same key: the firs
 def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
     arguments = dict(arguments) if isinstance(arguments, Mapping) else arguments
     key = arguments.pop("idempotency_key", None) if isinstance(arguments, dict) else None
-    if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 255):
+    if key == "":  # an empty key is a key that is wrong, not one left out
         raise InvalidInput.single([operation.location, "idempotency_key"], "Must be a string of 1 to 255 characters.", "string_type")
 
     def produce() -> tuple[int, dict]:
         return 201, operation.run(operation.validate(arguments), caller)
 
-    _, body = run_idempotent(scope=operation.idempotency_scope, key=key, payload=arguments, produce=produce)
+    _, body = run_idempotent(
+        scope=operation.idempotency_scope, key=key, payload=arguments, produce=produce, key_location=(operation.location, "idempotency_key")
+    )
     return body
 
 

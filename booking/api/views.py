@@ -15,11 +15,11 @@ from booking.api.schemas import examples
 from booking.api.schemas.responses import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult, StaysResult
 from booking.callers import Caller
 from booking.models import Reservation
-from booking.payments.services import release_hold
 from booking.selectors import hot_query
 from booking.services import stays
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import run_idempotent
+from booking.services.payments import release_hold
 from booking.services.reservations import get_reservation
 from config.version import VERSION
 
@@ -85,7 +85,10 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=False,
-    description="Send the same key when retrying: the first answer is replayed for 24 hours and nothing new is created.",
+    description=(
+        "Send the same key when retrying: the first answer is replayed for 24 hours and nothing new is created. "
+        "1 to 255 printable characters (e.g. a UUID); anything else is 422."
+    ),
 )
 
 

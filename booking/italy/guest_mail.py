@@ -18,7 +18,7 @@ from booking.italy.models import CheckIn, ItalySettings
 from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe
 
-REMINDER_7, REMINDER_2, ARRIVAL_INFO = "check_in_reminder_7", "check_in_reminder_2", "arrival_info"  # outbox kinds
+REMINDER_7, REMINDER_2, ARRIVAL_INFO = OutboundEmail.Kind.CHECK_IN_REMINDER_7, OutboundEmail.Kind.CHECK_IN_REMINDER_2, OutboundEmail.Kind.ARRIVAL_INFO
 
 
 def queue_check_in_emails(*, today: date | None = None) -> int:

@@ -22,9 +22,10 @@ from django.db import IntegrityError, transaction
 from booking.errors import DatesUnavailable, InvalidTransition
 from booking.models import Reservation
 from booking.notifications import queue_refunded_payment_notice
-from booking.payments.ledger import from_cents, record_refund_total, record_unbookable_payment, to_cents
+from booking.payments.ledger import from_cents, record_unbookable_payment, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
+from booking.services import refunds
 from booking.services.locking import lock_reservation, writer_transaction
 from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold
 
@@ -221,7 +222,7 @@ def charge_refunded(charge: dict, *, actor: str) -> Outcome:
     if reservation.payment_intent_id and payment_intent_id and reservation.payment_intent_id != payment_intent_id:
         return Outcome(reservation.pk, "ignored: a refund of another payment (already handled)")
     refunded_cents = _cents(charge.get("amount_refunded"), "amount_refunded")
-    refunded = record_refund_total(reservation.pk, refunded_total=from_cents(refunded_cents), actor=actor, note="charge refunded")
+    refunded = refunds.record_provider_total(reservation.pk, refunded_total=from_cents(refunded_cents), actor=actor, note="charge refunded")
     return Outcome(reservation.pk, f"refunded total {refunded.amount_refunded} {refunded.currency}")
 
 

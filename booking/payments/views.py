@@ -1,5 +1,5 @@
 """Payment endpoints under /api/v1/payments/: checkout-link, checkout-session, the Stripe webhook and
-the sandbox checkout page. Each is a thin adapter over booking/payments/services.py and events.py."""
+the sandbox checkout page. Each is a thin adapter over booking/services/payments.py and booking/payments/events.py."""
 
 import json
 import logging
@@ -31,11 +31,12 @@ from booking.callers import Caller
 from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.formatting import active_language, format_money
 from booking.models import Reservation
-from booking.payments import TEST_PAYMENT_NOTICE, sandbox, services
+from booking.payments import TEST_PAYMENT_NOTICE, sandbox
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.presenters import checkout_json
 from booking.payments.providers import active_provider_name
 from booking.payments.schemas import CheckoutResult
+from booking.services import payments as services
 from booking.services.idempotency import run_idempotent
 
 logger = logging.getLogger(__name__)

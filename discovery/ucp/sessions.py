@@ -14,7 +14,7 @@ from django.utils import translation
 from booking.callers import Caller
 from booking.errors import DatesUnavailable, NotReleasable, ReservationNotPayable
 from booking.models import Reservation
-from booking.payments import services as payments
+from booking.services import payments
 from booking.services.holds import hold_stay
 from booking.services.idempotency import recover_with, run_idempotent
 from booking.services.rehold import change_held_stay

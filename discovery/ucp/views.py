@@ -17,7 +17,7 @@ from booking.api.base import ApiView
 from booking.callers import Caller
 from booking.errors import BookingError, NotFound, ReservationNotPayable
 from booking.models import Reservation
-from booking.payments import services as payments
+from booking.services import payments
 from booking.services.reservations import get_reservation
 from discovery.ucp import profile, sessions
 from discovery.ucp.present import error_json

@@ -14,7 +14,7 @@ from django.utils import timezone
 from booking.errors import ServiceUnavailable
 from booking.models import PaymentEvent, Reservation, SandboxCheckout
 from booking.payments import events
-from booking.payments.services import reconcile_open_checkouts
+from booking.services.payments import reconcile_open_checkouts
 from tests.payments.conftest import stay
 
 pytestmark = pytest.mark.django_db

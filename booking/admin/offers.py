@@ -15,7 +15,7 @@ from booking.selectors import get_property
 from config.admin import GuardedModelAdmin
 
 # The property's form gets the automatic discounts as one more fieldset. Its admin is registered
-# before this module is imported (the last line of booking/admin.py), so it is looked up rather
+# before this module is imported (booking/admin/__init__.py imports it after properties), so it is looked up rather
 # than imported, which would make the two modules import each other.
 property_admin = admin.site.get_model_admin(Property)
 property_admin.fieldsets = [

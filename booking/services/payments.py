@@ -1,4 +1,5 @@
-"""Payment services: open a checkout for a hold, refund a payment, reconcile open checkouts.
+"""Payment services: open a checkout for a hold, release a hold, reconcile open checkouts
+(refunds are booking/services/refunds.py; the provider adapters live in booking/payments/).
 
 REST views, MCP tools, the sandbox page, admin actions and Celery tasks are thin adapters over
 these functions. The provider is called outside any database transaction (no lock is held while
@@ -7,7 +8,6 @@ Stripe answers); what it returns is then written under the property lock.
 
 import logging
 from datetime import date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
@@ -21,11 +21,10 @@ from booking.formatting import language_of_site_url, site_languages, site_path
 from booking.models import Reservation
 from booking.payments import return_hosts
 from booking.payments.events import MalformedEvent, apply_payment_event
-from booking.payments.ledger import from_cents, record_checkout, record_refund_total, to_cents
+from booking.payments.ledger import record_checkout, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.presenters import checkout_json
-from booking.payments.providers import CheckoutRequest, get_provider
-from booking.pricing import money
+from booking.payments.providers import CheckoutRequest, PaymentProvider, get_provider
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.idempotency import recover_with
 from booking.services.locking import lock_reservation, writer_transaction
@@ -45,12 +44,6 @@ REUSE_MARGIN = timedelta(minutes=2)
 # How long after a hold ended the reconciliation job still asks about its checkout (lost webhooks).
 RECONCILE_LOOKBACK = timedelta(days=1)
 THANK_YOU_PATH, BOOK_PATH = "/thank-you", "/book"
-
-
-class RefundNotPossible(BookingError):
-    status = 409
-    code = "refund_not_possible"
-    default_detail = "Nothing is left to refund on this reservation."
 
 
 # --- Opening a checkout -------------------------------------------------------------------------
@@ -263,7 +256,7 @@ def return_url(url: str | None, default_path: str, reservation_id: str, *, with_
     return urlunsplit(parts._replace(query=encoded))
 
 
-def _expire_quietly(provider, session_id: str) -> None:
+def _expire_quietly(provider: PaymentProvider, session_id: str) -> None:
     """Close a session nobody should pay any more; if that fails, its expiry event or the
     reconciliation job settles it (an older session's expiry never releases a newer hold)."""
     try:
@@ -285,73 +278,31 @@ def release_hold(reservation_id: str, *, actor: str) -> Reservation:
     """
     reservation = get_reservation(reservation_id)
     _ensure_releasable(reservation)
-    if reservation.checkout_session_id:
-        provider = get_provider(reservation.payment_provider or None)
-        try:
-            session = provider.retrieve_checkout_session(reservation.checkout_session_id)
-            if session.status == "complete":
-                raise NotReleasable("This hold has just been paid; it is being confirmed.")
-            if session.status == "open":
-                provider.expire_checkout_session(session.id)
-        except PaymentProviderError as error:
-            logger.warning("releasing %s: the checkout could not be closed at the provider: %s", reservation_id, error.detail)
+    close_checkout(reservation)
     return release_live_hold(reservation_id, actor=actor, reason="hold released by its creator")
+
+
+def close_checkout(reservation: Reservation) -> None:
+    """Before a hold is released or cancelled: close its checkout at the provider, so nobody can pay
+    it afterwards. NotReleasable if it has just been paid. If the provider cannot be reached the
+    caller goes on: a payment that slips through meets a cancelled reservation and is refunded."""
+    if not reservation.checkout_session_id:
+        return
+    provider = get_provider(reservation.payment_provider or None)
+    try:
+        session = provider.retrieve_checkout_session(reservation.checkout_session_id)
+        if session.status == "complete":
+            raise NotReleasable("This hold has just been paid; it is being confirmed.")
+        if session.status == "open":
+            provider.expire_checkout_session(session.id)
+    except PaymentProviderError as error:
+        logger.warning("releasing %s: the checkout could not be closed at the provider: %s", reservation.pk, error.detail)
 
 
 def _ensure_releasable(reservation: Reservation) -> None:
     if reservation.status != Status.HELD or not reservation.is_blocking():
         status = reservation.status if reservation.status != Status.HELD else Status.EXPIRED
         raise NotReleasable(f"This reservation is {status}; only an unpaid hold can be released.")
-
-
-# --- Refunds ------------------------------------------------------------------------------------
-
-
-def refund_payment(
-    reservation_id: str,
-    *,
-    actor: str,
-    amount: Decimal | None = None,
-    reason: str = "",
-    cancel: bool = False,
-    refunded_before: Decimal | None = None,
-) -> Reservation:
-    """Refund all (amount=None) or part of what the guest paid, through the provider that took it;
-    optionally cancel the reservation too. Audited. RefundNotPossible or PaymentProviderError.
-
-    `refunded_before` is what the person refunding saw as refunded already (the confirmation page
-    carries it): if the total moved since, the form was sent twice or someone else refunded in
-    between, and nothing is refunded. With the provider's idempotency key built from it, one
-    confirmation page is one refund, however often it is sent."""
-    reservation = get_reservation(reservation_id)
-    if refunded_before is not None and money(refunded_before) != reservation.amount_refunded:
-        raise RefundNotPossible(
-            f"Nothing was refunded now: {reservation.amount_refunded} {reservation.currency} had been refunded meanwhile "
-            f"(the page showed {money(refunded_before)}). Check the reservation before refunding more."
-        )
-    refundable = reservation.amount_paid - reservation.amount_refunded
-    if refundable <= 0 or not reservation.payment_intent_id:
-        raise RefundNotPossible("Nothing is left to refund: no payment was taken, or it was refunded in full.")
-    try:
-        amount = refundable if amount is None else money(amount)
-    except (InvalidOperation, TypeError, ValueError):
-        raise RefundNotPossible("The refund amount must be a number.") from None
-    if not Decimal("0.01") <= amount <= refundable:
-        raise RefundNotPossible(f"Refund between 0.01 and {refundable} {reservation.currency}.")
-    refund = get_provider(reservation.payment_provider or None).refund(
-        payment_intent_id=reservation.payment_intent_id,
-        amount_cents=to_cents(amount),
-        # The same form sent twice (a double click) is one refund at the provider, and one here.
-        idempotency_key=f"refund-{reservation.pk}-{to_cents(reservation.amount_refunded)}-{to_cents(amount)}",
-    )
-    refunded = from_cents(refund.amount_cents)
-    note = f"refund {refund.id} of {refunded} {reservation.currency} by {actor}" + (f": {reason}" if reason else "")
-    reservation = record_refund_total(reservation.pk, refunded_total=reservation.amount_refunded + refunded, actor=actor, note=note)
-    if cancel and reservation.status in (Status.HELD, Status.CONFIRMED):
-        reservation = cancel_reservation(
-            reservation.pk, actor=actor, reason=f"cancelled with a refund of {refunded} {reservation.currency}" + (f": {reason}" if reason else "")
-        )
-    return reservation
 
 
 # --- Reconciliation -----------------------------------------------------------------------------
