@@ -2,8 +2,7 @@
 reservations, cancel and refund them, and block dates. Every write to a reservation goes through the
 booking services under the reservation's lock, like every other interface."""
 
-from booking.admin import date_blocks, properties, rate_calendar, reservations
-from booking.admin import offers, reviews  # after properties: offers extends the property's screen
+from booking.admin import date_blocks, offers, properties, rate_calendar, reservations, reviews
 from booking.admin.date_blocks import DateBlockForm
 from booking.admin.properties import SeasonForm
 

@@ -1,5 +1,5 @@
 """The back office's offers: promo codes (with their bookings and revenue) and extras, and the
-automatic discounts on the property's form (docs/offers.md). Imported at the end of booking/admin.py."""
+automatic discounts are on the property's form (booking/admin/properties.py; docs/offers.md)."""
 
 from django import forms
 from django.contrib import admin
@@ -10,32 +10,9 @@ from django.utils.translation import gettext_lazy
 from modeltranslation.admin import TranslationAdmin
 
 from booking.admin_display import with_currency
-from booking.models import Extra, PromoCode, Property, Reservation
+from booking.models import Extra, PromoCode, Reservation
 from booking.selectors import get_property
 from config.admin import GuardedModelAdmin
-
-# The property's form gets the automatic discounts as one more fieldset. Its admin is registered
-# before this module is imported (booking/admin/__init__.py imports it after properties), so it is looked up rather
-# than imported, which would make the two modules import each other.
-property_admin = admin.site.get_model_admin(Property)
-property_admin.fieldsets = [
-    *(property_admin.fieldsets or []),
-    (
-        gettext_lazy("Automatic discounts"),
-        {
-            "classes": ["tab-rates"],
-            "description": gettext_lazy(
-                "The best single discount a stay earns applies (length of stay, early-bird, last-minute, gap nights), unless they stack; a promo code adds on top."
-            ),
-            "fields": [
-                ("early_bird_days", "early_bird_percent"),
-                ("last_minute_days", "last_minute_percent"),
-                ("gap_nights", "gap_nights_percent"),
-                "stack_discounts",
-            ],
-        },
-    ),
-]
 
 CONFIRMED = Q(reservations__status=Reservation.Status.CONFIRMED)
 

@@ -268,6 +268,21 @@ class PropertyAdmin(TranslationAdmin):  # the owner's texts in every language (b
                 "fields": ["cleaning_fee", "cleaning_fee_label", "city_tax_per_person_night", "city_tax_max_nights", "city_tax_exempt_under_age"],
             },
         ),
+        (
+            gettext_lazy("Automatic discounts"),
+            {
+                "classes": ["tab-rates"],
+                "description": gettext_lazy(
+                    "The best single discount a stay earns applies (length of stay, early-bird, last-minute, gap nights), unless they stack; a promo code adds on top."
+                ),
+                "fields": [
+                    ("early_bird_days", "early_bird_percent"),
+                    ("last_minute_days", "last_minute_percent"),
+                    ("gap_nights", "gap_nights_percent"),
+                    "stack_discounts",
+                ],
+            },
+        ),
     ]
 
     def get_urls(self):
