@@ -37,7 +37,6 @@ prepare: $(VENV)/.installed-run
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py setup_roles
 
-# The real service: web (uvicorn, ASGI: site + API + MCP), Celery worker and beat.
 # Lint (ruff: pyflakes, pycodestyle, import order, bugbear, pyupgrade), format (ruff format), types (mypy, strict on the
 # pricing engine and the services) and no model change without its migration. Part of `make test`.
 lint: $(VENV)/.installed-test
@@ -46,6 +45,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
+# The real service: web (granian: site + API + MCP + A2A on one port), Celery worker and beat.
 run: prepare
 	exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 

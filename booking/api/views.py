@@ -80,9 +80,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-# The hot reads (property, availability, calendar, quote, health) put their answer together in a
-# static `answer` method over the services: their view calls it, and so does the shortcut that
-# serves their ordinary successful calls without Django's request cycle (booking/api/hot_reads.py).
+# The hot reads (property, availability, calendar, quote, health) answer with JSON bytes a service
+# remembered, so a repeated answer is not encoded again.
 def json_bytes(document: bytes) -> HttpResponse:
     return HttpResponse(document, content_type="application/json")
 
