@@ -4,58 +4,15 @@ Money goes out as JSON numbers (docs/contract.md, "Stays and money"): each Decim
 it becomes prints exactly those cents.
 """
 
-from decimal import Decimal
-
 from django.conf import settings
 
 from booking import pricing
+from booking.breakdown import breakdown_json, number
 from booking.models import Property, Reservation
-from booking.pricing import money
+from booking.privacy import mask_email, mask_phone
 from booking.selectors import cancellation_tiers, refund_if_cancelled
 
 CHECKOUT_SESSION_PATH = "/api/v1/payments/checkout-session"
-
-
-def number(value: Decimal) -> float | int:
-    return float(value)
-
-
-def breakdown_json(quote: pricing.Quote, *, rate: Decimal = Decimal("1"), currency: str | None = None) -> dict:
-    """Spec 2.2 price_breakdown, plus the per-night lines. In another currency each line is
-    converted and the total re-added, so total = accommodation + discount + cleaning + tax holds."""
-
-    def conv(amount: Decimal) -> Decimal:
-        return pricing.convert(amount, rate) if rate != 1 else amount
-
-    accommodation = conv(quote.accommodation)
-    discount_amount = conv(quote.discount_amount)
-    cleaning_fee = conv(quote.cleaning_fee)
-    city_tax = conv(quote.city_tax)
-    return {
-        "nights": len(quote.nights),
-        "nightly_avg": number(money(accommodation / len(quote.nights))),
-        "accommodation": number(accommodation),
-        "discount_label": quote.discount_label,
-        "discount_percent": number(quote.discount_percent),
-        "discount_amount": number(discount_amount),
-        "cleaning_fee": number(cleaning_fee),
-        "cleaning_fee_label": quote.cleaning_fee_label,
-        "city_tax": number(city_tax),
-        "city_tax_note": quote.city_tax_note,
-        "total": number(accommodation + discount_amount + cleaning_fee + city_tax),
-        "currency": currency or quote.currency,
-        "price_source": quote.price_source,
-        "nightly_rates": [
-            {
-                "date": n.night.isoformat(),
-                "rate": number(conv(n.rate)),
-                "extra_guest_fee": number(conv(n.extra_guest_fee)),
-                "amount": number(conv(n.amount)),
-                "source": n.source,
-            }
-            for n in quote.nights
-        ],
-    }
 
 
 def availability_json(check) -> dict:
@@ -131,22 +88,6 @@ def calendar_json(cal) -> dict:
             for d in cal.days
         ],
     }
-
-
-def mask_email(email: str) -> str | None:
-    if not email:
-        return None
-    local, _, domain = email.partition("@")
-    return f"{local[:1]}***@{domain}"
-
-
-def mask_phone(phone: str) -> str | None:
-    if not phone:
-        return None
-    digits = [c for c in phone if c.isdigit()]
-    if len(digits) < 7:  # too short to show its end without showing most of it
-        return "***"
-    return "***" + "".join(digits[-4:])
 
 
 def payment_status(reservation: Reservation) -> str:

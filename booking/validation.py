@@ -9,10 +9,7 @@ import copy
 import functools
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from rest_framework import serializers
 
@@ -368,30 +365,11 @@ def validate(schema: type[serializers.Serializer], data, location: str, *, forbi
     return dict(serializer.validated_data)
 
 
-@dataclass(frozen=True)
-class RawInput:
-    """An input as it arrived (a JSON body, a query string): validate_remembered keys it by its
-    bytes and parses it (with `parse`) only when they are new, so an agent's repeated quote or
-    availability check costs no parsing at all."""
-
-    raw: bytes
-    parse: Callable[[bytes], Any]
-
-
 def validate_remembered(schema: type[serializers.Serializer], data, location: str) -> dict:
     """validate() for the inputs agents send over and over (the hot reads' queries and quote
     bodies): a valid input's clean data depends only on the input and today's date, so each
     process keeps the last few hundred. An invalid input is validated afresh every time (its
     errors are raised, never kept)."""
-    if isinstance(data, RawInput):
-        key = (schema, location, today(), data.raw)
-        valid = _valid_raw_inputs.get(key)
-        if valid is None:
-            valid = validate(schema, data.parse(data.raw), location)
-            if len(_valid_raw_inputs) >= 512:
-                _valid_raw_inputs.clear()
-            _valid_raw_inputs[key] = valid
-        return dict(valid)
     try:
         frozen = json.dumps(data, sort_keys=True)
     except (TypeError, ValueError):
@@ -404,12 +382,8 @@ def _validated(schema: type[serializers.Serializer], location: str, day: date, f
     return validate(schema, json.loads(frozen), location)
 
 
-_valid_raw_inputs: dict[tuple[Any, ...], dict] = {}
-
-
 def forget_validated() -> None:
     _validated.cache_clear()
-    _valid_raw_inputs.clear()
 
 
 def unknown_fields(serializer: serializers.Serializer, data, loc: list) -> list[dict]:

@@ -171,3 +171,16 @@ def test_the_private_import_check_sees_a_backend_import(tmp_path, monkeypatch):
 
 def suite_modules() -> dict[str, Path]:
     return {".".join(path.relative_to(ROOT).with_suffix("").parts): path for path in (ROOT / "tests").rglob("*.py")}
+
+
+def test_services_return_domain_objects_and_leave_json_to_the_adapters():
+    """booking/services/ answers with models and dataclasses; the interfaces encode them."""
+    adapters_only = ("booking.presenters", "booking.payments.presenters", "booking.api", "rest_framework", "discovery")
+    found = []
+    for name, path in project_modules().items():
+        if not name.startswith("booking.services"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [(name, target) for target in targets if target.startswith(adapters_only)]
+    assert found == []
