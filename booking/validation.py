@@ -217,15 +217,10 @@ def return_url_problem(value: str) -> str | None:
     scheme, authority = match["scheme"].lower(), match["authority"].lower()
     if "@" in authority:
         return "Must not contain a user name or password before the host."
-    host, port = authority, ""
-    if not host.startswith("["):
-        host, _, port = authority.partition(":")
-    elif "]" in host:
-        host, _, rest = authority.partition("]")
-        host += "]"
-        if rest and not rest.startswith(":"):
-            return RETURN_URL_RULE + "."
-        port = rest[1:]
+    split = _host_and_port(authority)
+    if split is None:
+        return RETURN_URL_RULE + "."
+    host, port = split
     if port and not (port.isdigit() and 0 < int(port) < 65536):
         return "The port must be a number from 1 to 65535."
     if not _valid_host(host):
@@ -243,6 +238,19 @@ def return_url_problem(value: str) -> str | None:
     if parsed_host != host.strip("[]") or parsed.username is not None:
         return RETURN_URL_RULE + "."
     return None
+
+
+def _host_and_port(authority: str) -> tuple[str, str] | None:
+    """(host, port) of a URL's authority; an IPv6 host keeps its brackets. None if malformed."""
+    if not authority.startswith("["):
+        host, _, port = authority.partition(":")
+        return host, port
+    if "]" not in authority:
+        return authority, ""
+    host, _, rest = authority.partition("]")
+    if rest and not rest.startswith(":"):
+        return None
+    return host + "]", rest[1:]
 
 
 def _valid_host(host: str) -> bool:

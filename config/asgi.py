@@ -42,8 +42,8 @@ class AgentRouter:
         self.site = site
         self.serving_agents = False
         self.agents: dict | None = None  # {"mcp": app, "a2a": app} while loaded and running
-        self._wanted: asyncio.Event | None = None
-        self._ready: asyncio.Event | None = None
+        self._wanted = asyncio.Event()  # made afresh by each lifespan start
+        self._ready = asyncio.Event()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":

@@ -34,8 +34,8 @@ class Lifespan:
 
     def __init__(self, app, loop: asyncio.AbstractEventLoop):
         self.app, self.loop = app, loop
-        self.messages: asyncio.Queue | None = None
-        self.task = None
+        self.messages: asyncio.Queue[dict] = asyncio.Queue()  # made afresh in the loop by start()
+        self.task: asyncio.Future | None = None
 
     def start(self) -> None:
         asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(LIFESPAN_SECONDS)
@@ -56,7 +56,8 @@ class Lifespan:
     def stop(self) -> None:
         async def _stop():
             await self.messages.put({"type": "lifespan.shutdown"})
-            await self.task
+            if self.task is not None:
+                await self.task
 
         try:
             asyncio.run_coroutine_threadsafe(_stop(), self.loop).result(LIFESPAN_SECONDS)

@@ -9,7 +9,7 @@ class NightlyRate(s.Serializer):
     rate = s.FloatField()
     extra_guest_fee = s.FloatField()
     amount = s.FloatField()
-    source = s.CharField()
+    source = s.CharField()  # type: ignore[assignment]  # the contract\'s field named "source", not DRF\'s Field.source
 
 
 class PriceBreakdown(s.Serializer):
@@ -137,7 +137,7 @@ class ReservationResult(s.Serializer):
     guest = GuestOut(allow_null=True)
     special_requests = s.CharField(allow_null=True)
     agent_name = s.CharField(allow_null=True)
-    source = s.CharField()
+    source = s.CharField()  # type: ignore[assignment]  # the contract\'s field named "source", not DRF\'s Field.source
     created_at = s.DateTimeField()
     confirmed_at = s.DateTimeField(allow_null=True)
     cancellation = CancellationOut(required=False, help_text="Only on a confirmed stay: what cancelling today would refund.")
@@ -193,7 +193,7 @@ class Season(s.Serializer):
 
 
 class LengthOfStayDiscount(s.Serializer):
-    label = s.CharField()
+    label = s.CharField()  # type: ignore[assignment]  # the contract's field named "label", not DRF's Field.label
     min_nights = s.IntegerField()
     percent = s.FloatField()
 
@@ -250,7 +250,7 @@ class Review(s.Serializer):
     rating = s.IntegerField()
     date = s.DateField()
     text = s.CharField()
-    source = s.CharField()
+    source = s.CharField()  # type: ignore[assignment]  # the contract\'s field named "source", not DRF\'s Field.source
 
 
 class Reviews(s.Serializer):
