@@ -25,7 +25,7 @@ ALLOWED_LAZY = {
     ("config.admin", "booking.dashboard"),
     ("config.admin", "booking.charts"),
     # The MCP and A2A SDKs load on the first agent request: about 45 MB a process that serves only
-    # the site never needs (README, "Performance").
+    # the site never needs (docs/performance.md).
     ("config.asgi", "discovery"),
     ("config.asgi", "discovery.a2a_agent"),
     ("config.asgi", "discovery.mcp_server"),
