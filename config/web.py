@@ -19,8 +19,12 @@ import os
 from a2wsgi import ASGIMiddleware
 from django.conf import settings
 from django.core.wsgi import get_wsgi_application
+from django.urls import get_resolver
 
 django_application = get_wsgi_application()
+# Every view imported now, at start, rather than by the first request Django routes while the
+# others wait on the import lock (a burst of holds right after a start paid 0.3 s for it).
+get_resolver().url_patterns  # noqa: B018
 
 from config.asgi import AgentRouter, for_agents, not_for_agents  # noqa: E402 (after Django's setup)
 

@@ -79,3 +79,13 @@ def test_the_process_environment_never_reaches_django_s_request_meta(monkeypatch
     web.route(environ, lambda status, headers: None)
     assert process_name not in seen
     assert seen["PATH_INFO"] == "/api/v1/health" and seen["HTTP_HOST"] == "127.0.0.1"
+
+
+def test_the_web_process_imports_its_urlconf_when_it_starts_not_on_a_request():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = "import config.web; from django.urls import get_resolver; print('urlconf_module' in get_resolver().__dict__)"
+    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=Path(__file__).parents[1])
+    assert found.stdout.strip() == "True", found.stderr
