@@ -115,6 +115,18 @@ def server_processes(base_url: str) -> list[int]:
     return [main, *map(int, children)]
 
 
+def local_ports(pid: int) -> list[int]:
+    """The local TCP ports of a process's sockets (from /proc: socket inodes → /proc/net/tcp)."""
+    inodes = {os.readlink(fd)[8:-1] for fd in Path(f"/proc/{pid}/fd").iterdir() if os.readlink(fd).startswith("socket:[")}
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[9] in inodes:
+                ports.append(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
 def stop_group(process: subprocess.Popen) -> None:
     """SIGTERM a server started in a session of its own and its workers, then SIGKILL what is left."""
     try:

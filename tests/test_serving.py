@@ -9,6 +9,7 @@ import requests
 from django.db import connection
 
 from tests.conftest import is_postgresql
+from tests.live import local_ports, server_processes
 
 pytestmark = [pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
@@ -52,8 +53,11 @@ def test_connections_the_database_dropped_are_replaced_before_a_request_fails(li
     with requests.Session() as session:
         for _ in range(10):  # the pool's connections opened and used
             assert session.get(live_url + "/api/v1/availability?check_in=2030-01-10&check_out=2030-01-13", timeout=10).status_code == 200
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        server_ports = [port for pid in server_processes(live_url) for port in local_ports(pid)]
+        with connection.cursor() as cursor:  # the server's backends only: the test process keeps its own
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND client_port = ANY(%s)", [server_ports]
+            )
             assert cursor.fetchall(), "the server held no connection to terminate"
         time.sleep(0.2)
         statuses = [session.get(live_url + "/api/v1/health", timeout=10).status_code for _ in range(10)]

@@ -10,6 +10,7 @@ import requests
 from django.db import connection
 
 from tests.conftest import is_postgresql
+from tests.live import local_ports
 
 pytestmark = pytest.mark.django_db
 
@@ -65,18 +66,6 @@ def open_database_handles(pids: list[int]) -> int:
 
 def open_files(pids: list[int]) -> int:
     return sum(len(os.listdir(f"/proc/{pid}/fd")) for pid in pids)
-
-
-def local_ports(pid: int) -> list[int]:
-    """The local TCP ports of a process's sockets (from /proc: socket inodes → /proc/net/tcp)."""
-    inodes = {os.readlink(fd)[8:-1] for fd in Path(f"/proc/{pid}/fd").iterdir() if os.readlink(fd).startswith("socket:[")}
-    ports = []
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[9] in inodes:
-                ports.append(int(fields[1].rsplit(":", 1)[1], 16))
-    return ports
 
 
 @pytest.mark.live
