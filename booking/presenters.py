@@ -4,21 +4,16 @@ Money goes out as JSON numbers (docs/contract.md, "Stays and money"): each Decim
 it becomes prints exactly those cents.
 """
 
-from decimal import Decimal
-
 from django.conf import settings
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language
 
 from booking import pricing
+from booking.breakdown import breakdown_json, number
 from booking.models import Property, Reservation
-from booking.pricing import money
+from booking.privacy import mask_email, mask_phone
 from booking.selectors import cancellation_tiers, refund_if_cancelled
 
 CHECKOUT_SESSION_PATH = "/api/v1/payments/checkout-session"
-
-
-def number(value: Decimal) -> float | int:
-    return float(value)
 
 
 def offers_json(rules: pricing.PricingRules) -> dict:
@@ -42,54 +37,6 @@ def offers_json(rules: pricing.PricingRules) -> dict:
                 "notice_days": e.notice_days,
             }
             for e in rules.extras
-        ],
-    }
-
-
-def breakdown_json(quote: pricing.Quote, *, rate: Decimal = Decimal("1"), currency: str | None = None) -> dict:
-    """Spec 2.2 price_breakdown, plus the per-night lines. In another currency each line is
-    converted and the total re-added, so total = accommodation + discount + cleaning + tax holds."""
-
-    def conv(amount: Decimal) -> Decimal:
-        return pricing.convert(amount, rate) if rate != 1 else amount
-
-    accommodation = conv(quote.accommodation)
-    discounts = [(d, conv(d.amount)) for d in quote.discounts]
-    discount_amount = sum((amount for _, amount in discounts), Decimal("0.00"))
-    extras = [(line, conv(line.amount)) for line in quote.extras]
-    extras_total = sum((amount for _, amount in extras), Decimal("0.00"))
-    cleaning_fee = conv(quote.cleaning_fee)
-    city_tax = conv(quote.city_tax)
-    language = get_language()
-    return {
-        "nights": len(quote.nights),
-        "nightly_avg": number(money(accommodation / len(quote.nights))),
-        "accommodation": number(accommodation),
-        "discount_label": " + ".join(gettext(d.label) for d in quote.discounts) or None,
-        "discount_percent": number(quote.discount_percent),
-        "discount_amount": number(discount_amount),
-        "discounts": [
-            {"label": gettext(d.label), "percent": None if d.percent is None else number(d.percent), "amount": number(amount), "code": d.code}
-            for d, amount in discounts
-        ],
-        "cleaning_fee": number(cleaning_fee),
-        "cleaning_fee_label": quote.cleaning_fee_label,
-        "city_tax": number(city_tax),
-        "city_tax_note": quote.city_tax_note,
-        "extras": [{"code": line.code, "label": line.extra.name(language), "quantity": line.quantity, "amount": number(amount)} for line, amount in extras],
-        "extras_total": number(extras_total),
-        "total": number(accommodation + discount_amount + cleaning_fee + city_tax + extras_total),
-        "currency": currency or quote.currency,
-        "price_source": quote.price_source,
-        "nightly_rates": [
-            {
-                "date": n.night.isoformat(),
-                "rate": number(conv(n.rate)),
-                "extra_guest_fee": number(conv(n.extra_guest_fee)),
-                "amount": number(conv(n.amount)),
-                "source": n.source,
-            }
-            for n in quote.nights
         ],
     }
 
@@ -172,22 +119,6 @@ def calendar_json(cal) -> dict:
             for d in cal.days
         ],
     }
-
-
-def mask_email(email: str) -> str | None:
-    if not email:
-        return None
-    local, _, domain = email.partition("@")
-    return f"{local[:1]}***@{domain}"
-
-
-def mask_phone(phone: str) -> str | None:
-    if not phone:
-        return None
-    digits = [c for c in phone if c.isdigit()]
-    if len(digits) < 7:  # too short to show its end without showing most of it
-        return "***"
-    return "***" + "".join(digits[-4:])
 
 
 def payment_status(reservation: Reservation) -> str:

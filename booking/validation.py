@@ -9,10 +9,7 @@ import copy
 import functools
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -289,15 +286,10 @@ def return_url_problem(value: str) -> str | None:
     scheme, authority = match["scheme"].lower(), match["authority"].lower()
     if "@" in authority:
         return "Must not contain a user name or password before the host."
-    host, port = authority, ""
-    if not host.startswith("["):
-        host, _, port = authority.partition(":")
-    elif "]" in host:
-        host, _, rest = authority.partition("]")
-        host += "]"
-        if rest and not rest.startswith(":"):
-            return RETURN_URL_RULE + "."
-        port = rest[1:]
+    split = _host_and_port(authority)
+    if split is None:
+        return RETURN_URL_RULE + "."
+    host, port = split
     if port and not (port.isdigit() and 0 < int(port) < 65536):
         return "The port must be a number from 1 to 65535."
     if not _valid_host(host):
@@ -315,6 +307,19 @@ def return_url_problem(value: str) -> str | None:
     if parsed_host != host.strip("[]") or parsed.username is not None:
         return RETURN_URL_RULE + "."
     return None
+
+
+def _host_and_port(authority: str) -> tuple[str, str] | None:
+    """(host, port) of a URL's authority; an IPv6 host keeps its brackets. None if malformed."""
+    if not authority.startswith("["):
+        host, _, port = authority.partition(":")
+        return host, port
+    if "]" not in authority:
+        return authority, ""
+    host, _, rest = authority.partition("]")
+    if rest and not rest.startswith(":"):
+        return None
+    return host + "]", rest[1:]
 
 
 def _valid_host(host: str) -> bool:
@@ -452,30 +457,11 @@ def _stay_errors_beside(schema: type[serializers.Serializer], data, location: st
     return []
 
 
-@dataclass(frozen=True)
-class RawInput:
-    """An input as it arrived (a JSON body, a query string): validate_remembered keys it by its
-    bytes and parses it (with `parse`) only when they are new, so an agent's repeated quote or
-    availability check costs no parsing at all."""
-
-    raw: bytes
-    parse: Callable[[bytes], Any]
-
-
 def validate_remembered(schema: type[serializers.Serializer], data, location: str) -> dict:
     """validate() for the inputs agents send over and over (the hot reads' queries and quote
     bodies): a valid input's clean data depends only on the input and today's date, so each
     process keeps the last few hundred. An invalid input is validated afresh every time (its
     errors are raised, never kept)."""
-    if isinstance(data, RawInput):
-        key = (schema, location, today(), data.raw)
-        valid = _valid_raw_inputs.get(key)
-        if valid is None:
-            valid = validate(schema, data.parse(data.raw), location)
-            if len(_valid_raw_inputs) >= 512:
-                _valid_raw_inputs.clear()
-            _valid_raw_inputs[key] = valid
-        return dict(valid)
     try:
         frozen = json.dumps(data, sort_keys=True)
     except (TypeError, ValueError):
@@ -488,12 +474,8 @@ def _validated(schema: type[serializers.Serializer], location: str, day: date, f
     return validate(schema, json.loads(frozen), location)
 
 
-_valid_raw_inputs: dict[tuple[Any, ...], dict] = {}
-
-
 def forget_validated() -> None:
     _validated.cache_clear()
-    _valid_raw_inputs.clear()
 
 
 def unknown_fields(serializer: serializers.Serializer, data, loc: list) -> list[dict]:

@@ -5,6 +5,7 @@ Installed in INSTALLED_APPS in place of "django.contrib.admin"; every ModelAdmin
 """
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.contrib import admin
@@ -50,9 +51,14 @@ class GuardedModelAdmin(admin.ModelAdmin):
 
     def changelist_view(self, request, extra_context=None):
         action = request.POST.get("action") if request.method == "POST" else None
-        if action and action not in self.get_actions(request) and action in {name for _, name, _ in self._get_base_actions()}:
+        if action and action not in self.get_actions(request) and action in self.action_names():
             raise PermissionDenied
         return super().changelist_view(request, extra_context)
+
+    def action_names(self) -> set[str]:
+        """Every action of this admin, whoever asks: the site's and its own."""
+        own = {action if isinstance(action, str) else action.__name__ for action in self.actions or ()}
+        return own | {name for name, _ in self.admin_site.actions}
 
 
 class BookingAdminConfig(AdminConfig):
@@ -92,7 +98,7 @@ def translate_model_names() -> None:
             for option in ("verbose_name", "verbose_name_plural"):
                 if option not in opts.original_attrs:  # derived by Django: English words, or "{}s" of a translated singular
                     setattr(opts, option, gettext_lazy(str(getattr(opts, option))))
-            fields = [f for f in opts.get_fields() if not f.auto_created and hasattr(f, "verbose_name")]
+            fields: list[Any] = [f for f in opts.get_fields() if not f.auto_created and hasattr(f, "verbose_name")]
             for field in fields:
                 if getattr(field, "_verbose_name", "") is None and not hasattr(field, "translated_field"):
                     field.verbose_name = gettext_lazy(str(field.verbose_name))

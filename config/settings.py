@@ -82,10 +82,9 @@ AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]  # behind a proxy, uvicorn's --proxy-headers sets it
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]  # behind a proxy, config/web.py sets it from TRUSTED_PROXIES
 
 ROOT_URLCONF = "config.urls"
-ASGI_APPLICATION = "config.asgi.application"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -116,37 +115,34 @@ SQLITE_OPTIONS = {
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
 }
-# Django runs in a pool of at most WEB_THREADS long-lived threads per web process (config/asgi.py),
-# so a connection outlives its request and the next request on that thread reuses it: SQLite keeps
-# one per thread (CONN_MAX_AGE); on PostgreSQL a thread keeps its connection from psycopg's pool
-# while it goes from one request straight to the next and hands it back before it waits for work
-# (config/kept_connections.py; Django's pool requires CONN_MAX_AGE = 0). Threads start only when
-# every one is busy, so a steady load uses a handful; the ceiling is high because a request can
-# wait without working (an idempotent retry polls for up to 12 s for the first answer) and must
-# not starve the reads.
+# Django runs as WSGI in at most WEB_THREADS threads per web process (granian's, config/web.py), so
+# a connection can outlive its request. The ceiling is high
+# because a request can wait without working (an idempotent retry polls for up to 12 s for the first
+# answer) and must not starve the reads. Connections are Django's own: on SQLite each thread keeps
+# one (CONN_MAX_AGE); on PostgreSQL they come from Django's psycopg pool (which requires
+# CONN_MAX_AGE = 0). CONN_HEALTH_CHECKS makes Django test a reused connection before a request's
+# first query (and the pool test one before handing it out), so a connection the server dropped
+# (a restart, pg_terminate_backend, a failover) is replaced instead of failing that request.
 WEB_THREADS = max(1, env.int("WEB_THREADS", default=48))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     # Tests race threads against the database, which needs a file, not the in-memory default.
     # One file per test process, so parallel runs never share it.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / f"test-db-{os.getpid()}.sqlite3")}
 else:
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Django's backend, but a busy web thread keeps its pooled connection from one request
-        # to the next (config/kept_connections.py).
-        DATABASES["default"]["ENGINE"] = "config.pooled_postgresql"
+    DATABASE_PREPARE_THRESHOLD = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": 5,
-            # The hot reads' queries are prepared on the server after this many runs on a
-            # connection (booking/selectors.py hot_query); "off" behind a pooler that cannot keep
-            # prepared statements (PgBouncer before 1.21 in transaction mode).
-            "prepare_threshold": None
-            if env.str("DATABASE_PREPARE_THRESHOLD", default="5") in ("off", "")
-            else env.int("DATABASE_PREPARE_THRESHOLD", default=5),
+            # Parameters bound on the server, and a statement a connection has run this many times
+            # prepared there (psycopg, through Django's options): the hot reads' queries skip their
+            # parsing and planning. "off" behind a pooler that cannot keep prepared statements
+            # (PgBouncer before 1.21 in transaction mode; see docs/deploying.md).
+            "server_side_binding": DATABASE_PREPARE_THRESHOLD not in ("off", ""),
+            "prepare_threshold": None if DATABASE_PREPARE_THRESHOLD in ("off", "") else int(DATABASE_PREPARE_THRESHOLD),
             "pool": {
                 "min_size": env.int("DATABASE_POOL_MIN", default=1),
                 "max_size": env.int("DATABASE_POOL_MAX", default=16),

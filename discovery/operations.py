@@ -16,13 +16,15 @@ from django.db import DatabaseError, InterfaceError, OperationalError, close_old
 from rest_framework import serializers
 
 from booking import presenters, validation
+from booking.api import documents
 from booking.api.schemas import responses
 from booking.callers import Caller
 from booking.errors import BookingError, InvalidInput, ServiceUnavailable
+from booking.operations import checkout_link_arguments, hold_arguments
 from booking.payments import schemas as payment_schemas
 from booking.payments.presenters import checkout_json
 from booking.services import payments, stays
-from booking.services.holds import GuestDetails, hold_stay
+from booking.services.holds import hold_stay
 from booking.services.idempotency import run_idempotent
 from booking.services.reservations import get_reservation
 
@@ -148,7 +150,7 @@ def example_arguments(operation: Operation, today: date) -> dict:
 
 
 def _property(data: dict, caller: Caller) -> dict:
-    return stays.describe_property()
+    return documents.property_json(stays.describe_property())
 
 
 def _availability(data: dict, caller: Caller) -> dict:
@@ -169,36 +171,11 @@ def _quote(data: dict, caller: Caller) -> dict:
 
 
 def _reservation(data: dict, caller: Caller) -> dict:
-    reservation = hold_stay(
-        check_in=data["check_in"],
-        check_out=data["check_out"],
-        guests=data["guests"],
-        guest=GuestDetails.from_input(data.get("guest")),
-        special_requests=data.get("special_requests"),
-        agent_name=data.get("agent_name"),
-        caller=caller,
-        children_ages=data.get("children_ages"),
-        promo_code=data.get("promo_code"),
-        extras=data.get("extras"),
-    )
-    return presenters.reservation_json(reservation, mask=False)
+    return presenters.reservation_json(hold_stay(**hold_arguments(data, caller)), mask=False)
 
 
 def _checkout_link(data: dict, caller: Caller) -> dict:
-    reservation = payments.create_checkout_link(
-        check_in=data["check_in"],
-        check_out=data["check_out"],
-        guests=data["guests"],
-        success_url=data.get("success_url"),
-        cancel_url=data.get("cancel_url"),
-        special_requests=data.get("special_requests"),
-        agent_name=data.get("agent_name"),
-        caller=caller,
-        children_ages=data.get("children_ages"),
-        promo_code=data.get("promo_code"),
-        extras=data.get("extras"),
-    )
-    return checkout_json(reservation)
+    return checkout_json(payments.create_checkout_link(**checkout_link_arguments(data, caller)))
 
 
 def _reservation_status(data: dict, caller: Caller) -> dict:

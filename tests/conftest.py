@@ -81,7 +81,7 @@ def is_postgresql() -> bool:
 
 @pytest.fixture
 def live_url(transactional_db, demo_property):
-    """Base URL of a live uvicorn server (one worker) on the test database, with the demo property."""
+    """Base URL of a live server (one worker) on the test database, with the demo property."""
     from tests.live import live_server
 
     with live_server() as url:

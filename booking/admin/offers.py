@@ -20,7 +20,7 @@ CONFIRMED = Q(reservations__status=Reservation.Status.CONFIRMED)
 class PromoCodeForm(forms.ModelForm):
     class Meta:
         model = PromoCode
-        exclude = ["property"]
+        fields = ["code", "percent", "amount", "bookable_from", "bookable_until", "stay_from", "stay_until", "min_nights", "max_uses", "active"]
 
     def clean_code(self):
         code = self.cleaned_data["code"].upper()

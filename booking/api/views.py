@@ -1,7 +1,5 @@
 """The JSON interface, /api/v1: one small view per operation over the booking services."""
 
-from typing import Any
-
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -10,14 +8,16 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from booking import presenters, validation
+from booking.api import documents
 from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, error
 from booking.api.schemas import examples
 from booking.api.schemas.responses import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult, StaysResult
 from booking.callers import Caller
 from booking.models import Reservation
+from booking.operations import hold_arguments
 from booking.selectors import hot_query
 from booking.services import stays
-from booking.services.holds import GuestDetails, hold_stay
+from booking.services.holds import hold_stay
 from booking.services.idempotency import run_idempotent
 from booking.services.payments import release_hold
 from booking.services.reservations import get_reservation
@@ -92,9 +92,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 )
 
 
-# The hot reads (property, availability, calendar, quote, health) put their answer together in a
-# static `answer` method over the services: their view calls it, and so does the shortcut that
-# serves their ordinary successful calls without Django's request cycle (booking/api/hot_reads.py).
+# The hot reads (property, availability, calendar, quote) answer with JSON encoded once per result
+# the service remembers (booking/api/documents.py).
 def json_bytes(document: bytes) -> HttpResponse:
     return HttpResponse(document, content_type="application/json")
 
@@ -107,11 +106,7 @@ class PropertyView(ApiView):
         examples=[answer("The demo penthouse (shortened)", examples.PROPERTY_EXAMPLE, 200)],
     )
     def get(self, request):
-        return json_bytes(self.answer())
-
-    @staticmethod
-    def answer() -> bytes:
-        return stays.describe_property_json()
+        return json_bytes(documents.property_document())
 
 
 class AvailabilityView(ApiView):
@@ -123,11 +118,7 @@ class AvailabilityView(ApiView):
         examples=[answer("Three free nights", examples.AVAILABILITY_EXAMPLE, 200), QUERY_INVALID],
     )
     def get(self, request):
-        return json_bytes(self.answer(request.query_params.dict()))
-
-    @staticmethod
-    def answer(query: dict | validation.RawInput) -> bytes:
-        return stays.availability_document(**validation.validate_remembered(validation.AvailabilityQuery, query, "query"))
+        return json_bytes(documents.availability_document(**validation.validate_remembered(validation.AvailabilityQuery, request.query_params.dict(), "query")))
 
 
 class StaysView(ApiView):
@@ -159,11 +150,7 @@ class CalendarView(ApiView):
         examples=[answer("Two days of May (shortened)", examples.CALENDAR_EXAMPLE, 200), QUERY_INVALID],
     )
     def get(self, request):
-        return json_bytes(self.answer(request.query_params.dict()))
-
-    @staticmethod
-    def answer(query: dict | validation.RawInput) -> bytes:
-        return stays.calendar_document(**validation.validate_remembered(validation.CalendarQuery, query, "query"))
+        return json_bytes(documents.calendar_document(**validation.validate_remembered(validation.CalendarQuery, request.query_params.dict(), "query")))
 
 
 class QuoteView(ApiView):
@@ -184,11 +171,7 @@ class QuoteView(ApiView):
         ],
     )
     def post(self, request):
-        return json_bytes(self.answer(request.data))
-
-    @staticmethod
-    def answer(body: Any) -> bytes:  # the parsed body, or a validation.RawInput of its bytes
-        return stays.quote_document(**validation.validate_remembered(validation.QuoteRequest, body, "body"))
+        return json_bytes(documents.quote_document(**validation.validate_remembered(validation.QuoteRequest, request.data, "body")))
 
 
 class ReservationCreateView(ApiView):
@@ -220,18 +203,7 @@ class ReservationCreateView(ApiView):
         data = self.body(validation.ReservationCreate)
 
         def create():
-            reservation = hold_stay(
-                check_in=data["check_in"],
-                check_out=data["check_out"],
-                guests=data["guests"],
-                guest=GuestDetails.from_input(data.get("guest")),
-                special_requests=data.get("special_requests"),
-                agent_name=data.get("agent_name"),
-                caller=Caller.from_request(Reservation.Source.API, request),
-                children_ages=data.get("children_ages"),
-                promo_code=data.get("promo_code"),
-                extras=data.get("extras"),
-            )
+            reservation = hold_stay(**hold_arguments(data, Caller.from_request(Reservation.Source.API, request)))
             return 201, presenters.reservation_json(reservation, mask=False)
 
         status, body = run_idempotent(scope="reservations", key=request.headers.get("Idempotency-Key"), payload=request.data, produce=create)

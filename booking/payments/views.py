@@ -31,6 +31,7 @@ from booking.callers import Caller
 from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.formatting import active_language, format_money
 from booking.models import Reservation
+from booking.operations import checkout_link_arguments
 from booking.payments import TEST_PAYMENT_NOTICE, sandbox
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.presenters import checkout_json
@@ -81,20 +82,8 @@ class CheckoutLinkView(ApiView):
         data = self.body(validation.CheckoutLinkCreate)
 
         def create():
-            reservation = services.create_checkout_link(
-                check_in=data["check_in"],
-                check_out=data["check_out"],
-                guests=data["guests"],
-                success_url=data.get("success_url"),
-                cancel_url=data.get("cancel_url"),
-                special_requests=data.get("special_requests"),
-                agent_name=data.get("agent_name"),
-                caller=Caller.from_request(booking_source(request), request, actor_prefix="api"),
-                children_ages=data.get("children_ages"),
-                promo_code=data.get("promo_code"),
-                extras=data.get("extras"),
-            )
-            return 200, checkout_json(reservation)
+            caller = Caller.from_request(booking_source(request), request, actor_prefix="api")
+            return 200, checkout_json(services.create_checkout_link(**checkout_link_arguments(data, caller)))
 
         status, body = run_idempotent(scope="checkout-link", key=request.headers.get("Idempotency-Key"), payload=request.data, produce=create)
         return Response(body, status=status)

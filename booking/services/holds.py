@@ -19,15 +19,14 @@ from django.db import IntegrityError
 from django.utils import timezone, translation
 
 from booking import pricing
+from booking.breakdown import breakdown_json
 from booking.callers import Caller
 from booking.errors import DatesUnavailable
 from booking.models import Property, Reservation
-from booking.presenters import breakdown_json, reservation_json
 from booking.rules import rules_for_version
 from booking.selectors import blocking_reservations, blocks_between, taken_ranges_and_holds, today, version_and_taken_ranges
 from booking.services import offers
 from booking.services.audit import record_event
-from booking.services.idempotency import recover_with
 from booking.services.limits import check_hold_rate, check_unpaid_holds
 from booking.services.locking import calendar_lock
 
@@ -158,12 +157,6 @@ def refuse_unless_free(stay: pricing.Stay, guests: int, rules: pricing.PricingRu
     verdict = pricing.check_stay_against_ranges(stay, guests, rules, ranges, today())
     if not verdict.available:
         raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
-
-
-@recover_with("reservations")
-def answer_of_a_committed_hold(reservation: Reservation, payload: object) -> tuple[int, dict[str, Any]]:
-    """What POST /api/v1/reservations answered (or would have) for a hold it made."""
-    return 201, reservation_json(reservation, mask=False)
 
 
 def expire_lapsed_holds_overlapping(prop: Property | int, start: date, end: date, now: datetime) -> int:

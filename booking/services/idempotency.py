@@ -54,7 +54,7 @@ from django.utils import timezone
 
 from booking.errors import BookingError, IdempotencyKeyReused
 from booking.models import IdempotencyRecord, Reservation
-from booking.presenters import mask_email, mask_phone
+from booking.privacy import mask_email, mask_phone
 from booking.validation import valid_idempotency_key
 
 LEASE_SECONDS = 10.0  # a claim not renewed for this long belongs to a dead owner

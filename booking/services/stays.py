@@ -2,59 +2,39 @@
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, Generic, TypeVar
 
-from django.utils import translation
-from rest_framework.renderers import JSONRenderer
-
 from booking import pricing, validation
 from booking.errors import InvalidInput
 from booking.models import Property
-from booking.presenters import availability_json, calendar_json, property_json, quote_json
 from booking.rules import rules_for_version
 from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today, version_and_taken_ranges
 from booking.services import offers
 
 T = TypeVar("T")
 
-_property_documents: dict[int, tuple[int, dict[str, Any], bytes]] = {}
-
-
-class Remembered(Generic[T]):
-    """A result a web process keeps, with its JSON encodings (one per kind and language)."""
-
-    def __init__(self, value: T):
-        self.value = value
-        self._documents: dict[tuple[Any, ...], bytes] = {}
-
-    def document(self, kind: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> bytes:
-        key = (*kind, translation.get_language())
-        document = self._documents.get(key)
-        if document is None:  # two threads may both encode it once; the bytes are the same
-            document = self._documents[key] = JSONRenderer().render(build())
-        return document
-
 
 class Memory(Generic[T]):
-    """The last `size` results of a pure function, keyed by every input it reads (see below)."""
+    """The last `size` results of a pure function, keyed by every input it reads (see below). A
+    result asked again under the same inputs is the same object, so an adapter can keep what it
+    derives from it (booking/api/documents.py keeps its JSON)."""
 
     def __init__(self, size: int):
         self.size = size
-        self.entries: OrderedDict[tuple[Any, ...], Remembered[T]] = OrderedDict()
+        self.entries: OrderedDict[tuple[Any, ...], T] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[Any, ...]) -> Remembered[T] | None:
+    def get(self, key: tuple[Any, ...]) -> T | None:
         with self.lock:
             remembered = self.entries.get(key)
             if remembered is not None:
                 self.entries.move_to_end(key)
             return remembered
 
-    def keep(self, key: tuple[Any, ...], remembered: Remembered[T]) -> None:
+    def keep(self, key: tuple[Any, ...], remembered: T) -> None:
         with self.lock:
             self.entries[key] = remembered
             while len(self.entries) > self.size:
@@ -65,27 +45,27 @@ class Memory(Generic[T]):
             self.entries.clear()
 
 
-def describe_property() -> dict[str, Any]:
-    """The property's public document (presenters.property_json), rebuilt only when its version
-    changes: any edit of the property, its rates or its content bumps rules_version."""
-    return _property_document()[0]
+@dataclass(frozen=True, eq=False)
+class PropertyDescription:
+    """The property as agents read it: the row with its amenities, photos and reviews, and its rules."""
+
+    property: Property
+    rules: pricing.PricingRules
+    version: int
 
 
-def describe_property_json() -> bytes:
-    """The same document, already encoded as JSON: the most polled answer costs one query."""
-    return _property_document()[1]
+_descriptions: dict[int, PropertyDescription] = {}
 
 
-def _property_document() -> tuple[dict[str, Any], bytes]:
+def describe_property() -> PropertyDescription:
+    """The property being sold, read again only when its version changes: any edit of the property,
+    its rates or its content bumps rules_version. One query otherwise."""
     property_id, version = get_property_version()
-    cached = _property_documents.get(property_id)
-    if cached is None or cached[0] != version:
+    described = _descriptions.get(property_id)
+    if described is None or described.version != version:
         prop = Property.objects.prefetch_related("amenities", "photos", "reviews").get(pk=property_id)
-        with translation.override("en"):  # the agents' document is language-neutral (English)
-            document = property_json(prop, rules_for_version(property_id, version))
-        cached = (version, document, JSONRenderer().render(document))
-        _property_documents[property_id] = cached
-    return cached[1], cached[2]
+        described = _descriptions[property_id] = PropertyDescription(prop, rules_for_version(property_id, version), version)
+    return described
 
 
 @dataclass(frozen=True)
@@ -97,14 +77,8 @@ class StayCheck:
 
 
 def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None, promo_code: str | None = None) -> StayCheck:
-    """Whether the stay can be booked now, with its price either way. Two queries (three with a code)."""
-    return _remembered_check(Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, (), "query")).value
-
-
-def availability_document(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None, promo_code: str | None = None) -> bytes:
-    """check_stay as the API's JSON (presenters.availability_json), encoded once per remembered check."""
-    remembered = _remembered_check(Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, (), "query"))
-    return remembered.document(("availability",), lambda: availability_json(remembered.value))
+    """Whether the stay can be booked now, with its price either way. One query (two with a code)."""
+    return _remembered_check_and_rules(Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, (), "query"))[0]
 
 
 @dataclass(frozen=True)
@@ -127,12 +101,6 @@ class Asked:
     location: str  # of the fields, for the 422s: "query" or "body"
 
 
-def _asked(
-    check_in: date, check_out: date, guests: int, children_ages: list[int] | None, promo_code: str | None, extras: list[dict[str, Any]] | None, location: str
-) -> Asked:
-    return Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, tuple((e["code"], e["quantity"]) for e in extras or ()), location)
-
-
 def quote_stay(
     *,
     check_in: date,
@@ -144,40 +112,18 @@ def quote_stay(
     promo_code: str | None = None,
     extras: list[dict[str, Any]] | None = None,
 ) -> PricedQuote:
-    return _priced(_asked(check_in, check_out, guests, children_ages, promo_code, extras, location), currency)[1]
-
-
-def quote_document(
-    *,
-    check_in: date,
-    check_out: date,
-    guests: int,
-    currency: str = "EUR",
-    location: str = "body",
-    children_ages: list[int] | None = None,
-    promo_code: str | None = None,
-    extras: list[dict[str, Any]] | None = None,
-) -> bytes:
-    """quote_stay as the API's JSON (presenters.quote_json), encoded once per remembered check and currency."""
-    remembered, priced = _priced(_asked(check_in, check_out, guests, children_ages, promo_code, extras, location), currency)
-    return remembered.document(("quote", priced.currency, priced.exchange_rate), lambda: quote_json(priced))
-
-
-def _priced(asked: Asked, currency: str) -> tuple[Remembered[StayCheck], PricedQuote]:
-    remembered, rules = _remembered_check_and_rules(asked)
+    """check_stay with its offers and its price shown in `currency` (one the property lists)."""
+    asked = Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, tuple((e["code"], e["quantity"]) for e in extras or ()), location)
+    check, rules = _remembered_check_and_rules(asked)
     currency = currency.upper()
     rate = rules.display_currencies.get(currency)
     if rate is None:
         supported = ", ".join(sorted(rules.display_currencies))
-        raise InvalidInput.single([asked.location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
-    return remembered, PricedQuote(remembered.value, currency, rate)
+        raise InvalidInput.single([location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
+    return PricedQuote(check, currency, rate)
 
 
-def _remembered_check(asked: Asked) -> Remembered[StayCheck]:
-    return _remembered_check_and_rules(asked)[0]
-
-
-def _remembered_check_and_rules(asked: Asked) -> tuple[Remembered[StayCheck], pricing.PricingRules]:
+def _remembered_check_and_rules(asked: Asked) -> tuple[StayCheck, pricing.PricingRules]:
     stay = pricing.Stay(asked.check_in, asked.check_out)
     property_id, version, ranges = version_and_taken_ranges(*pricing.gap_window(stay))  # one query
     rules = rules_for_version(property_id, version)
@@ -190,7 +136,7 @@ def _remembered_check_and_rules(asked: Asked) -> tuple[Remembered[StayCheck], pr
     verdict = pricing.check_stay_against_ranges(stay, asked.guests, rules, ranges, today())
     taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *pricing.gap_window(stay))
     priced = pricing.quote(stay, asked.guests, rules, asked.children_ages, today=today(), taken_nights=taken, promo=promo, extras=extras)
-    remembered = Remembered(StayCheck(stay, asked.guests, verdict, priced))
+    remembered = StayCheck(stay, asked.guests, verdict, priced)
     _checks.keep(key, remembered)
     return remembered, rules
 
@@ -198,7 +144,7 @@ def _remembered_check_and_rules(asked: Asked) -> tuple[Remembered[StayCheck], pr
 # A stay's check and a calendar are pure functions of the rules (their version), the taken ranges
 # (with when each unpaid hold lapses), today and the asked stay or window; they cost more than the
 # query for the taken ranges. Each web process keeps the last few under exactly those inputs, with
-# their JSON. The ranges are read on every call, so a remembered answer can never show a night
+# what adapters derive from them (their JSON). The ranges are read on every call, so a remembered answer can never show a night
 # free that has been taken since, whoever wrote it (a hold, a payment, an expiry, a cancellation,
 # a block, a partner import, the admin, raw SQL): no writer has to remember to bump a version.
 _checks: Memory[StayCheck] = Memory(256)
@@ -263,16 +209,10 @@ DEFAULT_SEARCH_DAYS = 60
 
 def calendar_months(*, start: date | None, months: int) -> Calendar:
     """Day-by-day availability from the month of `start` (any date; default this month)."""
-    return _remembered_calendar(start, months).value
+    return _remembered_calendar(start, months)
 
 
-def calendar_document(*, start: date | None, months: int) -> bytes:
-    """calendar_months as the API's JSON (presenters.calendar_json), encoded once per calendar."""
-    remembered = _remembered_calendar(start, months)
-    return remembered.document(("calendar",), lambda: calendar_json(remembered.value))
-
-
-def _remembered_calendar(start: date | None, months: int) -> Remembered[Calendar]:
+def _remembered_calendar(start: date | None, months: int) -> Calendar:
     first = (start or today()).replace(day=1)
     year, month = divmod(first.month - 1 + months, 12)
     last = date(first.year + year, month + 1, 1) - timedelta(days=1)
@@ -294,7 +234,7 @@ def _remembered_calendar(start: date | None, months: int) -> Remembered[Calendar
     if remembered is not None:
         return remembered
     taken = pricing.taken_nights_from_ranges(ranges, before, lookahead)
-    remembered = Remembered(Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today())))
+    remembered = Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today()))
     _calendars.keep(key, remembered)
     return remembered
 
@@ -308,5 +248,5 @@ def forget_remembered() -> None:
     """Drop what this process remembers (tests: a rolled-back database reuses ids and versions)."""
     _checks.clear()
     _calendars.clear()
-    _property_documents.clear()
+    _descriptions.clear()
     validation.forget_validated()

@@ -28,7 +28,7 @@ TOOL_NAMES = SKILL_NAMES + UCP_TOOL_NAMES
 
 @pytest.fixture(scope="module")
 def agents_server(django_db_setup, django_db_blocker):
-    """One live server per test module: starting uvicorn and loading the agent SDKs takes seconds,
+    """One live server per test module: starting the server and loading the agent SDKs takes seconds,
     and these tests only talk to it over HTTP. It serves the test database, which each test still
     gets fresh (live_url below); the server's caches follow the property's rules_version."""
     from tests.live import live_server

@@ -1,6 +1,8 @@
 """Examples for the OpenAPI document: real answers of the demo property, shortened (fewer nights,
 amenities, reviews). A test checks that each one validates against its response schema."""
 
+from typing import Any
+
 _BREAKDOWN = {
     "nights": 3,
     "nightly_avg": 380.0,
@@ -93,7 +95,7 @@ CALENDAR_EXAMPLE = {
         },
     ],
 }
-RESERVATION_EXAMPLE = {
+RESERVATION_EXAMPLE: dict[str, Any] = {
     "id": "res_8JTQhG4Q89AMQ57iRAaepw",
     "reservation_id": "res_8JTQhG4Q89AMQ57iRAaepw",
     "status": "held",
@@ -237,7 +239,7 @@ _POLICY_TEXT = (
     "Cancel at least 30 days before arrival: a full refund. Cancel 7 to 29 days before arrival: 50 % refunded. "
     "Cancel less than 7 days before arrival: no refund. The city tax is always refunded in full."
 )
-CONFIRMED_RESERVATION_EXAMPLE = {
+CONFIRMED_RESERVATION_EXAMPLE: dict[str, Any] = {
     **RESERVATION_EXAMPLE,
     "status": "confirmed",
     "hold_expires_at": None,

@@ -9,11 +9,11 @@ class NightlyRate(s.Serializer):
     rate = s.FloatField()
     extra_guest_fee = s.FloatField()
     amount = s.FloatField()
-    source = s.CharField()
+    source = s.CharField()  # type: ignore[assignment]  # the contract\'s field named "source", not DRF\'s Field.source
 
 
 class DiscountLine(s.Serializer):
-    label = s.CharField()
+    label = s.CharField()  # type: ignore[assignment]  # the contract's field named "label", not DRF's Field.label
     percent = s.FloatField(allow_null=True, help_text="Null for a fixed-amount promo code.")
     amount = s.FloatField(help_text="Zero or negative.")
     code = s.CharField(allow_null=True, help_text="The promo code; null for an automatic discount.")
@@ -21,7 +21,7 @@ class DiscountLine(s.Serializer):
 
 class ExtraLine(s.Serializer):
     code = s.CharField()
-    label = s.CharField()
+    label = s.CharField()  # type: ignore[assignment]  # the contract's field named "label", not DRF's Field.label
     quantity = s.IntegerField()
     amount = s.FloatField()
 
@@ -174,7 +174,7 @@ class ReservationResult(s.Serializer):
     guest = GuestOut(allow_null=True)
     special_requests = s.CharField(allow_null=True)
     agent_name = s.CharField(allow_null=True)
-    source = s.CharField()
+    source = s.CharField()  # type: ignore[assignment]  # the contract\'s field named "source", not DRF\'s Field.source
     created_at = s.DateTimeField()
     confirmed_at = s.DateTimeField(allow_null=True)
     cancellation = CancellationOut(required=False, help_text="Only on a confirmed stay: what cancelling today would refund.")
@@ -230,7 +230,7 @@ class Season(s.Serializer):
 
 
 class LengthOfStayDiscount(s.Serializer):
-    label = s.CharField()
+    label = s.CharField()  # type: ignore[assignment]  # the contract's field named "label", not DRF's Field.label
     min_nights = s.IntegerField()
     percent = s.FloatField()
 
@@ -310,7 +310,7 @@ class Review(s.Serializer):
     rating = s.IntegerField()
     date = s.DateField()
     text = s.CharField()
-    source = s.CharField()
+    source = s.CharField()  # type: ignore[assignment]  # the contract's field named "source", not DRF's Field.source
     verified_stay = s.BooleanField(help_text="Written by a guest from their booking link after a stay here; false for reviews the owner copied in.")
 
 
@@ -368,4 +368,4 @@ class HealthResult(s.Serializer):
 class AgentReservationResult(ReservationResult):
     """A reservation for agents (MCP, A2A): its id once, as reservation_id."""
 
-    id = None
+    id = None  # type: ignore[assignment]  # DRF: None removes the inherited field
