@@ -37,15 +37,16 @@ prepare: $(VENV)/.installed-run
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py setup_roles
 
-# The real service: web (uvicorn, ASGI: site + API + MCP), Celery worker and beat.
-# Lint (ruff: pyflakes, pycodestyle, import order, bugbear, pyupgrade), format (ruff format), types (mypy, strict on the
-# pricing engine and the services) and no model change without its migration. Part of `make test`.
+# Lint (ruff: pyflakes, pycodestyle, import order, bugbear, pyupgrade, Django conventions, complexity), format (ruff
+# format), types (mypy on the pricing engine, the services, payments, the API and config/; strict on the pricing engine
+# and the services) and no model change without its migration. Part of `make test`; .pre-commit-config.yaml runs the same.
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
+# The real service: web (granian: site + API + MCP + A2A on one port), Celery worker and beat.
 run: prepare
 	exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
@@ -72,14 +73,17 @@ test-sqlite: $(VENV)/.installed-test
 test-postgres: $(VENV)/.installed-test
 	@if $(BIN)/python -c 'import psycopg, sys; psycopg.connect(sys.argv[1].replace("postgres://", "postgresql://"), connect_timeout=3).close()' "$(TEST_POSTGRES_URL)" 2>/dev/null; then \
 		DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/python -m pytest $(PYTEST_PARALLEL); \
-	else echo "PostgreSQL at $(TEST_POSTGRES_URL) is not reachable: the PostgreSQL run is skipped."; fi
+	elif [ "$(CI)" = "true" ]; then \
+		echo "PostgreSQL at $(TEST_POSTGRES_URL) is not reachable, and CI never skips it: the lock-control race, the exclusion constraint and the pool tests run only there. Start PostgreSQL or set TEST_POSTGRES_URL." >&2; exit 1; \
+	else echo "PostgreSQL at $(TEST_POSTGRES_URL) is not reachable: the PostgreSQL run is skipped (under CI=true this fails)."; fi
 
-# Throughput and latency under wrk, SQLite and PostgreSQL side by side (see README "Performance").
+# The service beside plain Django under gunicorn (gthread) and granian (WSGI), under wrk, SQLite and PostgreSQL
+# (docs/performance.md).
 bench: $(VENV)/.installed-run
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk)
 	$(BIN)/python manage.py bench
 
-# Backups of the database and uploads under DATA_DIR/backups (see README "Backups").
+# Backups of the database and uploads under DATA_DIR/backups (docs/operations.md).
 backup: $(VENV)/.installed-run
 	$(BIN)/python manage.py backup
 

@@ -41,6 +41,11 @@ def property_currency() -> str:
     return Property.objects.order_by("pk").values_list("currency", flat=True).first() or "EUR"
 
 
+def property_name() -> str:
+    """The back office's header: the owner's own property, not "Django administration"."""
+    return Property.objects.order_by("pk").values_list("name", flat=True).first() or ""
+
+
 # --- Arrivals and departures ---------------------------------------------------------------------
 
 
@@ -58,6 +63,7 @@ class Movement:
     currency: str = ""
     reservation_id: str | None = None
     block_id: int | None = None
+    extras: tuple[str, ...] = ()  # what to prepare: "Baby cot", "Airport transfer × 2" (the stay's extras)
 
     @property
     def payment(self) -> str:
@@ -94,6 +100,7 @@ def upcoming_movements(today: date, feeds: dict[str, str], days: int = MOVEMENT_
             "amount_paid": reservation.amount_paid,
             "currency": reservation.currency,
             "reservation_id": reservation.pk,
+            "extras": extras_of(reservation),
         }
         if today <= reservation.check_in < end:
             movements.append(Movement(day=reservation.check_in, kind="arrival", **common))
@@ -107,6 +114,31 @@ def upcoming_movements(today: date, feeds: dict[str, str], days: int = MOVEMENT_
         if today <= block.end < end:
             movements.append(Movement(day=block.end, kind="departure", **common))
     return sorted(movements, key=lambda m: (m.day, m.kind != "departure", m.guest_name))
+
+
+def extras_of(reservation: Reservation) -> tuple[str, ...]:
+    """The extras of a stay as booked (its frozen breakdown), e.g. ("Baby cot", "Airport transfer × 2")."""
+    lines = (reservation.price_breakdown or {}).get("extras") or []
+    return tuple(f"{line['label']} × {line['quantity']}" if line["quantity"] > 1 else line["label"] for line in lines)
+
+
+@dataclass(frozen=True)
+class CodeFigures:
+    code: str
+    bookings: int
+    revenue: Decimal
+
+
+def promo_code_figures() -> list[CodeFigures]:
+    """Every promo code with its confirmed bookings and revenue (total - refunded), most revenue
+    first: which codes bring guests direct. One query."""
+    figures: dict[str, list] = {}
+    confirmed = Reservation.objects.filter(status=Status.CONFIRMED, promo_code__isnull=False).values_list("promo_code__code", "total", "amount_refunded")
+    for code, total, refunded in confirmed:
+        entry = figures.setdefault(code, [0, Decimal("0")])
+        entry[0] += 1
+        entry[1] += total - refunded
+    return sorted((CodeFigures(code, count, revenue) for code, (count, revenue) in figures.items()), key=lambda f: (-f.revenue, f.code))
 
 
 def feed_names() -> dict[str, str]:

@@ -14,8 +14,10 @@ from booking.models import (
     ArrivalDayMinimum,
     CancellationTier,
     DisplayCurrency,
+    Extra,
     LengthOfStayDiscount,
     Photo,
+    PromoCode,
     Property,
     Review,
     Season,
@@ -115,10 +117,39 @@ SEASONS = [
 ]
 
 
+# Offers (DESIGN.md "Offers"): a code for returning guests, and three extras.
+DEMO_EXTRAS = [
+    # code, price, max, names in en/it/de/fr
+    ("airport_transfer", "60.00", 2, ("Airport transfer", "Transfer dall'aeroporto", "Flughafentransfer", "Transfert aéroport")),
+    (
+        "late_checkout",
+        "40.00",
+        1,
+        ("Late check-out (until 14:00)", "Check-out posticipato (fino alle 14:00)", "Später Check-out (bis 14:00 Uhr)", "Départ tardif (jusqu'à 14 h)"),
+    ),
+    ("baby_cot", "0.00", 1, ("Baby cot", "Culla", "Babybett", "Lit bébé")),
+]
+
+
+def load_offers(prop: Property) -> bool:
+    """The demo's promo code, extras and automatic discounts, unless an offer exists already."""
+    if prop.promo_codes.exists() or prop.extras.exists():
+        return False
+    # The update skips the signals; the creations after it bump the rules version.
+    Property.objects.filter(pk=prop.pk).update(last_minute_days=7, last_minute_percent=Decimal("10"), gap_nights=True, gap_nights_percent=Decimal("15"))
+    PromoCode.objects.create(property=prop, code="WELCOME10", percent=Decimal("10"), min_nights=3)
+    for position, (code, price, most, (en, it, de, fr)) in enumerate(DEMO_EXTRAS):
+        Extra.objects.create(
+            property=prop, code=code, name=en, name_en=en, name_it=it, name_de=de, name_fr=fr, price=Decimal(price), max_quantity=most, position=position
+        )
+    return True
+
+
 def load() -> bool:
     """Create the demo property unless it exists. Returns whether anything was created."""
-    if Property.objects.filter(slug=SLUG).exists():
-        return False
+    existing = Property.objects.filter(slug=SLUG).first()
+    if existing is not None:
+        return load_offers(existing)
     with transaction.atomic():
         prop = Property.objects.create(
             name="Attico Santa Croce — Penthouse in Florence",
@@ -200,4 +231,5 @@ def load() -> bool:
         )
         ArrivalDayMinimum.objects.bulk_create([ArrivalDayMinimum(property=prop, weekday=5, min_nights=2)])
         CancellationTier.objects.bulk_create(CancellationTier(property=prop, days_before_arrival=d, refund_percent=p) for d, p in CANCELLATION_TIERS)
+        load_offers(prop)
     return True

@@ -149,6 +149,22 @@ class Property(models.Model):
     security_deposit_release_days = models.PositiveSmallIntegerField(
         default=3, validators=[MaxValueValidator(6)], help_text=_("The card hold is released this many days after check-out unless you claim from it.")
     )
+    # Offers (docs/offers.md): automatic discounts; the best single one applies unless they stack.
+    early_bird_days = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Early-bird: bookings at least this many days before arrival..."))
+    early_bird_percent = models.DecimalField(
+        max_digits=5, decimal_places=2, default=Decimal("0"), validators=[MinValueValidator(0), MaxValueValidator(100)], help_text=_("...get this percent off.")
+    )
+    last_minute_days = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Last-minute: arrivals at most this many days away..."))
+    last_minute_percent = models.DecimalField(
+        max_digits=5, decimal_places=2, default=Decimal("0"), validators=[MinValueValidator(0), MaxValueValidator(100)], help_text=_("...get this percent off.")
+    )
+    gap_nights = models.BooleanField(default=False, help_text=_("Sell a free run of nights between two stays, shorter than the minimum stay, as a whole."))
+    gap_nights_percent = models.DecimalField(
+        max_digits=5, decimal_places=2, default=Decimal("0"), validators=[MinValueValidator(0), MaxValueValidator(100)], help_text=_("Percent off gap nights.")
+    )
+    stack_discounts = models.BooleanField(
+        default=False, help_text=_("Apply every automatic discount a stay earns, not only the best one. A promo code always adds on top.")
+    )
     # Bumped whenever a pricing rule changes, so every process rebuilds its cached rules. Only the
     # bump writes it (booking/signals.py): see save().
     rules_version = models.PositiveIntegerField(default=1, editable=False)
@@ -231,6 +247,12 @@ class Photo(models.Model):
     def __str__(self):
         return self.alt_text
 
+    def save(self, *args, **kwargs):
+        # The sized copies follow the upload, whoever saves the photo (admin, demo loader, shell).
+        super().save(*args, **kwargs)
+        if process_photo(self):
+            super().save(update_fields=["renditions", "width", "height"])
+
     def clean(self):
         if not self.image and not self.static_path:
             raise ValidationError("Upload an image or give a static path.")
@@ -241,12 +263,6 @@ class Photo(models.Model):
                 self.image.seek(0)
             except UnreadableImage as error:
                 raise ValidationError({"image": str(error)}) from None
-
-    def save(self, *args, **kwargs):
-        # The sized copies follow the upload, whoever saves the photo (admin, demo loader, shell).
-        super().save(*args, **kwargs)
-        if process_photo(self):
-            super().save(update_fields=["renditions", "width", "height"])
 
     @builtins.property
     def srcset_jpeg(self) -> str:
@@ -287,13 +303,21 @@ class Review(models.Model):
     date = models.DateField()
     text = models.TextField()
     source = models.CharField(max_length=50, default="Direct", help_text=_("Where the review was written, e.g. Airbnb, Booking.com, Direct."))
-    published = models.BooleanField(default=True)
+    published = models.BooleanField(default=True, help_text=_("Shown on the site. A guest's review waits for the owner's approval."))
+    # Set when the guest wrote it from their booking link after the stay: a verified stay. Empty for
+    # the reviews the owner types in (from the platforms), which the site marks as such.
+    reservation = models.OneToOneField("Reservation", null=True, blank=True, on_delete=models.SET_NULL, related_name="review", editable=False)
+    language = models.CharField(max_length=8, blank=True, editable=False)
 
     class Meta:
         ordering = ["-date", "-id"]
 
     def __str__(self):
         return f"{self.author} ({self.rating}★, {self.date})"
+
+    @builtins.property  # `property` is this model's foreign key
+    def verified_stay(self) -> bool:
+        return self.reservation_id is not None
 
 
 class Season(models.Model):
@@ -430,6 +454,8 @@ class Reservation(models.Model):
     guest_email = models.EmailField(blank=True)
     guest_phone = models.CharField(max_length=40, blank=True)
     special_requests = models.TextField(blank=True)
+    # The code the stay was priced with (its discount and extras are in price_breakdown).
+    promo_code = models.ForeignKey("booking.PromoCode", on_delete=models.PROTECT, null=True, blank=True, related_name="reservations")
     agent_name = models.CharField(max_length=100, blank=True)
     client_ip = models.GenericIPAddressField(null=True, blank=True, help_text=_("Who asked for the hold; for abuse limits."))
     # Payment (see booking/payments/)
@@ -456,6 +482,7 @@ class Reservation(models.Model):
     # The language the booking was made in; its emails are written in it.
     language = models.CharField(max_length=8, default="en")
     pre_arrival_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    review_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -551,10 +578,13 @@ class IdempotencyRecord(models.Model):
     owner = models.CharField(max_length=32, default="", blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     # The reservation the request created, written in the same transaction as that reservation.
-    created_reservation_id = models.CharField(max_length=40, null=True, blank=True)
+    created_reservation_id = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001 (NULL: none yet; a column of ids, never text)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["scope", "key"], name="one_answer_per_idempotency_key")]
+
+    def __str__(self):
+        return f"{self.scope} {self.key}"
 
 
 def new_manage_token() -> str:
@@ -582,9 +612,17 @@ class OutboundEmail(models.Model):
         BALANCE_DECLINED = "balance_declined", "Balance charge refused"
         BALANCE_OVERDUE = "balance_overdue", "Balance overdue, needs attention"
         DEPOSIT_CLAIMED = "deposit_claimed", "Security deposit claimed"
+        OWNER_ALERT = "owner_alert", "Problem to look at"
+        REVIEW_REQUEST = "review_request", "Review request"
+        CHECK_IN_REMINDER_7 = "check_in_reminder_7", "Check-in reminder, 7 days before"
+        CHECK_IN_REMINDER_2 = "check_in_reminder_2", "Check-in reminder, 2 days before"
+        ARRIVAL_INFO = "arrival_info", "Arrival instructions"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
-    STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL)
+    STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)
+    # Only true of a confirmed stay: still owed when the stay is cancelled, they are dropped, not sent
+    # (a door code or a "see you soon" after the cancellation email would contradict it).
+    ONLY_WHILE_CONFIRMED = (Kind.CONFIRMATION, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST, Kind.CHECK_IN_REMINDER_7, Kind.CHECK_IN_REMINDER_2, Kind.ARRIVAL_INFO)
 
     class Recipient(models.TextChoices):
         GUEST = "guest", "Guest"
@@ -593,12 +631,14 @@ class OutboundEmail(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"
         SENT = "sent", "Sent"
+        # The server got the whole message but never confirmed it: maybe delivered, never resent.
+        UNCONFIRMED = "unconfirmed", "Sent, unconfirmed (not resent)"
         GAVE_UP = "gave_up", "Not sent (gave up)"
 
     reservation = models.ForeignKey(Reservation, on_delete=models.CASCADE, related_name="emails", null=True, blank=True)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     recipient = models.CharField(max_length=10, choices=Recipient.choices)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     next_attempt_at = models.DateTimeField(default=timezone.now)
     last_error = models.CharField(max_length=300, blank=True)
@@ -616,7 +656,7 @@ class OutboundEmail(models.Model):
             models.UniqueConstraint(
                 fields=["reservation", "kind", "recipient"],
                 name="one_email_per_kind_and_recipient",
-                condition=models.Q(kind__in=["confirmation", "cancellation", "refund", "pre_arrival"]),
+                condition=models.Q(kind__in=["confirmation", "cancellation", "refund", "pre_arrival", "review_request"]),
             ),
         ]
         indexes = [models.Index(fields=["status", "next_attempt_at"], name="email_due")]
@@ -625,6 +665,24 @@ class OutboundEmail(models.Model):
         return f"{self.get_kind_display()} to the {self.recipient} ({self.status})"
 
 
+class OwnerAlert(models.Model):
+    """A problem the owner was emailed about on a given day (the property's local date): at most one
+    email per problem per day, however often a job sees it. The unique pair is the claim, so two
+    workers noticing the same problem at once send one email."""
+
+    problem = models.CharField(max_length=200)
+    day = models.DateField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["problem", "day"], name="one_owner_alert_per_problem_per_day")]
+
+    def __str__(self):
+        return f"{self.problem} ({self.day})"
+
+
 # The payment records live beside the payment code; imported here so Django registers them.
-from booking.payments.models import PaymentEvent, SandboxCheckout  # noqa: E402, F401
+from booking.models_offers import Extra, PromoCode  # noqa: E402, F401  (models of this app, kept in their own module)
+from booking.payments.models import PaymentEvent, ProviderRefund, SandboxCheckout  # noqa: E402, F401
 from booking.payments.payment_models import BalanceAttempt, Payment, Receipt, SecurityDeposit  # noqa: E402, F401

@@ -41,6 +41,7 @@ from booking.formatting import format_date, site_path
 from booking.models import OutboundEmail, Reservation
 from booking.selectors import accepted_tiers
 from booking.services.audit import flag_for_staff, record_event
+from booking.smtp_delivery import OutcomeUnknown
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ def email_address(value: str) -> str | None:
     return address
 
 
-def queue_emails(reservation: Reservation, kind: str) -> list[OutboundEmail]:
+def queue_emails(reservation: Reservation, kind: str, *, owner_copy: bool = True) -> list[OutboundEmail]:
     """Owe the guest (when we know their address) and the owner an email of this kind about the
     reservation. Call inside the transaction that makes the change it reports: the rows commit
     with it, and a Celery task delivers them after commit (retrying until the mail server answers).
@@ -85,7 +86,7 @@ def queue_emails(reservation: Reservation, kind: str) -> list[OutboundEmail]:
     recipients = []
     if email_address(reservation.guest_email):
         recipients.append(OutboundEmail.Recipient.GUEST)
-    if email_address(settings.OWNER_EMAIL or reservation.property.contact_email):
+    if owner_copy and email_address(settings.OWNER_EMAIL or reservation.property.contact_email):
         recipients.append(OutboundEmail.Recipient.OWNER)
     for recipient in recipients:
         row, _ = OutboundEmail.objects.get_or_create(reservation=reservation, kind=kind, recipient=recipient)
@@ -170,6 +171,7 @@ def confirmation_context(reservation: Reservation) -> dict:
         "cancellation_policy": pricing.policy_text(accepted_tiers(reservation)),
         "cancellation_lines": pricing.policy_lines(accepted_tiers(reservation)),
         "manage_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token)}" if reservation.manage_token else "",
+        "review_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token + '/review')}" if reservation.manage_token else "",
         "admin_url": admin_url(reservation),
         "refunded": reservation.amount_refunded,
         "refund_pending": reservation.refund_pending,
@@ -234,7 +236,7 @@ def _deliver(row: OutboundEmail, now) -> int:
     # while the mail server was down) would contradict the cancellation email the guest gets: it
     # is dropped, kept as "gave up" with the reason, and staff are not flagged, since nothing is
     # missing. Cancellation and refund emails always fit: a cancelled stay stays cancelled.
-    if row.kind in (Kind.CONFIRMATION, Kind.PRE_ARRIVAL) and reservation.status != Reservation.Status.CONFIRMED:
+    if row.kind in OutboundEmail.ONLY_WHILE_CONFIRMED and reservation.status != Reservation.Status.CONFIRMED:
         row.status, row.last_error = OutboundEmail.Status.GAVE_UP, f"not sent: the stay is {reservation.status}"
         row.save(update_fields=["status", "last_error"])
         return 0
@@ -245,6 +247,16 @@ def _deliver(row: OutboundEmail, now) -> int:
             row.save(update_fields=["status", "last_error"])
             return 0
         get_connection().send_messages([message])
+    except OutcomeUnknown as error:
+        _mark_unconfirmed(row, error)
+        record_event(
+            reservation,
+            action="email",
+            actor="notifications",
+            from_status=reservation.status,
+            note=f"{row.get_kind_display().lower()} handed to the mail server for the {row.recipient}, unconfirmed (not resent)",
+        )
+        return 1
     except Exception as error:  # SMTP down, refused, timed out: keep it and try again later
         row.last_error = failure_note(
             error,
@@ -282,11 +294,22 @@ def _mark_sent(row: OutboundEmail) -> None:
     email_sent.send(sender=OutboundEmail, row=row)
 
 
+def _mark_unconfirmed(row: OutboundEmail, error: Exception) -> None:
+    """Sent, as far as anyone can tell: the server has the message and may have delivered it.
+    Sending it again could give a second copy (booking/smtp_delivery.py), so it is not resent."""
+    row.status, row.sent_at, row.last_error = OutboundEmail.Status.UNCONFIRMED, timezone.now(), str(error)[:300]
+    row.save(update_fields=["status", "sent_at", "last_error"])
+    logger.warning("email %s (%s to %s) handed over but not confirmed; not resent: %s", row.pk, row.kind, row.recipient, error)
+
+
 def _deliver_notice(row: OutboundEmail, now) -> int:
     """A notice about no stay (a website inquiry): the same retries; after two days it is given up
     and logged as an error (the inquiry itself stays in the admin, marked as not emailed)."""
     try:
         get_connection().send_messages([build_message(row)])
+    except OutcomeUnknown as error:
+        _mark_unconfirmed(row, error)
+        return 1
     except Exception as error:
         row.last_error = failure_note(error, row.to_address, row.reply_to)
         if now - row.created_at > GIVE_UP_AFTER:
@@ -309,20 +332,27 @@ def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
 
 
 def _message_for(row: OutboundEmail) -> EmailMultiAlternatives | None:
-    """The owner's copies are in English; the guest's emails in the language they booked in."""
+    """The owner's copies are in English; the guest's emails in the language they booked in. Every
+    attempt at one row carries the same Message-ID, so mail clients show a resent copy as one."""
     if row.kind not in OutboundEmail.STAY_KINDS:  # written when queued
-        return EmailMultiAlternatives(
+        message: EmailMultiAlternatives | None = EmailMultiAlternatives(
             subject=row.subject,
             body=row.body,
             from_email=settings.DEFAULT_FROM_EMAIL,
             to=[row.to_address],
             reply_to=[row.reply_to] if row.reply_to else [],
         )
-    if row.recipient == OutboundEmail.Recipient.OWNER:
-        with translation.override("en"):
-            return _build_message(row)
-    with translation.override(row.reservation.language or "en"):
-        return _build_message(row)
+    else:
+        with translation.override("en" if row.recipient == OutboundEmail.Recipient.OWNER else row.reservation.language or "en"):
+            message = _build_message(row)
+    if message is not None:
+        message.extra_headers["Message-ID"] = message_id(row)
+    return message
+
+
+def message_id(row: OutboundEmail) -> str:
+    domain = settings.DEFAULT_FROM_EMAIL.rpartition("@")[2] or "localhost"
+    return f"<outbox-{row.pk}.{int(row.created_at.timestamp())}@{header_safe(domain)}>"
 
 
 def _build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
@@ -358,6 +388,7 @@ def _build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
         Kind.CANCELLATION: _("Your stay at %(name)s is cancelled: %(dates)s") % names,
         Kind.REFUND: _("Your refund for %(name)s has been issued") % names,
         Kind.PRE_ARRIVAL: _("See you soon at %(name)s: arrival on %(arrival)s") % {"name": prop.name, "arrival": arrival},
+        Kind.REVIEW_REQUEST: _("How was your stay at %(name)s?") % names,
     }
     message = EmailMultiAlternatives(
         subject=header_safe(prefix + subjects[row.kind]),

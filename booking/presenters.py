@@ -8,55 +8,40 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from booking import accepted_terms, pricing
 from booking import payment_schedule as schedules
+from booking.breakdown import breakdown_json, number
 from booking.models import Property, Reservation
-from booking.pricing import money
+from booking.privacy import mask_email, mask_phone
 from booking.selectors import accepted_tiers, refund_if_cancelled
 
 CHECKOUT_SESSION_PATH = "/api/v1/payments/checkout-session"
 ZERO = Decimal("0.00")
 
 
-def number(value: Decimal) -> float | int:
-    return float(value)
+def offers_json(rules: pricing.PricingRules) -> dict:
+    """The automatic discounts and the extras on sale (docs/offers.md), for the property's pricing rules."""
 
+    def days_ahead(rule: pricing.DaysAheadDiscount | None) -> dict | None:
+        return None if rule is None else {"days": rule.days, "percent": number(rule.percent)}
 
-def breakdown_json(quote: pricing.Quote, *, rate: Decimal = Decimal("1"), currency: str | None = None) -> dict:
-    """Spec 2.2 price_breakdown, plus the per-night lines. In another currency each line is
-    converted and the total re-added, so total = accommodation + discount + cleaning + tax holds."""
-
-    def conv(amount: Decimal) -> Decimal:
-        return pricing.convert(amount, rate) if rate != 1 else amount
-
-    accommodation = conv(quote.accommodation)
-    discount_amount = conv(quote.discount_amount)
-    cleaning_fee = conv(quote.cleaning_fee)
-    city_tax = conv(quote.city_tax)
     return {
-        "nights": len(quote.nights),
-        "nightly_avg": number(money(accommodation / len(quote.nights))),
-        "accommodation": number(accommodation),
-        "discount_label": quote.discount_label,
-        "discount_percent": number(quote.discount_percent),
-        "discount_amount": number(discount_amount),
-        "cleaning_fee": number(cleaning_fee),
-        "cleaning_fee_label": quote.cleaning_fee_label,
-        "city_tax": number(city_tax),
-        "city_tax_note": quote.city_tax_note,
-        "total": number(accommodation + discount_amount + cleaning_fee + city_tax),
-        "currency": currency or quote.currency,
-        "price_source": quote.price_source,
-        "nightly_rates": [
+        "early_bird": days_ahead(rules.early_bird),
+        "last_minute": days_ahead(rules.last_minute),
+        "gap_nights": None if rules.gap_nights is None else {"percent": number(rules.gap_nights.percent)},
+        "discounts_stack": rules.stack_discounts,
+        "extras": [
             {
-                "date": n.night.isoformat(),
-                "rate": number(conv(n.rate)),
-                "extra_guest_fee": number(conv(n.extra_guest_fee)),
-                "amount": number(conv(n.amount)),
-                "source": n.source,
+                "code": e.code,
+                "name": e.name(get_language()),
+                "price": number(e.price),
+                "per": str(e.per),
+                "max_quantity": e.max_quantity,
+                "notice_days": e.notice_days,
             }
-            for n in quote.nights
+            for e in rules.extras
         ],
     }
 
@@ -92,10 +77,13 @@ def stays_json(found) -> dict:
                 "nights": found.nights,
                 "total": number(s.total),
                 "currency": found.currency,
+                "gap_nights": s.gap_stay,
+                **({"promo_code_applied": s.promo_code_applied} if found.promo_code else {}),
                 "payment_schedule": schedules.schedule_json(found.schedule_of(s)),
             }
             for s in found.stays
         ],
+        **({"promo_code": found.promo_code} if found.promo_code else {}),
     }
 
 
@@ -136,26 +124,12 @@ def calendar_json(cal) -> dict:
                 "check_out_allowed": d.check_out_allowed,
                 "min_nights": d.min_nights,
                 "nightly_rate": number(d.nightly_rate),
+                "gap_night": d.gap_night,
+                "gap_nightly_rate": None if d.gap_nightly_rate is None else number(d.gap_nightly_rate),
             }
             for d in cal.days
         ],
     }
-
-
-def mask_email(email: str) -> str | None:
-    if not email:
-        return None
-    local, _, domain = email.partition("@")
-    return f"{local[:1]}***@{domain}"
-
-
-def mask_phone(phone: str) -> str | None:
-    if not phone:
-        return None
-    digits = [c for c in phone if c.isdigit()]
-    if len(digits) < 7:  # too short to show its end without showing most of it
-        return "***"
-    return "***" + "".join(digits[-4:])
 
 
 def payment_status(reservation: Reservation) -> str:
@@ -260,6 +234,12 @@ def cancellation_json(reservation: Reservation, status: str) -> dict:
     return {}
 
 
+# One accommodation type (the whole home) and one rate plan, with ids that never change: UCP
+# booking sessions name them (discovery/ucp), and agents read them from the property document.
+ACCOMMODATION_TYPE_ID = "whole_home"
+RATE_PLAN_ID = "standard"
+
+
 def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
     reviews = [r for r in prop.reviews.all() if r.published]
     average = round(sum(r.rating for r in reviews) / len(reviews), 2) if reviews else None
@@ -267,6 +247,8 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
     base = settings.BASE_URL
     return {
         "id": prop.slug,
+        "accommodation_type_id": ACCOMMODATION_TYPE_ID,
+        "rate_plan_id": RATE_PLAN_ID,
         "name": prop.name,
         "headline": prop.headline,
         "summary": prop.summary,
@@ -328,6 +310,7 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
             },
             "booking_window_days": rules.booking_window_days,
             "display_currencies": {code: number(rate) for code, rate in sorted(rules.display_currencies.items())},
+            **offers_json(rules),
         },
         "policies": {
             "check_in_from": prop.check_in_from.strftime("%H:%M"),
@@ -346,7 +329,10 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
         "reviews": {
             "average_rating": average,
             "count": len(reviews),
-            "items": [{"author": r.author, "rating": r.rating, "date": r.date.isoformat(), "text": r.text, "source": r.source} for r in reviews],
+            "items": [
+                {"author": r.author, "rating": r.rating, "date": r.date.isoformat(), "text": r.text, "source": r.source, "verified_stay": r.verified_stay}
+                for r in reviews
+            ],
         },
         "host": {"name": prop.host_name, "languages": [x.strip() for x in prop.languages.split(",") if x.strip()]},
         "booking": {

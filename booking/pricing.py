@@ -14,7 +14,7 @@ Conventions
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -105,6 +105,67 @@ class LengthOfStayDiscount:
 
 
 @dataclass(frozen=True)
+class DaysAheadDiscount:
+    """Early-bird (arrival at least `days` away when booked) or last-minute (at most `days` away)."""
+
+    days: int
+    percent: Decimal
+
+
+@dataclass(frozen=True)
+class GapNights:
+    """A free run of nights between two taken ones, shorter than the minimum stay, may be booked
+    whole (the minimum stay is waived for exactly that run), at `percent` off."""
+
+    percent: Decimal = Decimal("0")
+
+
+class ExtraPer(enum.StrEnum):
+    STAY = "stay"
+    NIGHT = "night"
+    GUEST = "guest"
+    GUEST_NIGHT = "guest_night"
+
+
+@dataclass(frozen=True)
+class Extra:
+    """Something sold with the stay (an airport transfer, a late check-out). `names` maps a
+    language code to the name shown in it (English under "en", the fallback)."""
+
+    code: str
+    names: Mapping[str, str]
+    price: Decimal
+    per: ExtraPer = ExtraPer.STAY
+    max_quantity: int = 1
+    notice_days: int = 0
+
+    def name(self, language: str | None = None) -> str:
+        return self.names.get(language or "en") or self.names.get("en") or self.code
+
+
+@dataclass(frozen=True)
+class ExtraChoice:
+    code: str
+    quantity: int
+
+
+@dataclass(frozen=True)
+class PromoCode:
+    """A code the owner hands out: `percent` or a fixed `amount` off the accommodation, within
+    its windows. How often it was used is the service's business (it needs the database)."""
+
+    code: str
+    percent: Decimal | None = None
+    amount: Decimal | None = None
+    bookable_from: date | None = None
+    bookable_until: date | None = None
+    stay_from: date | None = None  # the first night it may cover
+    stay_until: date | None = None  # the last night it may cover
+    min_nights: int = 1
+    active: bool = True
+
+
+@dataclass(frozen=True)
 class PricingRules:
     currency: str = "EUR"
     base_nightly_rate: Decimal = Decimal("0")
@@ -132,6 +193,14 @@ class PricingRules:
     balance_due_days: int = 0
     security_deposit: Decimal = Decimal("0")
     night_rules: Mapping[date, NightRule] = field(default_factory=dict)
+    early_bird: DaysAheadDiscount | None = None
+    last_minute: DaysAheadDiscount | None = None
+    gap_nights: GapNights | None = None  # None: gap runs follow the minimum stay like any other
+    stack_discounts: bool = False  # the owner's choice: every automatic discount applies, not the best one
+    extras: tuple[Extra, ...] = ()
+
+    def extra(self, code: str) -> Extra | None:
+        return next((extra for extra in self.extras if extra.code == code), None)
 
     def season_for(self, night: date) -> Season | None:
         """The season pricing a night: the highest priority wins; ties go to the later-starting one."""
@@ -170,6 +239,35 @@ class NightPrice:
     source: str  # "rate_calendar", "season:<name>", "weekend_rate" or "base_rate": the first that sets the night wins
 
 
+# The labels of the automatic discounts; the presenters translate them (gettext) when they show them.
+EARLY_BIRD_LABEL = "Early-bird discount"
+LAST_MINUTE_LABEL = "Last-minute discount"
+GAP_NIGHTS_LABEL = "Gap-night discount"
+PROMO_CODE_LABEL = "Promo code"
+
+
+@dataclass(frozen=True)
+class Discount:
+    """One discount applied to the accommodation: `amount` is ≤ 0; `code` names the promo code
+    (None for the automatic ones); `percent` is None for a fixed-amount code."""
+
+    label: str
+    percent: Decimal | None
+    amount: Decimal
+    code: str | None = None
+
+
+@dataclass(frozen=True)
+class ExtraLine:
+    extra: Extra
+    quantity: int
+    amount: Decimal
+
+    @property
+    def code(self) -> str:
+        return self.extra.code
+
+
 @dataclass(frozen=True)
 class Quote:
     stay: Stay
@@ -186,6 +284,10 @@ class Quote:
     total: Decimal
     currency: str
     price_source: str
+    discounts: tuple[Discount, ...] = ()
+    extras: tuple[ExtraLine, ...] = ()
+    extras_total: Decimal = Decimal("0.00")
+    gap_stay: bool = False
 
 
 def price_night(night: date, guests: int, rules: PricingRules, season: Season | None | _LookUp = LOOK_UP) -> NightPrice:
@@ -216,30 +318,42 @@ def city_tax_note(rules: PricingRules) -> str:
     return note
 
 
-def quote(stay: Stay, guests: int, rules: PricingRules, children_ages: Collection[int] = ()) -> Quote:
-    """Price a stay line by line. total = accommodation + discount_amount + cleaning_fee + city_tax.
+def quote(
+    stay: Stay,
+    guests: int,
+    rules: PricingRules,
+    children_ages: Collection[int] = (),
+    *,
+    today: date | None = None,
+    taken_nights: Collection[date] = (),
+    promo: PromoCode | None = None,
+    extras: Sequence[ExtraChoice] = (),
+) -> Quote:
+    """Price a stay line by line.
+    total = accommodation + discount_amount + cleaning_fee + city_tax + extras_total.
 
     The city tax counts every guest unless `children_ages` says who is a child: children under the
-    exemption age are then not taxed (docs/contract.md, "Stays and money")."""
+    exemption age are then not taxed (docs/contract.md, "Stays and money"). Early-bird and
+    last-minute need `today` (the booking date); gap nights need the `taken_nights` next to the
+    stay. `promo` and `extras` must have passed promo_problem() and extra_problem() first."""
     nights = tuple(price_night(night, guests, rules) for night in stay.each_night())
-    accommodation = sum((n.amount for n in nights), Decimal("0"))
-    discount = best_discount(stay.nights, rules.discounts)
-    if discount is None:
-        discount_label, discount_percent, discount_amount = None, Decimal("0"), Decimal("0.00")
-    else:
-        discount_label, discount_percent = discount.label, discount.percent
-        discount_amount = -money(accommodation * discount.percent / 100)
+    accommodation = money(sum((n.amount for n in nights), Decimal("0")))
+    gap = is_gap_stay(stay, rules, taken_nights)
+    discounts = apply_discounts(accommodation, automatic_discounts(stay, rules, today, gap), promo)
+    discount_amount = sum((d.amount for d in discounts), Decimal("0.00"))
+    lines = tuple(price_extra(rules, choice, stay, guests) for choice in extras if choice.quantity > 0)
+    extras_total = sum((line.amount for line in lines), Decimal("0.00"))
     taxed = taxed_guests(guests, children_ages, rules)
     city_tax = money(rules.city_tax_per_person_night * taxed * min(stay.nights, rules.city_tax_max_nights))
     cleaning_fee = money(rules.cleaning_fee)
-    total = accommodation + discount_amount + cleaning_fee + city_tax
+    total = accommodation + discount_amount + cleaning_fee + city_tax + extras_total
     return Quote(
         stay=stay,
         guests=guests,
         nights=nights,
-        accommodation=money(accommodation),
-        discount_label=discount_label,
-        discount_percent=discount_percent,
+        accommodation=accommodation,
+        discount_label=" + ".join(d.label for d in discounts) or None,
+        discount_percent=sum((d.percent or Decimal("0") for d in discounts), Decimal("0")),
         discount_amount=discount_amount,
         cleaning_fee=cleaning_fee,
         cleaning_fee_label=rules.cleaning_fee_label,
@@ -248,6 +362,104 @@ def quote(stay: Stay, guests: int, rules: PricingRules, children_ages: Collectio
         total=money(total),
         currency=rules.currency,
         price_source=" + ".join(dict.fromkeys(n.source for n in nights)),
+        discounts=discounts,
+        extras=lines,
+        extras_total=extras_total,
+        gap_stay=gap,
+    )
+
+
+def automatic_discounts(stay: Stay, rules: PricingRules, today: date | None, gap: bool) -> list[tuple[str, Decimal]]:
+    """The automatic discounts the stay earns, as (label, percent): the best single one, or all of
+    them when the owner lets them stack. On a tie the earlier kind wins: length of stay,
+    early-bird, last-minute, gap nights."""
+    earned = []
+    length = best_discount(stay.nights, rules.discounts)
+    if length is not None:
+        earned.append((length.label, length.percent))
+    days_ahead = (stay.check_in - today).days if today is not None else None
+    if rules.early_bird and days_ahead is not None and days_ahead >= rules.early_bird.days:
+        earned.append((EARLY_BIRD_LABEL, rules.early_bird.percent))
+    if rules.last_minute and days_ahead is not None and 0 <= days_ahead <= rules.last_minute.days:
+        earned.append((LAST_MINUTE_LABEL, rules.last_minute.percent))
+    if gap and rules.gap_nights and rules.gap_nights.percent > 0:
+        earned.append((GAP_NIGHTS_LABEL, rules.gap_nights.percent))
+    earned = [(label, percent) for label, percent in earned if percent > 0]
+    if rules.stack_discounts or not earned:
+        return earned
+    best = max(percent for _, percent in earned)
+    return [next(item for item in earned if item[1] == best)]
+
+
+def apply_discounts(accommodation: Decimal, automatic: Iterable[tuple[str, Decimal]], promo: PromoCode | None) -> tuple[Discount, ...]:
+    """Each discount a share of the accommodation (so the percents add up), the promo code last;
+    together they never take more than the accommodation."""
+    applied = []
+    left = accommodation
+
+    def take(amount: Decimal) -> Decimal:
+        nonlocal left
+        amount = min(max(amount, Decimal("0")), left)
+        left -= amount
+        return -amount
+
+    for label, percent in automatic:
+        applied.append(Discount(label, percent, take(money(accommodation * percent / 100))))
+    if promo is not None:
+        if promo.percent is not None:
+            applied.append(Discount(PROMO_CODE_LABEL, promo.percent, take(money(accommodation * promo.percent / 100)), promo.code))
+        else:
+            applied.append(Discount(PROMO_CODE_LABEL, None, take(money(promo.amount or 0)), promo.code))
+    return tuple(applied)
+
+
+def promo_problem(promo: PromoCode, stay: Stay, today: date) -> str | None:
+    """Why the code cannot price this stay booked today (None: it can). Uses are counted elsewhere."""
+    if not promo.active:
+        return f"The code {promo.code} is no longer active."
+    if promo.bookable_from and today < promo.bookable_from:
+        return f"The code {promo.code} can be used from {promo.bookable_from.isoformat()}."
+    if promo.bookable_until and today > promo.bookable_until:
+        return f"The code {promo.code} expired on {promo.bookable_until.isoformat()}."
+    last_night = stay.check_out - timedelta(days=1)
+    if promo.stay_from and stay.check_in < promo.stay_from or promo.stay_until and last_night > promo.stay_until:
+        window = f"{promo.stay_from.isoformat() if promo.stay_from else '…'} to {promo.stay_until.isoformat() if promo.stay_until else '…'}"
+        return f"The code {promo.code} covers only nights from {window}."
+    if stay.nights < promo.min_nights:
+        return f"The code {promo.code} needs a stay of at least {promo.min_nights} nights."
+    return None
+
+
+def extra_problem(rules: PricingRules, choice: ExtraChoice, stay: Stay, today: date) -> str | None:
+    """Why this extra cannot be added to this stay booked today (None: it can)."""
+    extra = rules.extra(choice.code)
+    if extra is None:
+        known = ", ".join(e.code for e in rules.extras) or "none"
+        return f"Unknown extra {choice.code!r}; offered: {known}."
+    if choice.quantity < 0 or choice.quantity > extra.max_quantity:
+        return f"{extra.code}: choose from 0 to {extra.max_quantity}."
+    if choice.quantity and (stay.check_in - today).days < extra.notice_days:
+        return f"{extra.code} must be booked at least {extra.notice_days} days before arrival."
+    return None
+
+
+def price_extra(rules: PricingRules, choice: ExtraChoice, stay: Stay, guests: int) -> ExtraLine:
+    extra = rules.extra(choice.code)
+    if extra is None:
+        raise ValueError(f"unknown extra {choice.code!r}")
+    units = {ExtraPer.STAY: 1, ExtraPer.NIGHT: stay.nights, ExtraPer.GUEST: guests, ExtraPer.GUEST_NIGHT: guests * stay.nights}[extra.per]
+    return ExtraLine(extra, choice.quantity, money(extra.price * units * choice.quantity))
+
+
+def is_gap_stay(stay: Stay, rules: PricingRules, taken_nights: Collection[date]) -> bool:
+    """Whether the stay is exactly a free run between two taken nights, shorter than the minimum
+    stay, and the owner sells such runs (rules.gap_nights)."""
+    return (
+        rules.gap_nights is not None
+        and stay.nights < rules.min_nights_for_arrival(stay.check_in)
+        and stay.check_in - timedelta(days=1) in taken_nights
+        and stay.check_out in taken_nights
+        and not any(night in taken_nights for night in stay.each_night())
     )
 
 
@@ -295,7 +507,8 @@ def check_stay(
     today: date,
     held_only: Mapping[date, datetime] | None = None,
 ) -> Verdict:
-    """Whether a stay can be booked under the rules, given the nights already taken.
+    """Whether a stay can be booked under the rules, given the nights already taken (with the
+    nights just before and after the stay, for gap nights).
 
     `held_only` maps the taken nights that only unpaid holds take to when those holds lapse: when
     they are all that is in the way, the answer is ON_HOLD (the nights may free up) rather than BOOKED.
@@ -323,7 +536,7 @@ def check_stay(
         return refuse(Unavailable.CLOSED_TO_ARRIVAL, f"Arrivals are not possible on a {stay.check_in:%A}.")
     if stay.check_out.weekday() in rules.closed_to_departure:
         return refuse(Unavailable.CLOSED_TO_DEPARTURE, f"Departures are not possible on a {stay.check_out:%A}.")
-    if stay.nights < min_nights:
+    if stay.nights < min_nights and not is_gap_stay(stay, rules, taken_nights):
         return refuse(Unavailable.MIN_STAY, f"Stays arriving on {stay.check_in.isoformat()} last at least {min_nights} nights.")
     if stay.nights > rules.max_nights:
         return refuse(Unavailable.MAX_STAY, f"Stays last at most {rules.max_nights} nights.")
@@ -333,8 +546,13 @@ def check_stay(
 def check_stay_against_ranges(stay: Stay, guests: int, rules: PricingRules, ranges: Collection[tuple[date, date, datetime | None]], today: date) -> Verdict:
     """check_stay() given the taken ranges as the calendar reads them: half-open [start, end), each
     with the instant its unpaid hold lapses (None: a paid stay or a block)."""
-    taken = taken_nights_from_ranges([(start, end) for start, end, _ in ranges], stay.check_in, stay.check_out)
+    taken = taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *gap_window(stay))
     return check_stay(stay, guests, rules, taken, today, held_only_nights(ranges, stay.check_in, stay.check_out))
+
+
+def gap_window(stay: Stay) -> tuple[date, date]:
+    """The nights to read to judge a stay: its own, and one each side (is it a gap between two taken ones?)."""
+    return stay.check_in - timedelta(days=1), stay.check_out + timedelta(days=1)
 
 
 def held_only_nights(ranges: Iterable[tuple[date, date, datetime | None]], window_start: date, window_end: date) -> dict[date, datetime]:
@@ -357,6 +575,8 @@ class FoundStay:
     check_in: date
     check_out: date
     total: Decimal
+    gap_stay: bool = False
+    promo_code_applied: bool = False
 
 
 def find_stays(
@@ -370,16 +590,20 @@ def find_stays(
     last_arrival: date,
     limit: int = 10,
     children_ages: Collection[int] = (),
+    promo: PromoCode | None = None,
 ) -> list[FoundStay]:
     """The cheapest bookable stays of exactly `nights` nights arriving between the two dates
     (inclusive), cheapest first (then earliest). One pass over the arrival days, against the nights
-    taken as read once: the same verdict and total a check or a quote of each would give."""
+    taken as read once (from the night before the first arrival: gap nights): the same verdict and
+    total a check or a quote of each would give. A promo code prices the stays it applies to."""
     found = []
     arrival = first_arrival
     while arrival <= last_arrival:
         stay = Stay(arrival, arrival + timedelta(days=nights))
         if check_stay(stay, guests, rules, taken_nights, today).available:
-            found.append(FoundStay(stay.check_in, stay.check_out, quote(stay, guests, rules, children_ages).total))
+            code = promo if promo is not None and promo_problem(promo, stay, today) is None else None
+            priced = quote(stay, guests, rules, children_ages, today=today, taken_nights=taken_nights, promo=code)
+            found.append(FoundStay(stay.check_in, stay.check_out, priced.total, priced.gap_stay, code is not None))
         arrival += timedelta(days=1)
     found.sort(key=lambda candidate: (candidate.total, candidate.check_in))
     return found[:limit]
@@ -405,6 +629,8 @@ class CalendarDay:
     check_in_allowed: bool  # a stay may start today (and the minimum stay fits)
     check_out_allowed: bool  # a stay may end today
     min_nights: int
+    gap_night: bool = False  # part of a gap run: bookable only whole (check in on its first day)
+    gap_nightly_rate: Decimal | None = None  # the nightly rate less the gap-night discount
 
 
 def calendar(first_day: date, last_day: date, rules: PricingRules, taken_nights: Collection[date], today: date) -> list[CalendarDay]:
@@ -414,6 +640,8 @@ def calendar(first_day: date, last_day: date, rules: PricingRules, taken_nights:
     window and the minimum stay from that day fits before the next taken night (and passes no
     closed departure day for every possible length: at least one valid check-out must exist).
     A day allows check-out when the night before it is free and departures are allowed.
+    With gap nights sold (rules.gap_nights), a free run between two taken nights shorter than the
+    minimum stay is marked night by night, and its first day allows check-in (for the whole run).
     """
     last_arrival = rules.last_arrival_date(today)
     span = (last_day - first_day).days + 1
@@ -433,23 +661,40 @@ def calendar(first_day: date, last_day: date, rules: PricingRules, taken_nights:
     for i in range(len(free) - 1, -1, -1):
         free_run[i] = free_run[i + 1] + 1 if free[i] else 0
 
+    gap_until = -1  # the days before this index belong to the gap run being marked
+    gap_percent = rules.gap_nights.percent if rules.gap_nights else Decimal("0")
     days = []
     for i in range(span):
         day = first_day + timedelta(days=i)
         season = rules.season_for(day)
         min_nights = rules.min_nights_for_arrival(day, season)
         rate = price_night(day, rules.base_occupancy, rules, season).rate
+        gap_start = (
+            rules.gap_nights is not None
+            and free[i]
+            and free_run[i] < min_nights
+            and day - timedelta(days=1) in taken_nights
+            and day + timedelta(days=free_run[i]) in taken_nights
+        )
+        if gap_start:
+            gap_until = i + free_run[i]
         check_in_allowed = (
             free[i]
             and day <= last_arrival
             and day.weekday() not in rules.closed_to_arrival
-            and free_run[i] >= min_nights
-            and any((day + timedelta(days=n)).weekday() not in rules.closed_to_departure for n in range(min_nights, min(free_run[i], rules.max_nights) + 1))
+            and (
+                free_run[i] >= min_nights
+                and any((day + timedelta(days=n)).weekday() not in rules.closed_to_departure for n in range(min_nights, min(free_run[i], rules.max_nights) + 1))
+                or gap_start
+                and (day + timedelta(days=free_run[i])).weekday() not in rules.closed_to_departure
+            )
         )
         check_out_allowed = (
             i > 0 and free[i - 1] or i == 0 and day - timedelta(days=1) >= today and (day - timedelta(days=1)) not in taken_nights
         ) and day.weekday() not in rules.closed_to_departure
-        days.append(CalendarDay(day, rate, free[i], bool(check_in_allowed), bool(check_out_allowed), min_nights))
+        gap = i < gap_until
+        gap_rate = money(rate * (100 - gap_percent) / 100) if gap else None
+        days.append(CalendarDay(day, rate, free[i], bool(check_in_allowed), bool(check_out_allowed), min_nights, gap, gap_rate))
     return days
 
 

@@ -51,6 +51,7 @@ class RateNight:
     min_nights: int
     set_in_calendar: bool  # the owner set this night's price or minimum here
     taken_by: Taker | None
+    offers: tuple[str, ...] = ()  # the automatic discounts an arrival on this night gets (early-bird, last-minute, gap night)
 
     @property
     def source_label(self) -> str:
@@ -110,6 +111,8 @@ def rate_month(prop: Property, first: date, now=None) -> RateMonth:
             label = f"{b.feed_key or _('partner')}: {b.reason or _('booked')}"
         for night in _nights(max(b.start, start), min(b.end, end)):
             takers.setdefault(night, Taker(kind, label, block_id=b.pk))
+    today = timezone.localdate(now)
+    gap_nights = {day.date for day in pricing.calendar(start, end - timedelta(days=1), rules, set(takers), today) if day.gap_night}
     weeks = []
     for week in weeks_of_dates:
         row = []
@@ -124,10 +127,25 @@ def rate_month(prop: Property, first: date, now=None) -> RateMonth:
                     min_nights=rules.min_nights_for_arrival(night),
                     set_in_calendar=night in rules.night_rules,
                     taken_by=takers.get(night),
+                    offers=night_offers(rules, night, today, night in gap_nights),
                 )
             )
         weeks.append(row)
     return RateMonth(first=first, weeks=weeks, currency=rules.currency, base_occupancy=rules.base_occupancy)
+
+
+def night_offers(rules: pricing.PricingRules, night: date, today: date, gap: bool) -> tuple[str, ...]:
+    """The automatic discounts a stay arriving on `night` (booked today) earns, in words: the rules
+    the engine may apply on top of the night's price (the best one wins, unless they stack)."""
+    days_ahead = (night - today).days
+    offers = []
+    if rules.early_bird and rules.early_bird.percent and days_ahead >= rules.early_bird.days:
+        offers.append(_("early-bird −%(percent)s %%") % {"percent": f"{rules.early_bird.percent.normalize():f}"})
+    if rules.last_minute and rules.last_minute.percent and 0 <= days_ahead <= rules.last_minute.days:
+        offers.append(_("last-minute −%(percent)s %%") % {"percent": f"{rules.last_minute.percent.normalize():f}"})
+    if gap and rules.gap_nights:
+        offers.append(_("gap night −%(percent)s %%") % {"percent": f"{rules.gap_nights.percent.normalize():f}"})
+    return tuple(offers)
 
 
 def _nights(start: date, end: date):

@@ -8,8 +8,10 @@ and no pricing tables, and an edit in the admin reaches every web process and wo
 import threading
 from decimal import Decimal
 
+from django.conf import settings
+
 from booking import pricing
-from booking.models import Property
+from booking.models import Extra, PromoCode, Property
 
 _cache: dict[int, tuple[int, pricing.PricingRules]] = {}
 _lock = threading.Lock()
@@ -72,6 +74,38 @@ def build_rules(prop: Property) -> pricing.PricingRules:
         security_deposit=prop.security_deposit,
         night_rules={r.night: pricing.NightRule(rate=r.nightly_rate, min_nights=r.min_nights) for r in prop.night_rates.all()},
         display_currencies={c.code: c.rate for c in prop.display_currencies.all() if c.enabled} | {prop.currency: Decimal("1")},
+        early_bird=pricing.DaysAheadDiscount(prop.early_bird_days, prop.early_bird_percent) if prop.early_bird_days is not None else None,
+        last_minute=pricing.DaysAheadDiscount(prop.last_minute_days, prop.last_minute_percent) if prop.last_minute_days is not None else None,
+        gap_nights=pricing.GapNights(prop.gap_nights_percent) if prop.gap_nights else None,
+        stack_discounts=prop.stack_discounts,
+        extras=tuple(extra_rule(extra) for extra in prop.extras.filter(active=True)),
+    )
+
+
+def extra_rule(extra: Extra) -> pricing.Extra:
+    """An extra with its name in every language that has one (English: the fallback)."""
+    names = {code: getattr(extra, f"name_{code}", None) for code, _ in settings.LANGUAGES}
+    return pricing.Extra(
+        code=extra.code,
+        names={code: name for code, name in names.items() if name} | {"en": extra.name_en or extra.name},
+        price=extra.price,
+        per=pricing.ExtraPer(extra.per),
+        max_quantity=extra.max_quantity,
+        notice_days=extra.notice_days,
+    )
+
+
+def promo_rule(code: PromoCode) -> pricing.PromoCode:
+    return pricing.PromoCode(
+        code=code.code,
+        percent=code.percent,
+        amount=code.amount,
+        bookable_from=code.bookable_from,
+        bookable_until=code.bookable_until,
+        stay_from=code.stay_from,
+        stay_until=code.stay_until,
+        min_nights=code.min_nights,
+        active=code.active,
     )
 
 

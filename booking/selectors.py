@@ -1,11 +1,10 @@
 """Reads of the calendar: which nights are taken, and the property being sold."""
 
-import functools
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -36,68 +35,14 @@ PROPERTY_VERSION_SQL = f"SELECT id, rules_version FROM {Property._meta.db_table}
 
 
 def hot_query(sql: str, params: list) -> list[tuple]:
-    """The rows of one of the hot reads' queries, asked on nearly every API call.
-
-    On PostgreSQL the server binds the parameters, and once a connection has run the statement a
-    few times (DATABASES OPTIONS prepare_threshold) it is prepared there: a warm plan of the
-    version-and-ranges query skips 0.25 ms of parsing and planning against 0.05 ms to execute it
-    (EXPLAIN ANALYZE), CPU the database server shares with the web processes on a small host.
-    Django's own cursors bind parameters in Python and are never prepared.
-
-    The query runs straight on the database connection, as Django's cursor would run it but
-    without building a cursor wrapper per query: on PostgreSQL on one server-bound cursor kept with
-    the connection (see _hot_cursor), on SQLite with its placeholders converted once (SQLite's own
-    statement cache keeps it prepared). That wrapper and the cursor cost about as much as the
-    query in the web process (README "Performance"). Django's error translation, its health check
-    of a reused connection and its check for a broken transaction are kept, so a lost connection
-    is Django's OperationalError as from any query. When queries are being logged or wrapped
-    (DEBUG, tests counting queries, connection.execute_wrapper) it runs through Django's cursor
-    wrapper instead, so the logs and counts are the same.
-    """
-    db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of the `connection` proxy looks it up again
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    if db.queries_logged or db.execute_wrappers:
-        if db.vendor != "postgresql":
-            with db.cursor() as cursor:
-                cursor.execute(sql, params)
-                return cursor.fetchall()
-        import psycopg
-
-        server_bound = psycopg.Cursor(db.connection)
-        with db.make_debug_cursor(server_bound) if db.queries_logged else db.make_cursor(server_bound) as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall()
-    with db.wrap_database_errors:
-        db.validate_no_broken_transaction()
-        if db.vendor != "postgresql":
-            return db.connection.execute(_qmark(sql), params).fetchall()
-        cursor = _hot_cursor(db.connection)
+    """The rows of one of the hot reads' queries (written in SQL: asked on nearly every API call, no
+    ORM compilation), through Django's own cursor, so they show in query logs, debug tools and
+    APM like any other. On PostgreSQL, with server-side binding on (DATABASES OPTIONS, see
+    config/settings.py), psycopg prepares a statement once a connection has run it
+    prepare_threshold times."""
+    with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-@functools.cache
-def _qmark(sql: str) -> str:
-    """A hot query with SQLite's placeholders, converted as Django's SQLite cursor converts it."""
-    from django.db.backends.sqlite3.base import FORMAT_QMARK_REGEX
-
-    return FORMAT_QMARK_REGEX.sub("?", sql).replace("%%", "%")
-
-
-def _hot_cursor(database_connection):
-    """The psycopg connection's own server-bound cursor for the hot queries, made on its first one.
-
-    A new cursor per query built its adapters and result machinery afresh: about a quarter of the
-    query's CPU in the web process (README "Performance"). The cursor lives as long as the connection
-    (kept on it: it moves between threads with it through psycopg's pool) and is only ever used by
-    the thread that holds the connection, like the connection itself."""
-    cursor = getattr(database_connection, "_hot_reads_cursor", None)
-    if cursor is None:
-        import psycopg
-
-        cursor = database_connection._hot_reads_cursor = psycopg.Cursor(database_connection)
-    return cursor
 
 
 def cancellation_tiers(prop: Property) -> tuple[pricing.RefundTier, ...]:

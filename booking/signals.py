@@ -10,15 +10,17 @@ from booking.models import (
     ArrivalDayMinimum,
     CancellationTier,
     DisplayCurrency,
+    Extra,
     LengthOfStayDiscount,
     NightRate,
     Photo,
+    PromoCode,
     Property,
     Review,
     Season,
 )
 
-RULE_MODELS = (Season, ArrivalDayMinimum, LengthOfStayDiscount, DisplayCurrency, Amenity, Photo, Review, CancellationTier, NightRate)
+RULE_MODELS = (Season, ArrivalDayMinimum, LengthOfStayDiscount, DisplayCurrency, Amenity, Photo, Review, CancellationTier, NightRate, Extra, PromoCode)
 
 
 def bump_rules_version(property_id: int) -> None:

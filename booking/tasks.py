@@ -3,8 +3,8 @@
 from celery import shared_task
 
 from booking import notifications
-from booking.payments import services as payment_services
-from booking.services import balances, cancellation, idempotency, reservations, security_deposits, stays_mail
+from booking.services import balances, cancellation, idempotency, reservations, reviews, security_deposits, stays_mail
+from booking.services import payments as payment_services
 
 
 @shared_task(name="booking.tasks.expire_lapsed_holds")
@@ -59,3 +59,9 @@ def place_security_deposits() -> dict[str, int]:
 def release_security_deposits() -> dict[str, int]:
     """Release the holds of stays that ended (or were cancelled)."""
     return security_deposits.release_security_deposits()
+
+
+@shared_task(name="booking.tasks.send_review_requests")
+def send_review_requests() -> int:
+    """Ask the guests who checked out yesterday for a review (once each)."""
+    return reviews.queue_review_requests()

@@ -5,9 +5,14 @@ read them in English (their paths are unprefixed, so English is the active langu
 
 from modeltranslation.translator import TranslationOptions, register
 
-from booking.models import Property
+from booking.models import Extra, Property
 
 
 @register(Property)
 class PropertyTranslation(TranslationOptions):
     fields = ("headline", "summary", "description", "house_rules", "payment_policy", "pre_arrival_message")
+
+
+@register(Extra)
+class ExtraTranslation(TranslationOptions):
+    fields = ("name",)

@@ -9,11 +9,9 @@ import copy
 import functools
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from booking.errors import InvalidInput
@@ -165,6 +163,70 @@ class ChildrenAgesField(serializers.ListField):
         return super().get_value(dictionary)
 
 
+PROMO_CODE_HELP = "A promo code from the host, e.g. WELCOME10 (capitals or not). An unknown, expired or inapplicable code is a 422 (type promo_code_invalid)."
+
+
+def promo_code_field():
+    return StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=40, default=None, help_text=PROMO_CODE_HELP)
+
+
+EXTRA_CHOICE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "minLength": 1, "maxLength": 40, "description": "The extra's code, e.g. airport_transfer."},
+        "quantity": {"type": "integer", "minimum": 0, "maximum": 99, "default": 1, "description": "How many; at most the extra's max_quantity."},
+    },
+    "required": ["code"],
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field(EXTRA_CHOICE_SCHEMA)
+class ExtraChoiceField(serializers.Field):
+    """One extra asked for: {"code": "airport_transfer", "quantity": 1} (quantity defaults to 1)."""
+
+    json_schema = EXTRA_CHOICE_SCHEMA  # for the MCP tools' input schemas (discovery/json_schema.py)
+
+    default_error_messages = {"invalid": "Each extra is an object with a code and a quantity."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            self.fail("invalid")
+        errors = {
+            name: [serializers.ErrorDetail(f"Unknown field {name!r}; an extra has code and quantity.", "extra_forbidden")]
+            for name in data
+            if name not in ("code", "quantity")
+        }
+        code, quantity = data.get("code"), data.get("quantity", 1)
+        if not isinstance(code, str) or not 0 < len(code) <= 40:
+            errors["code"] = [serializers.ErrorDetail("The extra's code, a string of 1 to 40 characters.", "string_type")]
+        if isinstance(quantity, bool) or not isinstance(quantity, int) or not 0 <= quantity <= 99:
+            errors["quantity"] = [serializers.ErrorDetail("A whole number from 0 to 99.", "int_type")]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return {"code": code, "quantity": quantity}
+
+
+class ExtrasField(serializers.ListField):
+    def __init__(self, **kwargs):
+        super().__init__(
+            child=ExtraChoiceField(),
+            required=False,
+            default=list,
+            max_length=20,
+            help_text='Extras sold with the stay (see get_property: extras), e.g. [{"code": "airport_transfer", "quantity": 1}]. An unknown code or a quantity over the maximum is a 422.',
+            **kwargs,
+        )
+
+    def to_internal_value(self, data):
+        chosen = super().to_internal_value(data)
+        codes = [choice["code"] for choice in chosen]
+        for index, code in enumerate(codes):
+            if code in codes[:index]:
+                raise serializers.ValidationError({index: {"code": [serializers.ErrorDetail(f"{code} is listed twice.", "extra_invalid")]}})
+        return chosen
+
+
 class PartySchema(StaySchema):
     guests = guests_field()
     children_ages = ChildrenAgesField()
@@ -177,11 +239,13 @@ class PartySchema(StaySchema):
 
 
 class AvailabilityQuery(PartySchema):
-    pass
+    promo_code = promo_code_field()
 
 
 class QuoteRequest(PartySchema):
     currency = StrictCharField(default="EUR", max_length=3, min_length=3, help_text="Display currency, e.g. EUR (charged) or one the owner enabled.")
+    promo_code = promo_code_field()
+    extras = ExtrasField()
 
 
 class GuestInfo(Schema):
@@ -192,6 +256,8 @@ class GuestInfo(Schema):
 
 
 class ReservationCreate(PartySchema):
+    promo_code = promo_code_field()
+    extras = ExtrasField()
     guest = GuestInfo(required=False, allow_null=True, default=None)
     special_requests = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=MAX_TEXT, default=None)
     agent_name = StrictCharField(
@@ -220,15 +286,10 @@ def return_url_problem(value: str) -> str | None:
     scheme, authority = match["scheme"].lower(), match["authority"].lower()
     if "@" in authority:
         return "Must not contain a user name or password before the host."
-    host, port = authority, ""
-    if not host.startswith("["):
-        host, _, port = authority.partition(":")
-    elif "]" in host:
-        host, _, rest = authority.partition("]")
-        host += "]"
-        if rest and not rest.startswith(":"):
-            return RETURN_URL_RULE + "."
-        port = rest[1:]
+    split = _host_and_port(authority)
+    if split is None:
+        return RETURN_URL_RULE + "."
+    host, port = split
     if port and not (port.isdigit() and 0 < int(port) < 65536):
         return "The port must be a number from 1 to 65535."
     if not _valid_host(host):
@@ -246,6 +307,19 @@ def return_url_problem(value: str) -> str | None:
     if parsed_host != host.strip("[]") or parsed.username is not None:
         return RETURN_URL_RULE + "."
     return None
+
+
+def _host_and_port(authority: str) -> tuple[str, str] | None:
+    """(host, port) of a URL's authority; an IPv6 host keeps its brackets. None if malformed."""
+    if not authority.startswith("["):
+        host, _, port = authority.partition(":")
+        return host, port
+    if "]" not in authority:
+        return authority, ""
+    host, _, rest = authority.partition("]")
+    if rest and not rest.startswith(":"):
+        return None
+    return host + "]", rest[1:]
 
 
 def _valid_host(host: str) -> bool:
@@ -284,6 +358,8 @@ class ReturnUrlField(StrictCharField):
 
 
 class CheckoutLinkCreate(PartySchema):
+    promo_code = promo_code_field()
+    extras = ExtrasField()
     success_url = ReturnUrlField()
     cancel_url = ReturnUrlField()
     special_requests = StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=MAX_TEXT, default=None)
@@ -300,6 +376,7 @@ class StaysQuery(Schema):
     nights = StrictIntegerField(min_value=1, max_value=365, help_text="Exactly this many nights, 1 to 365.")
     guests = guests_field()
     children_ages = ChildrenAgesField()
+    promo_code = promo_code_field()
     start = StayDateField(required=False, allow_null=True, default=None, help_text="Earliest arrival, YYYY-MM-DD. Default: today (the first bookable date).")
     end = StayDateField(
         required=False, allow_null=True, default=None, help_text="Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start."
@@ -364,18 +441,20 @@ def validate(schema: type[serializers.Serializer], data, location: str, *, forbi
     except InvalidStay as error:
         raise InvalidInput.single([location, *error.loc], error.msg, error.type) from None
     if not valid:
-        raise InvalidInput(flatten_errors(serializer.errors, [location]))
+        raise InvalidInput(flatten_errors(serializer.errors, [location]) + _stay_errors_beside(schema, data, location, serializer.errors))
     return dict(serializer.validated_data)
 
 
-@dataclass(frozen=True)
-class RawInput:
-    """An input as it arrived (a JSON body, a query string): validate_remembered keys it by its
-    bytes and parses it (with `parse`) only when they are new, so an agent's repeated quote or
-    availability check costs no parsing at all."""
-
-    raw: bytes
-    parse: Callable[[bytes], Any]
+def _stay_errors_beside(schema: type[serializers.Serializer], data, location: str, field_errors) -> list[dict]:
+    """The stay's own checks (date order, past, length), which DRF runs only once every field is
+    valid, when another field failed: `guests: 9` with inverted dates reports both at once."""
+    if not issubclass(schema, StaySchema) or not isinstance(data, dict) or {"check_in", "check_out"} & set(field_errors):
+        return []
+    try:
+        validate(StaySchema, {name: data.get(name) for name in ("check_in", "check_out")}, location, forbid_extra=False)
+    except InvalidInput as error:
+        return error.errors
+    return []
 
 
 def validate_remembered(schema: type[serializers.Serializer], data, location: str) -> dict:
@@ -383,15 +462,6 @@ def validate_remembered(schema: type[serializers.Serializer], data, location: st
     bodies): a valid input's clean data depends only on the input and today's date, so each
     process keeps the last few hundred. An invalid input is validated afresh every time (its
     errors are raised, never kept)."""
-    if isinstance(data, RawInput):
-        key = (schema, location, today(), data.raw)
-        valid = _valid_raw_inputs.get(key)
-        if valid is None:
-            valid = validate(schema, data.parse(data.raw), location)
-            if len(_valid_raw_inputs) >= 512:
-                _valid_raw_inputs.clear()
-            _valid_raw_inputs[key] = valid
-        return dict(valid)
     try:
         frozen = json.dumps(data, sort_keys=True)
     except (TypeError, ValueError):
@@ -404,12 +474,8 @@ def _validated(schema: type[serializers.Serializer], location: str, day: date, f
     return validate(schema, json.loads(frozen), location)
 
 
-_valid_raw_inputs: dict[tuple[Any, ...], dict] = {}
-
-
 def forget_validated() -> None:
     _validated.cache_clear()
-    _valid_raw_inputs.clear()
 
 
 def unknown_fields(serializer: serializers.Serializer, data, loc: list) -> list[dict]:
@@ -452,3 +518,17 @@ def error_item(loc: list, error) -> dict:
     if code == "required":
         msg = "Field required."
     return {"loc": list(loc), "msg": msg, "type": ERROR_TYPES.get(code, code)}
+
+
+MAX_IDEMPOTENCY_KEY = 255
+
+
+def valid_idempotency_key(key: object, loc: list) -> str:
+    """A retry key (REST Idempotency-Key, MCP idempotency_key, A2A messageId, UCP's): a string of
+    1 to 255 printable characters, or a 422 at `loc`. A NUL or a lone surrogate would otherwise
+    reach the database and fail there (a 503 "try again" for a request that can never succeed)."""
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
+        raise InvalidInput.single(loc, f"Must be a string of 1 to {MAX_IDEMPOTENCY_KEY} characters.", "string_type")
+    if not key.isprintable():
+        raise InvalidInput.single(loc, "Must contain printable characters only (no control characters or lone surrogates).", "string_pattern_mismatch")
+    return key

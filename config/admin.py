@@ -5,6 +5,7 @@ Installed in INSTALLED_APPS in place of "django.contrib.admin"; every ModelAdmin
 """
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.contrib import admin
@@ -50,9 +51,14 @@ class GuardedModelAdmin(admin.ModelAdmin):
 
     def changelist_view(self, request, extra_context=None):
         action = request.POST.get("action") if request.method == "POST" else None
-        if action and action not in self.get_actions(request) and action in {name for _, name, _ in self._get_base_actions()}:
+        if action and action not in self.get_actions(request) and action in self.action_names():
             raise PermissionDenied
         return super().changelist_view(request, extra_context)
+
+    def action_names(self) -> set[str]:
+        """Every action of this admin, whoever asks: the site's and its own."""
+        own = {action if isinstance(action, str) else action.__name__ for action in self.actions or ()}
+        return own | {name for name, _ in self.admin_site.actions}
 
 
 class BookingAdminConfig(AdminConfig):
@@ -64,7 +70,7 @@ class BookingAdminConfig(AdminConfig):
 
 
 # The apps whose models the back office shows: their names and field names are translated.
-BACK_OFFICE_APPS = ("booking", "pages", "partner_sync")
+BACK_OFFICE_APPS = ("booking", "italy", "pages", "partner_sync")
 
 
 # Choice labels that end up in stored text (the notes of booking/notifications.py): kept in English.
@@ -92,7 +98,7 @@ def translate_model_names() -> None:
             for option in ("verbose_name", "verbose_name_plural"):
                 if option not in opts.original_attrs:  # derived by Django: English words, or "{}s" of a translated singular
                     setattr(opts, option, gettext_lazy(str(getattr(opts, option))))
-            fields = [f for f in opts.get_fields() if not f.auto_created and hasattr(f, "verbose_name")]
+            fields: list[Any] = [f for f in opts.get_fields() if not f.auto_created and hasattr(f, "verbose_name")]
             for field in fields:
                 if getattr(field, "_verbose_name", "") is None and not hasattr(field, "translated_field"):
                     field.verbose_name = gettext_lazy(str(field.verbose_name))
@@ -104,6 +110,21 @@ def translate_model_names() -> None:
 
 
 class BookingAdminSite(admin.AdminSite):
+    # Not "Django administration": the owner's own back office, named after the property.
+    site_header = gettext_lazy("Back office")
+    site_title = gettext_lazy("Back office")
+    index_title = gettext_lazy("Dashboard")
+
+    def each_context(self, request):
+        context = super().each_context(request)
+        from booking import dashboard  # the app registry is still loading when this module is imported
+
+        name = dashboard.property_name()
+        if name:
+            context["site_header"] = format_lazy("{name} · {back_office}", name=name, back_office=self.site_header)
+            context["site_title"] = context["site_header"]
+        return context
+
     def index(self, request, extra_context=None):
         extra_context = dict(extra_context or {})
         # Guests' names and money: only for users who may read reservations; others get the stock index.
@@ -155,5 +176,6 @@ def dashboard_context(now) -> dict:
         "revenue_total": sum(revenue, start=Decimal(0)),
         "average_nightly_rate": dashboard.average_nightly_rate(window),
         "channels": dashboard.nights_by_channel(window, feeds),
+        "promo_codes": dashboard.promo_code_figures(),
         "attention": dashboard.needs_attention(now),
     }

@@ -1,64 +1,40 @@
-"""The ASGI application: the Django site and API, the MCP tool server and the A2A agent, in one
-process and on one origin.
+"""The agent protocols' ASGI side: the MCP tool server and the A2A agent, on the site's origin.
 
-A small router sends the agent protocols' requests to their SDKs' apps and everything else to
-Django:
+config/web.py (what `make run` serves) sends the requests `for_agents` picks to AgentRouter (through
+a2wsgi) and everything else to Django:
 
 - POST and DELETE /mcp → the MCP Streamable HTTP app (stateless, JSON answers);
 - GET /mcp asking for text/event-stream → 405: this server offers no SSE stream;
 - POST /a2a → the A2A JSON-RPC app;
 - anything else → Django (so GET /mcp from a browser is the page about the tool server).
 
-Django itself is served as WSGI from a fixed pool of long-lived threads in this same process
-(config/threaded_wsgi.py, WEB_THREADS per process): under Django's own ASGI handler every request's
-sync code ran in a new thread, so a database connection could not outlive its request and each
-request paid for a fresh SQLite connection and its PRAGMAs, a thread start, and the hops between
-sync and async middleware. In a pool thread the connection persists (CONN_MAX_AGE on SQLite; the
-psycopg pool on PostgreSQL) and the whole middleware chain runs synchronously.
-
-The router also answers the ASGI lifespan, which Django's handler does not support: the MCP
-session manager has to run for as long as the process serves agents. The MCP and A2A SDKs are
-loaded on the first agent request, not at start (about 45 MB a process that serves only the site
-never needs); a runner task started with the lifespan loads them on demand and, owning the session
-manager's task group from start to end (anyio requires one task to enter and leave it), stops it
-at shutdown.
+The router answers the ASGI lifespan: the MCP session manager has to run for as long as the process
+serves agents. The MCP and A2A SDKs are loaded on the first agent request, not at start (about 45 MB
+a process that serves only the site never needs); a runner task started with the lifespan loads
+them on demand and, owning the session manager's task group from start to end (anyio requires one
+task to enter and leave it), stops it at shutdown.
 """
 
 import asyncio
 import json
 import logging
-import os
 
-import django
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django.setup(set_prefix=False)
-
-from django.conf import settings  # noqa: E402
-from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
-from django.urls import get_resolver  # noqa: E402
-
-from booking.api import hot_reads  # noqa: E402
-from config.observability import SANE_REQUEST_ID, new_request_id, request_id_var  # noqa: E402
-from config.threaded_wsgi import DjangoInThreads  # noqa: E402
-from discovery.endpoints import A2A_PATH, MCP_PATH  # noqa: E402
+from config.observability import SANE_REQUEST_ID, new_request_id, request_id_var
+from discovery.endpoints import A2A_PATH, MCP_PATH
 
 logger = logging.getLogger("config.asgi")
 
 
-def django_site():
-    """Django as WSGI in a fixed pool of long-lived threads (config/threaded_wsgi.py), the hot
-    reads' ordinary calls answered by their shortcut (booking/api/hot_reads.py)."""
-    handler = WSGIHandler()
-    # Import the URLconf, and with it every view, now rather than on the first request Django
-    # routes: that import takes about 0.1 s of CPU and holds the import lock, so every thread that
-    # arrives meanwhile waits on it. The hot reads never route through Django, so without this the
-    # first write after a start (a burst of holds, say) paid it.
-    get_resolver().url_patterns  # noqa: B018
-    return DjangoInThreads(handler, threads=settings.WEB_THREADS, shortcut=hot_reads.answer)
+def for_agents(path: str, method: str, accept: str) -> bool:
+    """Whether a request goes to the agents' apps rather than to Django."""
+    if path == MCP_PATH:
+        return method in ("POST", "DELETE") or (method == "GET" and "text/event-stream" in accept.lower())
+    return path == A2A_PATH and method == "POST"
 
 
-django_application = django_site()
+async def not_for_agents(scope, receive, send):
+    """The router's fallback where Django is served beside it (config/web.py routes nothing else here)."""
+    await json_error(send, 404, "Not an agent endpoint.")
 
 
 class AgentRouter:
@@ -66,8 +42,8 @@ class AgentRouter:
         self.site = site
         self.serving_agents = False
         self.agents: dict | None = None  # {"mcp": app, "a2a": app} while loaded and running
-        self._wanted: asyncio.Event | None = None
-        self._ready: asyncio.Event | None = None
+        self._wanted = asyncio.Event()  # made afresh by each lifespan start
+        self._ready = asyncio.Event()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -75,14 +51,12 @@ class AgentRouter:
             return
         if scope["type"] == "http":
             path, method = scope["path"], scope["method"]
-            if path == MCP_PATH and method in ("POST", "DELETE"):
-                await self.agent_app("mcp", scope, receive, send)
-                return
-            if path == MCP_PATH and method == "GET" and wants_event_stream(scope):
-                await self.with_request_id(scope, send, self.no_event_stream)
-                return
-            if path == A2A_PATH and method == "POST":
-                await self.agent_app("a2a", scope, receive, send)
+            accept = b",".join(value for name, value in scope["headers"] if name == b"accept").decode("latin-1")
+            if for_agents(path, method, accept):
+                if method == "GET":
+                    await self.with_request_id(scope, send, self.no_event_stream)
+                else:
+                    await self.agent_app("mcp" if path == MCP_PATH else "a2a", scope, receive, send)
                 return
         await self.site(scope, receive, send)
 
@@ -113,7 +87,7 @@ class AgentRouter:
 
     async def _agent_app(self, name, scope, receive, send):
         if not self.serving_agents:
-            # Without the lifespan (e.g. uvicorn --lifespan off) the MCP session manager never ran.
+            # Without the lifespan (an ASGI server run with it off) the MCP session manager never ran.
             await json_error(send, 503, "The agent endpoints need the ASGI lifespan; start the server with it enabled.")
             return
         if self.agents is None:
@@ -170,11 +144,6 @@ class AgentRouter:
                 return
 
 
-def wants_event_stream(scope) -> bool:
-    accept = b",".join(value for name, value in scope["headers"] if name == b"accept")
-    return b"text/event-stream" in accept.lower()
-
-
 async def json_error(send, status: int, message: str, headers: dict | None = None) -> None:
     """A JSON-RPC error (no request id), as the MCP SDK answers refusals."""
     body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": message}}).encode()
@@ -187,6 +156,3 @@ async def json_error(send, status: int, message: str, headers: dict | None = Non
         }
     )
     await send({"type": "http.response.body", "body": body})
-
-
-application = AgentRouter(django_application)

@@ -45,7 +45,11 @@ def configure(app: Celery) -> None:
             "charge-due-balances": {"task": "booking.tasks.charge_due_balances", "schedule": timedelta(hours=1)},
             "place-security-deposits": {"task": "booking.tasks.place_security_deposits", "schedule": timedelta(hours=1)},
             "release-security-deposits": {"task": "booking.tasks.release_security_deposits", "schedule": timedelta(hours=1)},
+            "send-review-requests": {"task": "booking.tasks.send_review_requests", "schedule": timedelta(hours=1)},
             "retry-pending-refunds": {"task": "booking.tasks.retry_pending_refunds", "schedule": timedelta(minutes=10)},
+            "send-police-registrations": {"task": "booking.italy.tasks.send_police_registrations", "schedule": timedelta(minutes=30)},
+            "send-check-in-emails": {"task": "booking.italy.tasks.send_check_in_emails", "schedule": timedelta(hours=1)},
+            "erase-guest-documents": {"task": "booking.italy.tasks.erase_guest_documents", "schedule": timedelta(hours=6)},
             "sync-partner-calendars": {"task": "partner_sync.tasks.sync_all_feeds", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
             "probe-partner-listing": {"task": "partner_sync.tasks.probe_listing", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
         },
@@ -53,4 +57,4 @@ def configure(app: Celery) -> None:
 
 
 configure(app)
-app.autodiscover_tasks(["booking", "partner_sync"])
+app.autodiscover_tasks(["booking", "booking.italy", "partner_sync"])

@@ -12,6 +12,7 @@ full stack.
 """
 
 import functools
+from typing import cast
 
 from csp import constants as csp_constants
 from csp import middleware as csp
@@ -22,6 +23,7 @@ from django.contrib.messages import middleware as messages
 from django.contrib.sessions import middleware as sessions
 from django.core.signals import setting_changed
 from django.dispatch import receiver
+from django.http.response import HttpResponseBase
 from django.middleware import locale
 from django.utils import translation
 
@@ -40,8 +42,8 @@ class SiteOnly:
 
     def __call__(self, request):
         if is_stateless_api(request.path):
-            return self.get_response(request)
-        return super().__call__(request)
+            return self.get_response(request)  # type: ignore[attr-defined]  # the middleware's
+        return super().__call__(request)  # type: ignore[misc]  # the middleware this is mixed into
 
 
 class SessionMiddleware(SiteOnly, sessions.SessionMiddleware):
@@ -67,7 +69,7 @@ class LocaleMiddleware(locale.LocaleMiddleware):
             return super().__call__(request)
         translation.activate(settings.LANGUAGE_CODE)
         request.LANGUAGE_CODE = settings.LANGUAGE_CODE
-        response = self.get_response(request)
+        response = cast(HttpResponseBase, self.get_response(request))  # a sync-only middleware
         response.headers.setdefault("Content-Language", settings.LANGUAGE_CODE)
         return response
 

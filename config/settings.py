@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "booking",
+    "booking.italy.apps.ItalyConfig",  # check-in, police registration, city tax (docs/italy.md)
     "partner_sync",
     "pages",
     "discovery",
@@ -81,10 +82,9 @@ AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]  # behind a proxy, uvicorn's --proxy-headers sets it
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]  # behind a proxy, config/web.py sets it from TRUSTED_PROXIES
 
 ROOT_URLCONF = "config.urls"
-ASGI_APPLICATION = "config.asgi.application"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -115,37 +115,34 @@ SQLITE_OPTIONS = {
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{DATA_DIR / 'db.sqlite3'}"),
 }
-# Django runs in a pool of at most WEB_THREADS long-lived threads per web process (config/asgi.py),
-# so a connection outlives its request and the next request on that thread reuses it: SQLite keeps
-# one per thread (CONN_MAX_AGE); on PostgreSQL a thread keeps its connection from psycopg's pool
-# while it goes from one request straight to the next and hands it back before it waits for work
-# (config/kept_connections.py; Django's pool requires CONN_MAX_AGE = 0). Threads start only when
-# every one is busy, so a steady load uses a handful; the ceiling is high because a request can
-# wait without working (an idempotent retry polls for up to 12 s for the first answer) and must
-# not starve the reads.
+# Django runs as WSGI in at most WEB_THREADS threads per web process (granian's, config/web.py), so
+# a connection can outlive its request. The ceiling is high
+# because a request can wait without working (an idempotent retry polls for up to 12 s for the first
+# answer) and must not starve the reads. Connections are Django's own: on SQLite each thread keeps
+# one (CONN_MAX_AGE); on PostgreSQL they come from Django's psycopg pool (which requires
+# CONN_MAX_AGE = 0). CONN_HEALTH_CHECKS makes Django test a reused connection before a request's
+# first query (and the pool test one before handing it out), so a connection the server dropped
+# (a restart, pg_terminate_backend, a failover) is replaced instead of failing that request.
 WEB_THREADS = max(1, env.int("WEB_THREADS", default=48))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["CONN_MAX_AGE"] = 0
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=600)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     # Tests race threads against the database, which needs a file, not the in-memory default.
     # One file per test process, so parallel runs never share it.
     DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / f"test-db-{os.getpid()}.sqlite3")}
 else:
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Django's backend, but a busy web thread keeps its pooled connection from one request
-        # to the next (config/kept_connections.py).
-        DATABASES["default"]["ENGINE"] = "config.pooled_postgresql"
+    DATABASE_PREPARE_THRESHOLD = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": 5,
-            # The hot reads' queries are prepared on the server after this many runs on a
-            # connection (booking/selectors.py hot_query); "off" behind a pooler that cannot keep
-            # prepared statements (PgBouncer before 1.21 in transaction mode).
-            "prepare_threshold": None
-            if env.str("DATABASE_PREPARE_THRESHOLD", default="5") in ("off", "")
-            else env.int("DATABASE_PREPARE_THRESHOLD", default=5),
+            # Parameters bound on the server, and a statement a connection has run this many times
+            # prepared there (psycopg, through Django's options): the hot reads' queries skip their
+            # parsing and planning. "off" behind a pooler that cannot keep prepared statements
+            # (PgBouncer before 1.21 in transaction mode; see docs/deploying.md).
+            "server_side_binding": DATABASE_PREPARE_THRESHOLD not in ("off", ""),
+            "prepare_threshold": None if DATABASE_PREPARE_THRESHOLD in ("off", "") else int(DATABASE_PREPARE_THRESHOLD),
             "pool": {
                 "min_size": env.int("DATABASE_POOL_MIN", default=1),
                 "max_size": env.int("DATABASE_POOL_MAX", default=16),
@@ -198,12 +195,26 @@ IDEMPOTENCY_TTL_HOURS = 24
 # --- Payments -----------------------------------------------------------------------------------
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="")
+# Hosts an agent's success_url / cancel_url may send the payer to directly, besides BASE_URL's own
+# (comma-separated, exact host names). Any other host is offered as a link on our own page
+# (booking/payments/return_hosts.py).
+TRUSTED_RETURN_HOSTS = env.list("TRUSTED_RETURN_HOSTS", default=[])
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 
 # --- Partner (listing platform) sync ------------------------------------------------------------
 PARTNER_ICAL_URLS = env.list("PARTNER_ICAL_URLS", default=[])
 PARTNER_LISTING_URL = env.str("PARTNER_LISTING_URL", default="")
 PARTNER_SYNC_SECONDS = max(1, env.int("PARTNER_SYNC_SECONDS", default=600))
+
+# --- Italy: the police registration web service (Alloggiati Web), docs/italy.md ----------------
+# With all three set, each complete stay is sent on its arrival day; without them the back office
+# offers the day's file to upload by hand.
+ALLOGGIATI_USER = env.str("ALLOGGIATI_USER", default="")
+ALLOGGIATI_PASSWORD = env.str("ALLOGGIATI_PASSWORD", default="")
+ALLOGGIATI_WSKEY = env.str("ALLOGGIATI_WSKEY", default="")
+ALLOGGIATI_URL = env.str("ALLOGGIATI_URL", default="https://alloggiatiweb.poliziadistato.it/service/service.asmx")
+# Where refresh_alloggiati_tables reads comuni.csv, stati.csv and documenti.csv (a URL or a folder).
+ALLOGGIATI_TABLES_URL = env.str("ALLOGGIATI_TABLES_URL", default="https://alloggiatiweb.poliziadistato.it/PortaleAlloggiati/Download/Tabelle/")
 
 # --- Email --------------------------------------------------------------------------------------
 if env.str("EMAIL_URL", default=""):
@@ -215,6 +226,9 @@ else:
     EMAIL_HOST = env.str("EMAIL_HOST", default="localhost")
     EMAIL_PORT = env.int("EMAIL_PORT", default=25)
     EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(DATA_DIR / "emails"))  # filebased backend
+if EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend":  # noqa: F821 (set by either branch above)
+    # The same backend, telling a failure after the message was handed over apart (never resent).
+    EMAIL_BACKEND = "booking.smtp_delivery.EmailBackend"
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)  # a hung mail server delays the outbox, never a worker for long
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"bookings@{_base.hostname or 'localhost'}")
 OWNER_EMAIL = env.str("OWNER_EMAIL", default="")
@@ -233,6 +247,8 @@ SECURE_REFERRER_POLICY = "strict-origin-when-cross-origin"
 X_FRAME_OPTIONS = "DENY"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024  # 1 MiB: larger bodies get 413 payload_too_large
 ADMIN_PATH = env.str("ADMIN_PATH", default="admin/").strip("/") + "/"
+# `manage.py load_demo` (run by `make run`/`make prepare`) loads the demo property into an empty database; off in production.
+DEMO = env.bool("DEMO", default=True)
 # Content-Security-Policy for the pages (django-csp): scripts only from this origin (the
 # site's JavaScript lives in static/js; inline <script type="application/ld+json"> is data, not
 # code). Inline style attributes are allowed for small templates such as the sandbox checkout.

@@ -250,7 +250,7 @@ class CallerContextBuilder(DefaultServerCallContextBuilder):
 class UnreadableJsonRefused:
     """A JSON-RPC parse error (-32700) for a body Python's json module cannot read for a reason
     other than bad syntax: bytes that are not UTF-8, nesting deep enough to exhaust the stack,
-    integers of more than 4300 digits. The SDK answers only syntax errors as parse errors and these
+    integers of more than 4300 digits; invalid params (-32602) for a string with a lone surrogate. The SDK answers only syntax errors as parse errors and these
     as -32603 "Internal error", though they are the client's (REST answers them 422 json_invalid).
 
     Inside RequestBodyLimitMiddleware, which has already gathered the whole (bounded) body into one
@@ -264,14 +264,21 @@ class UnreadableJsonRefused:
             await self.app(scope, receive, send)
             return
         message = await receive()
+        body = message.get("body", b"")
         try:
-            json.loads(message.get("body", b""))
+            document = json.loads(body)
         except json.JSONDecodeError:
             pass  # bad syntax: the SDK's own parse error
         except (ValueError, RecursionError) as error:
             refusal = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": f"Parse error: {error}"}}
             await JSONResponse(refusal)(scope, receive, send)
             return
+        else:
+            if has_lone_surrogate(body, document):
+                request_id = document.get("id") if isinstance(document, dict) else None
+                refusal = {"jsonrpc": "2.0", "id": request_id if isinstance(request_id, str | int) else None, "error": LONE_SURROGATE}
+                await JSONResponse(refusal)(scope, receive, send)
+                return
         replayed = False
 
         async def replay():
@@ -282,6 +289,21 @@ class UnreadableJsonRefused:
             return message
 
         await self.app(scope, replay, send)
+
+
+# JSON may escape half a UTF-16 pair ("\\ud800") that no Unicode text holds: the SDK's conversion
+# of a 0.3 message then fails inside (-32603 and a traceback). It is the client's error.
+LONE_SURROGATE = {"code": -32602, "message": "Invalid params: a string holds a lone surrogate (an unpaired \\ud800-\\udfff escape), which is not text."}
+
+
+def has_lone_surrogate(body: bytes, document: object) -> bool:
+    if b"\\ud" not in body.lower():
+        return False  # no surrogate escape at all: the usual case, decided without a second pass
+    try:
+        json.dumps(document, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def whole_numbers_as_integers(value):

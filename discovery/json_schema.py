@@ -54,7 +54,9 @@ def _nullable(schema: dict) -> dict:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
-def _type_schema(field: f.Field, direction: str) -> dict:  # noqa: PLR0911 (one branch per field kind)
+def _type_schema(field: f.Field, direction: str) -> dict:
+    if isinstance(getattr(field, "json_schema", None), dict):  # a field that states its own (validation.ExtraChoiceField)
+        return dict(field.json_schema)
     if isinstance(field, serializers.ListSerializer):
         return {"type": "array", "items": _type_schema(field.child, direction)}
     if isinstance(field, serializers.Serializer):
@@ -65,6 +67,10 @@ def _type_schema(field: f.Field, direction: str) -> dict:  # noqa: PLR0911 (one 
         return {"type": "object", "additionalProperties": field_schema(field.child, direction)}
     if isinstance(field, f.JSONField):
         return {}
+    return _scalar_schema(field, direction)
+
+
+def _scalar_schema(field: f.Field, direction: str) -> dict:  # noqa: PLR0911 (one branch per field kind)
     if isinstance(field, f.BooleanField):
         return {"type": "boolean"}
     if isinstance(field, f.IntegerField):

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import anyio
 import mcp_types as types
 from django.conf import settings
+from django.core.cache import cache as shared_cache
 from django.utils.crypto import salted_hmac
 from mcp.server import Server
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
@@ -34,6 +35,7 @@ from discovery import mcp_extras
 from discovery.json_schema import input_schema, output_schema
 from discovery.operations import ARGUMENT_NOTES, IDEMPOTENCY_KEY_NOTE, OPERATIONS, Operation, error_payload, run_operation_async
 from discovery.summaries import money, summary
+from discovery.ucp import tools as ucp_tools
 
 logger = logging.getLogger("discovery.mcp")
 
@@ -54,16 +56,21 @@ INSTRUCTIONS = (
 )
 
 
+SHORTER_NOTES = {"children_ages": "Ages 0-17 of the children among the guests (at most guests − 1); under the exemption age no city tax."}
+
+
 def tool_for(operation: Operation) -> types.Tool:
     arguments = input_schema(operation.arguments) if operation.arguments else {"type": "object", "properties": {}, "additionalProperties": False}
     for name, spec in arguments["properties"].items():
         if name in ARGUMENT_NOTES:
             spec.setdefault("description", ARGUMENT_NOTES[name])
+        if name in SHORTER_NOTES:  # read on every connection: the tool list stays under 25 kB
+            spec["description"] = SHORTER_NOTES[name]
     if operation.name == "get_calendar":
         arguments["properties"]["months"] = {**arguments["properties"]["months"], "default": MCP_CALENDAR_MONTHS}
     if operation.idempotency_scope:
         arguments["properties"]["idempotency_key"] = {"type": "string", "minLength": 1, "maxLength": 255, "description": IDEMPOTENCY_KEY_NOTE}
-    result = output_schema(operation.result)
+    result = outline(output_schema(operation.result))
     description = f"{operation.description} (REST: {operation.rest})"
     if operation.name == "create_checkout_link":
         result["properties"]["handed_to_client"] = {"type": "boolean", "description": HANDED_TO_CLIENT_NOTE}
@@ -75,8 +82,7 @@ def tool_for(operation: Operation) -> types.Tool:
         description=description,
         input_schema=arguments,
         output_schema=result,
-        annotations=types.ToolAnnotations(
-            title=operation.title,
+        annotations=types.ToolAnnotations(  # the title is the tool's own, not repeated here
             read_only_hint=operation.read_only,
             # Holds only add; release_hold is the one tool that takes something away (a hold).
             destructive_hint=operation.destructive,
@@ -86,9 +92,26 @@ def tool_for(operation: Operation) -> types.Tool:
     )
 
 
+def outline(schema: dict) -> dict:
+    """The result's top level only (each field's type; nested objects as "object"; the meaning of
+    each field is in the REST API's OpenAPI document):
+    the full nesting made the tool list 43 kB, most of it get_property's output schema, which an
+    agent reads on every connection. The structured result is still the complete REST body."""
+    return {"type": "object", "properties": {name: _field_outline(spec) for name, spec in schema["properties"].items()}, "required": schema["required"]}
+
+
+def _field_outline(spec: dict) -> dict:
+    kinds = spec.get("type") or [part.get("type") for part in spec.get("anyOf", [])]
+    outline_ = {"type": kinds} if kinds else {}
+    for keyword in ("enum", "format"):
+        if keyword in spec:
+            outline_[keyword] = spec[keyword]
+    return outline_
+
+
 @cache
 def tools() -> list[types.Tool]:
-    return [tool_for(operation) for operation in OPERATIONS.values()]
+    return [tool_for(operation) for operation in OPERATIONS.values()] + ucp_tools.TOOLS
 
 
 async def list_tools(ctx, params) -> types.ListToolsResult:
@@ -98,8 +121,11 @@ async def list_tools(ctx, params) -> types.ListToolsResult:
 async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
     """Every outcome is a tool result: bad input and refusals are tool errors (is_error) carrying
     the REST message, and the REST error body as JSON; nothing is raised to the transport."""
+    if params.name in ucp_tools.NAMES:
+        return await call_ucp_tool(ctx, params)
     if params.name not in OPERATIONS:
-        return tool_error(f"Unknown tool {params.name!r}; the tools are: {', '.join(OPERATIONS)}.", {"status": 404, "code": "unknown_tool"})
+        names = ", ".join([*OPERATIONS, *ucp_tools.NAMES])
+        return tool_error(f"Unknown tool {params.name!r}; the tools are: {names}.", {"status": 404, "code": "unknown_tool"})
     if params.name == CHECKOUT_TOOL and params.request_state is not None:
         # The second leg of a hand-off (2026-07-28): the checkout was made on the first.
         return resume_hand_off(params)
@@ -117,6 +143,17 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
     if params.name == CHECKOUT_TOOL:
         return await hand_off_checkout(ctx, body)
     return tool_result(params.name, body)
+
+
+async def call_ucp_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+    """The UCP binding (discovery/ucp/tools.py): business outcomes are results, bad input errors."""
+    try:
+        return ucp_tools.result(await ucp_tools.run_async(params.name, params.arguments, caller_of(ctx)))
+    except BookingError as error:
+        return tool_error(error.detail, error_payload(error))
+    except Exception:
+        logger.exception("MCP tool %s failed", params.name)
+        return tool_error("An unexpected error occurred; it has been logged.", {"status": 500, "code": "internal_error"})
 
 
 def tool_result(name: str, body: dict) -> types.CallToolResult:
@@ -145,16 +182,15 @@ CHECKOUT_TOOL = "create_checkout_link"
 CHECKOUT_INPUT = "open_checkout"
 HAND_OFF_SECONDS = 10
 REQUEST_STATE_TTL = 30 * 60  # a guest deciding whether to open the page; the hold lasts as long
-HANDED_TO_CLIENT_NOTE = (
-    "True when your MCP client accepted to open checkout_url for the guest (URL-mode elicitation); "
-    "false when it was not asked (no elicitation.url capability), declined or could not be reached: "
-    "then give checkout_url to the guest yourself."
-)
+HANDED_TO_CLIENT_NOTE = "True if your MCP client accepted to open checkout_url for the guest; otherwise give it to them yourself."
+# Honest about who is asked: this server is stateless, so only clients of the 2026-07-28 protocol
+# (which carry the question in an input_required result) are ever asked; handshake-era clients
+# (2025-11-25 included) have no stream to be asked on.
 CHECKOUT_HAND_OFF_NOTE = (
-    " Clients that declare URL-mode elicitation (capabilities.elicitation.url) are asked to open the "
-    "payment page for the guest; handed_to_client says whether they accepted. checkout_url is in the "
-    "result either way."
+    " MCP 2026-07-28 clients declaring URL-mode elicitation are asked once to open the payment page "
+    "(handed_to_client); other clients are not asked. checkout_url is in the result either way."
 )
+HAND_OFF_ASKED_PREFIX = "discovery.mcp.hand_off_asked:"
 
 
 def supports_url_elicitation(ctx) -> bool:
@@ -191,10 +227,14 @@ async def hand_off_checkout(ctx, body: dict) -> types.CallToolResult | types.Inp
     if not supports_url_elicitation(ctx):
         return checkout_result(body, handed=False)
     request = hand_off_request(body)
+    # Remembered only when the client is really asked, so a client that could not be asked once
+    # (no stream) does not stop a later one from being asked.
     if is_modern(ctx):
+        if not await first_hand_off(body["reservation_id"]):
+            return checkout_result(body, handed=False)
         return types.InputRequiredResult(input_requests={CHECKOUT_INPUT: request}, request_state=as_json(body))
     handed = False
-    if ctx.session.can_send_request:
+    if ctx.session.can_send_request and await first_hand_off(body["reservation_id"]):
         params = request.params
         assert isinstance(params, types.ElicitRequestURLParams)
         try:
@@ -204,6 +244,17 @@ async def hand_off_checkout(ctx, body: dict) -> types.CallToolResult | types.Inp
         except Exception as error:  # a client that errs or is slow costs the hand-off, never the checkout
             logger.info("checkout hand-off to the MCP client failed: %s", error.__class__.__name__)
     return checkout_result(body, handed=handed)
+
+
+async def first_hand_off(reservation_id: str) -> bool:
+    """Whether the guest has not been asked about this hold yet: a retry with the same
+    idempotency_key replays the same checkout, and must not ask the human a second time. The
+    shared cache (every web process sees it) remembers who was asked, for as long as a hold lasts."""
+    try:
+        return await shared_cache.aadd(HAND_OFF_ASKED_PREFIX + reservation_id, 1, timeout=REQUEST_STATE_TTL)
+    except Exception:  # no cache: asking twice is better than never asking
+        logger.warning("hand-off memory unavailable; asking the client anyway", exc_info=True)
+        return True
 
 
 def resume_hand_off(params: types.CallToolRequestParams) -> types.CallToolResult:

@@ -16,14 +16,15 @@ from django.db import DatabaseError, InterfaceError, OperationalError, close_old
 from rest_framework import serializers
 
 from booking import presenters, validation
+from booking.api import documents
 from booking.api.schemas import responses
 from booking.callers import Caller
 from booking.errors import BookingError, InvalidInput, ServiceUnavailable
+from booking.operations import checkout_link_arguments, hold_arguments
 from booking.payments import schemas as payment_schemas
-from booking.payments import services as payments
 from booking.payments.presenters import checkout_json
-from booking.services import stays
-from booking.services.holds import GuestDetails, hold_stay
+from booking.services import payments, stays
+from booking.services.holds import hold_stay
 from booking.services.idempotency import run_idempotent
 from booking.services.reservations import get_reservation
 
@@ -72,32 +73,40 @@ def run_operation(name: str, arguments, caller: Caller) -> dict:
         raise InvalidInput.single(["body", "skill"], f"Unknown operation {name!r}; one of: {names}.", "enum")
     try:
         if operation.idempotency_scope:
-            return _run_with_key(operation, arguments, caller)
-        return operation.run(operation.validate(arguments), caller)
+            body = _run_with_key(operation, arguments, caller)
+        else:
+            body = operation.run(operation.validate(arguments), caller)
     except (OperationalError, InterfaceError) as error:
         logger.error("database unavailable during %s: %s", name, error.__class__.__name__)
         raise ServiceUnavailable("The database is unavailable; try again shortly.") from error
     except DatabaseError as error:
         logger.exception("database error during %s", name)
         raise ServiceUnavailable("The request could not be stored; try again.") from error
+    return without_duplicates(body) if operation.result is responses.AgentReservationResult else body
 
 
-IDEMPOTENCY_KEY_NOTE = (
-    "Optional. Send the same key when retrying this call (e.g. after a timeout): the first answer is "
-    "returned again for 24 hours and no second hold is made. Any string up to 255 characters, e.g. a UUID."
-)
+def without_duplicates(reservation: dict) -> dict:
+    """A reservation for agents: its id once, as reservation_id (the argument name of every tool
+    that takes it). Trimmed after the idempotency layer, whose stored answer stays the REST one."""
+    return {key: value for key, value in reservation.items() if key != "id"}
+
+
+EXAMPLE_IDEMPOTENCY_KEY = "0b7e5c2a-9d3f-4c1e-8a6b-2f4d1e9c7a35"
+IDEMPOTENCY_KEY_NOTE = "Optional, e.g. a UUID. Retry with the same key: the first answer comes back (24 h), no second hold."
 
 
 def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
     arguments = dict(arguments) if isinstance(arguments, Mapping) else arguments
     key = arguments.pop("idempotency_key", None) if isinstance(arguments, dict) else None
-    if key is not None and (not isinstance(key, str) or not 0 < len(key) <= 255):
+    if key == "":  # an empty key is a key that is wrong, not one left out
         raise InvalidInput.single([operation.location, "idempotency_key"], "Must be a string of 1 to 255 characters.", "string_type")
 
     def produce() -> tuple[int, dict]:
         return 201, operation.run(operation.validate(arguments), caller)
 
-    _, body = run_idempotent(scope=operation.idempotency_scope, key=key, payload=arguments, produce=produce)
+    _, body = run_idempotent(
+        scope=operation.idempotency_scope, key=key, payload=arguments, produce=produce, key_location=(operation.location, "idempotency_key")
+    )
     return body
 
 
@@ -132,6 +141,8 @@ def example_arguments(operation: Operation, today: date) -> dict:
         example["start"] = (today + timedelta(days=60)).replace(day=1).isoformat()
     if "end" in example:
         example["end"] = (today + timedelta(days=120)).isoformat()
+    if operation.idempotency_scope:  # show the retry key where a call makes a hold
+        example["idempotency_key"] = EXAMPLE_IDEMPOTENCY_KEY
     return example
 
 
@@ -139,7 +150,7 @@ def example_arguments(operation: Operation, today: date) -> dict:
 
 
 def _property(data: dict, caller: Caller) -> dict:
-    return stays.describe_property()
+    return documents.property_json(stays.describe_property())
 
 
 def _availability(data: dict, caller: Caller) -> dict:
@@ -155,36 +166,16 @@ def _find_stays(data: dict, caller: Caller) -> dict:
 
 
 def _quote(data: dict, caller: Caller) -> dict:
-    return presenters.quote_json(stays.quote_stay(**data))
+    body = presenters.quote_json(stays.quote_stay(**data))
+    return {name: body[name] for name in responses.AgentQuoteResult().fields}  # the breakdown once
 
 
 def _reservation(data: dict, caller: Caller) -> dict:
-    reservation = hold_stay(
-        check_in=data["check_in"],
-        check_out=data["check_out"],
-        guests=data["guests"],
-        guest=GuestDetails.from_input(data.get("guest")),
-        special_requests=data.get("special_requests"),
-        agent_name=data.get("agent_name"),
-        caller=caller,
-        children_ages=data.get("children_ages"),
-    )
-    return presenters.reservation_json(reservation, mask=False)
+    return presenters.reservation_json(hold_stay(**hold_arguments(data, caller)), mask=False)
 
 
 def _checkout_link(data: dict, caller: Caller) -> dict:
-    reservation = payments.create_checkout_link(
-        check_in=data["check_in"],
-        check_out=data["check_out"],
-        guests=data["guests"],
-        success_url=data.get("success_url"),
-        cancel_url=data.get("cancel_url"),
-        special_requests=data.get("special_requests"),
-        agent_name=data.get("agent_name"),
-        caller=caller,
-        children_ages=data.get("children_ages"),
-    )
-    return checkout_json(reservation)
+    return checkout_json(payments.create_checkout_link(**checkout_link_arguments(data, caller)))
 
 
 def _reservation_status(data: dict, caller: Caller) -> dict:
@@ -299,7 +290,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="POST /api/v1/quote",
             arguments=validation.QuoteRequest,
             location="body",
-            result=responses.QuoteResult,
+            result=responses.AgentQuoteResult,
             run=_quote,
             read_only=True,
             idempotent=True,
@@ -322,7 +313,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="POST /api/v1/reservations",
             arguments=validation.ReservationCreate,
             location="body",
-            result=responses.ReservationResult,
+            result=responses.AgentReservationResult,
             run=_reservation,
             read_only=False,
             idempotent=False,
@@ -366,7 +357,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="GET /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,
             location="path",
-            result=responses.ReservationResult,
+            result=responses.AgentReservationResult,
             run=_reservation_status,
             read_only=True,
             idempotent=True,
@@ -384,7 +375,7 @@ OPERATIONS: dict[str, Operation] = {
             rest="DELETE /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,
             location="path",
-            result=responses.ReservationResult,
+            result=responses.AgentReservationResult,
             run=_release_hold,
             read_only=False,
             idempotent=False,

@@ -61,7 +61,8 @@ def _stays(body: dict) -> str:
     return "\n".join(lines)
 
 
-def _quote(body: dict) -> str:
+def _quote(quote: dict) -> str:
+    body = {**quote, **quote["price_breakdown"]}
     currency = body.get("currency", "EUR")
     parts = [f"accommodation {money(body['accommodation'], currency)}"]
     if body.get("discount_amount"):
@@ -81,7 +82,7 @@ def _checkout(body: dict) -> str:
 
 def _reservation(body: dict) -> str:
     payment = body.get("payment") or {}
-    line = f"Reservation {body['id']} is {body['status']}: {body['check_in']} → {body['check_out']}, {body['guests']} guests, payment {payment.get('status')}."
+    line = f"Reservation {body['reservation_id']} is {body['status']}: {body['check_in']} → {body['check_out']}, {body['guests']} guests, payment {payment.get('status')}."
     if body.get("hold_expires_at"):
         line += f" Held until {body['hold_expires_at']}."
     if body.get("cancellation"):
@@ -100,7 +101,7 @@ SUMMARIES: dict[str, Callable[[dict], str]] = {
     "create_reservation": _reservation,
     "create_checkout_link": _checkout,
     "get_reservation": _reservation,
-    "release_hold": lambda body: f"Released {body['id']}: the dates are free again.",
+    "release_hold": lambda body: f"Released {body['reservation_id']}: the dates are free again.",
 }
 
 

@@ -47,7 +47,7 @@ def cacheable_json(request, body: dict) -> HttpResponse:
 
 
 def quick_start(prop) -> dict:
-    """The agent quick start (README, "For AI agents"), with example requests that are bookable today."""
+    """The agent quick start (docs/agents.md), with example requests that are bookable today."""
     base = settings.BASE_URL
     stay = example_arguments(OPERATIONS["check_availability"], today())
     return {

@@ -1,10 +1,11 @@
 """The owner's editing screens for the website's words, FAQ, journal and inbox. Page texts, FAQ
 entries and articles have a field per language (pages/translation.py); an empty one shows English."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from modeltranslation.admin import TranslationAdmin
 
@@ -50,6 +51,23 @@ class BlogPostAdmin(GuardedModelAdmin, TranslationAdmin):
         ),
     ]
     actions = ["publish_now", "back_to_draft"]
+    radio_fields = {"status": admin.HORIZONTAL}
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        # The owner's first save of a new article used to publish nothing without a word.
+        if not obj.is_public:
+            message = (
+                _("“%(title)s” is saved as a draft: it is not on the site. Choose “Published” under Publishing and save to show it.")
+                if obj.status != BlogPost.Status.PUBLISHED
+                else _("“%(title)s” is scheduled: it appears on the site on %(date)s.")
+            )
+            when = timezone.localtime(obj.published_at) if obj.published_at else None
+            self.message_user(
+                request,
+                message % {"title": obj.title, "date": f"{date_format(when, 'DATETIME_FORMAT')} ({when.tzname()})" if when else ""},
+                messages.WARNING,
+            )
 
     @admin.display(boolean=True, description=gettext_lazy("On the site"))
     def visible(self, post):

@@ -82,6 +82,16 @@ PHRASES = [
     gettext_noop("Pay now: {amount}. The balance of {balance} is charged to your card on {date}."),
     gettext_noop("{taxed} of {guests} guests taxed"),
     gettext_noop("{taxed} of {guests} guests taxed: children under {age} pay no city tax"),
+    gettext_noop("Code {code} applied: you save {amount}."),
+    gettext_noop("Checking your code…"),
+    gettext_noop("This code cannot be used: {reason}"),
+    gettext_noop("Choose your dates: the code is applied to their price."),
+    gettext_noop("Promo code"),
+    gettext_noop("Early-bird discount"),
+    gettext_noop("Last-minute discount"),
+    gettext_noop("Gap-night discount"),
+    gettext_noop("a gap between two stays is booked whole: check out on {date}"),
+    gettext_noop("a gap between two stays, bookable whole at {price} a night"),
 ]
 
 

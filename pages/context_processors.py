@@ -21,7 +21,7 @@ MAIN_NAV = [
     ("/faq", _("FAQ")),
     ("/contact", _("Contact")),
 ]
-AGENT_NAV = [  # these pages stay English (DESIGN.md "Languages")
+AGENT_NAV = [  # these pages stay English (docs/contract.md "Languages")
     ("/api", _("Booking API")),
     ("/mcp", _("MCP tool server")),
     ("/agents", _("For AI agents")),

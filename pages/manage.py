@@ -6,16 +6,16 @@ price line by line, what was paid and refunded, the policy and what cancelling t
 it offers the stay as an .ics file and a cancel button behind a confirmation step.
 
 Because the token is a credential: the pages are never indexed or cached, send no Referer, and a
-client that keeps trying unknown tokens is slowed down (429) long before it could guess one.
+client that keeps trying unknown tokens is answered 429 for a while (a known token still opens).
 """
 
 from decimal import Decimal
 from functools import wraps
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -23,9 +23,11 @@ from booking import accepted_terms, pricing
 from booking import payment_schedule as schedules
 from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
-from booking.errors import BookingError, NotFound
+from booking.errors import BookingError, InvalidInput, NotFound
+from booking.italy.arrival import manage_page_context
 from booking.models import Reservation
 from booking.selectors import accepted_tiers, refund_if_cancelled
+from booking.services import reviews
 from booking.services.balances import balance_owed, schedule_of, start_balance_checkout
 from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
 from booking.services.limits import count_in_window
@@ -40,20 +42,23 @@ GUESS_LIMIT, GUESS_WINDOW_SECONDS = 20, 600
 
 
 def manage_page(view):
-    """Resolve the token (404, counted against the client's guesses, when unknown) and mark every
-    answer private: noindex, no Referer, no caching."""
+    """Resolve the token and mark every answer private: noindex, no Referer, no caching. Only
+    unknown tokens count against the client, and a known one always opens: behind a proxy many
+    guests share an address, and a scanner there must not lock the real guest out of their stay.
+    The token's 256 bits are what keeps guessers out; the limit spares the site their traffic."""
 
     @wraps(view)
     def wrapper(request, token: str, *args, **kwargs):
-        guesses_key = f"manage-guesses:{client_ip(request) or 'unknown'}"
-        if (cache.get(guesses_key) or 0) >= GUESS_LIMIT:
-            response = HttpResponse("Too many unknown booking links from this address; try again later.", status=429, content_type="text/plain; charset=utf-8")
-            response["Retry-After"] = str(GUESS_WINDOW_SECONDS)
-            return private(response)
         try:
             reservation = reservation_for_manage_token(token)
         except NotFound:
-            count_in_window(guesses_key, GUESS_WINDOW_SECONDS)
+            guesses_key = f"manage-guesses:{client_ip(request) or 'unknown'}"
+            if count_in_window(guesses_key, GUESS_WINDOW_SECONDS) > GUESS_LIMIT:
+                response = HttpResponse(
+                    "Too many unknown booking links from this address; try again later.", status=429, content_type="text/plain; charset=utf-8"
+                )
+                response["Retry-After"] = str(GUESS_WINDOW_SECONDS)
+                return private(response)
             return private(not_found(request))
         return private(view(request, reservation, *args, **kwargs))
 
@@ -126,6 +131,27 @@ def cancel(request, reservation: Reservation):
     return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?cancelled=1", status=303)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
+@manage_page
+def review(request, reservation: Reservation):
+    """The review form after the stay: stars and a few words, in the guest's language; POST stores
+    it for the owner's approval (booking.services.reviews)."""
+    context = context_for(request, reservation)
+    if request.method == "POST":
+        try:
+            reviews.submit_review(
+                reservation=reservation, rating=request.POST.get("rating"), text=request.POST.get("text"), language=translation.get_language()
+            )
+        except InvalidInput as error:
+            context.update(errors={item["loc"][-1]: item["msg"] for item in error.errors}, rating=request.POST.get("rating"), text=request.POST.get("text", ""))
+            return with_a_form(render(request, "pages/manage_review.html", context, status=422))
+        except BookingError as error:
+            context["error"] = error.detail
+            return with_a_form(render(request, "pages/manage_review.html", context, status=409))
+        return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?reviewed=1", status=303)
+    return with_a_form(render(request, "pages/manage_review.html", context))
+
+
 @require_safe
 @manage_page
 def stay_ics(request, reservation: Reservation):
@@ -158,4 +184,7 @@ def context_for(request, reservation: Reservation) -> dict:
         "balance_due": balance_owed(reservation),
         "balance_due_date": balance.due_date if balance else None,
         "security_deposit": accepted_terms.security_deposit(reservation.accepted_terms) if confirmed else Decimal("0"),
+        "can_review": reviews.review_window_open(reservation),
+        "just_reviewed": request.GET.get("reviewed") == "1",
+        "italy": manage_page_context(reservation),  # online check-in and arrival instructions
     }

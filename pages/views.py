@@ -26,7 +26,9 @@ from django.views.static import serve
 from booking import presenters, pricing
 from booking.callers import client_ip
 from booking.errors import InvalidInput, NotFound
-from booking.models import Property
+from booking.italy.models import ItalySettings
+from booking.models import Extra, Property
+from booking.payments.return_hosts import CONTINUE_PARAMETER, onward_link
 from booking.rules import rules_for
 from booking.selectors import get_property, today
 from booking.services.reservations import get_reservation
@@ -414,12 +416,31 @@ def book(request, prop, listing):
             "rules": listing["pricing_rules"],
             "booking_config": config,
             "checkout_cancelled": cancelled is not None,
+            "onward": onward_link(request.GET.get(CONTINUE_PARAMETER), request.GET.get("reservation_id")),
             "link_problem": link_problem,
             "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
             "child_choices": range(0, listing["capacity"]["max_guests"]),
             "picker_mode": "book",
+            "extras": offered_extras(prop),
         },
     )
+
+
+def offered_extras(prop: Property) -> list[dict]:
+    """The extras on sale, named in the page's language, for the booking page's choice."""
+    language = i18n.current_language()
+    return [
+        {
+            "code": e.code,
+            "name": e.name(language),
+            "price": e.price,
+            "per": Extra.Per(str(e.per)).label,
+            "max_quantity": e.max_quantity,
+            "quantities": range(0, e.max_quantity + 1),
+            "notice_days": e.notice_days,
+        }
+        for e in rules_for(prop).extras
+    ]
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -518,6 +539,7 @@ def thank_you(request, prop, listing):
             "reservation": reservation,
             "problem": problem,
             "manage_url": manage_url,
+            "onward": onward_link(request.GET.get(CONTINUE_PARAMETER), reservation_id),
         },
     )
     response["Referrer-Policy"] = "no-referrer"  # the address carries the reservation and session ids
@@ -546,6 +568,7 @@ def privacy(request, prop, listing):
             "listing": listing,
             "hold_minutes": listing["policies"]["hold_minutes"],
             "contact_email": prop.contact_email,
+            "document_retention_days": ItalySettings.read(prop).document_retention_days,
         },
     )
 

@@ -27,7 +27,7 @@ from booking.errors import BookingError
 from booking.models import DateBlock
 from booking.selectors import blocking_reservations, blocks_between, get_property, hot_query, today
 from booking.services.blocks import PartnerEvent, remove_partner_blocks, replace_partner_blocks
-from partner_sync import fetching
+from partner_sync import alerts, fetching
 from partner_sync.ical_export import ExportedStay, fingerprint, render_calendar
 from partner_sync.ical_import import FeedInvalid, parse_feed
 from partner_sync.models import HTTP_URL, Conflict, ExportedCalendar, Feed, ListingProbe, SyncOutcome
@@ -306,6 +306,7 @@ def _record_failure(feed: Feed, *, status_code: int | None, error: str) -> None:
     try:
         with transaction.atomic():
             Feed.objects.filter(pk=feed.pk).update(last_outcome=SyncOutcome.FAILED, last_error=error[:300], last_status_code=status_code)
+            alerts.alert_if_failing_long(feed.pk, timezone.now())
     except Exception:
         logger.exception("could not record the failure of partner feed %s", feed.pk)
 
@@ -319,7 +320,10 @@ def _record_conflicts(feed: Feed, events: list[PartnerEvent], conflicts: list[tu
         start, end = dates[uid]
         conflict = open_conflicts.get((uid, reservation_id))
         if conflict is None:
-            Conflict.objects.create(feed=feed, reservation_id=reservation_id, external_uid=uid, start=start, end=end, first_seen_at=now, last_seen_at=now)
+            conflict = Conflict.objects.create(
+                feed=feed, reservation_id=reservation_id, external_uid=uid, start=start, end=end, first_seen_at=now, last_seen_at=now
+            )
+            alerts.alert_overlap(feed.name, conflict)
             logger.warning("partner feed %s: a platform booking %s→%s overlaps a confirmed direct stay", feed.name, start, end)
         else:
             Conflict.objects.filter(pk=conflict.pk).update(start=start, end=end, last_seen_at=now)

@@ -1,6 +1,7 @@
 """Shared fixtures. The suite runs on SQLite (a file, so threads can race on it) and, when
 DATABASE_URL points at PostgreSQL, on PostgreSQL (see Makefile: `make test` runs both)."""
 
+import asyncio
 import email
 import email.policy
 
@@ -80,7 +81,7 @@ def is_postgresql() -> bool:
 
 @pytest.fixture
 def live_url(transactional_db, demo_property):
-    """Base URL of a live uvicorn server (one worker) on the test database, with the demo property."""
+    """Base URL of a live server (one worker) on the test database, with the demo property."""
     from tests.live import live_server
 
     with live_server() as url:
@@ -101,8 +102,11 @@ class Inbox:
     def __init__(self):
         self.messages = []
         self.refuse = set()
+        # Seconds to wait before answering RCPT, or the end of DATA (a slow server).
+        self.rcpt_delay = self.data_delay = 0.0
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        await asyncio.sleep(self.rcpt_delay)
         if address in self.refuse:
             return f"550 5.1.1 <{address}>: mailbox unavailable"
         envelope.rcpt_tos.append(address)
@@ -110,6 +114,7 @@ class Inbox:
 
     async def handle_DATA(self, server, session, envelope):
         self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+        await asyncio.sleep(self.data_delay)  # received, then slow to say so
         return "250 OK"
 
 
@@ -121,7 +126,7 @@ def smtp(settings):
     from tests.live import free_port
 
     port = free_port()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_BACKEND = "booking.smtp_delivery.EmailBackend"  # what settings.py makes of Django's SMTP backend
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", port, 3
     inbox = Inbox()
     controller = Controller(inbox, hostname="127.0.0.1", port=port)

@@ -1,7 +1,8 @@
-"""A live server for tests: the real ASGI app under uvicorn in its own process, on the test
+"""A live server for tests: the real service (config/web.py under granian, as `make run` serves it) in its own process, on the test
 database (a file for SQLite, test_<name> on PostgreSQL), so requests race as they would in production."""
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -32,7 +33,7 @@ def test_database_url() -> str:
 
 
 _static_collected = False
-# base URL → pid of its uvicorn process, while it runs (tests that look at the process's open files).
+# base URL → pid of its server process, while it runs (tests that look at the process's open files).
 server_pids: dict[str, int] = {}
 
 
@@ -45,28 +46,16 @@ def collect_static_once() -> None:
         _static_collected = True
 
 
-def uvicorn_command(port: int, *, workers: int = 1) -> list[str]:
-    """The service's ASGI app under uvicorn on a loopback port, as the live tests start it."""
-    return [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "config.asgi:application",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        str(workers),
-        "--log-level",
-        "warning",
-        "--no-proxy-headers",
-    ]
+def web_command(port: int, *, workers: int = 1, threads: int | None = None) -> list[str]:
+    """The service on a loopback port, started as `make run` starts it (manage.py serve's web command)."""
+    from booking.management.commands.serve import web_command as served
+
+    return served(host="127.0.0.1", port=port, workers=workers, threads=threads)
 
 
 @contextmanager
 def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = "/api/v1/health", jobs: bool = False):
-    """Start uvicorn on a free port against the current test database; yield its base URL.
+    """Start the server on a free port against the current test database; yield its base URL.
 
     With jobs=True a Celery worker runs beside it, as under `make run`, on a Redis broker of its
     own (the emails of the outbox are delivered by it)."""
@@ -90,9 +79,10 @@ def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = 
             env=child_env,
         )
     process = subprocess.Popen(
-        uvicorn_command(port, workers=workers),
+        web_command(port, workers=workers, threads=int(child_env["WEB_THREADS"]) if "WEB_THREADS" in child_env else None),
         cwd=ROOT,
         env=child_env,
+        start_new_session=True,  # granian's worker processes are stopped with it (its process group)
     )
     try:
         deadline = time.monotonic() + 60
@@ -109,11 +99,41 @@ def live_server(*, workers: int = 1, env: dict | None = None, ready_path: str = 
         yield base_url
     finally:
         server_pids.pop(base_url, None)
-        for child in [process, worker]:
-            if child is None:
-                continue
-            child.terminate()
+        stop_group(process)
+        if worker is not None:
+            worker.terminate()
             try:
-                child.wait(timeout=10)
+                worker.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                child.kill()
+                worker.kill()
+
+
+def server_processes(base_url: str) -> list[int]:
+    """The pids of a running live server: granian's main process and its workers."""
+    main = server_pids[base_url]
+    children = Path(f"/proc/{main}/task/{main}/children").read_text().split()
+    return [main, *map(int, children)]
+
+
+def local_ports(pid: int) -> list[int]:
+    """The local TCP ports of a process's sockets (from /proc: socket inodes → /proc/net/tcp)."""
+    inodes = {os.readlink(fd)[8:-1] for fd in Path(f"/proc/{pid}/fd").iterdir() if os.readlink(fd).startswith("socket:[")}
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[9] in inodes:
+                ports.append(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """SIGTERM a server started in a session of its own and its workers, then SIGKILL what is left."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    except ProcessLookupError:
+        pass

@@ -17,6 +17,8 @@ ALLOWED_LAZY = {
     ("booking.apps", "booking.signals"),
     ("booking.apps", "booking.tasks"),
     ("booking.apps", "booking"),
+    ("booking.italy.apps", "booking.italy"),
+    ("booking.italy.apps", "booking.italy.tasks"),
     ("pages.apps", "pages"),
     ("pages.apps", "pages.inquiries"),
     ("partner_sync.apps", "booking.services.holds"),
@@ -25,7 +27,7 @@ ALLOWED_LAZY = {
     ("config.admin", "booking.dashboard"),
     ("config.admin", "booking.charts"),
     # The MCP and A2A SDKs load on the first agent request: about 45 MB a process that serves only
-    # the site never needs (README, "Performance").
+    # the site never needs (docs/performance.md).
     ("config.asgi", "discovery"),
     ("config.asgi", "discovery.a2a_agent"),
     ("config.asgi", "discovery.mcp_server"),
@@ -127,3 +129,60 @@ def test_every_import_inside_a_function_has_a_reason():
 
 def test_the_cycle_finder_finds_a_cycle():
     assert cycles({("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")}) == [["a", "b", "c"]]
+
+
+# Django's internals: no promise between releases, so code on them breaks silently on an upgrade
+# (the project once carried its own HTTP request path and database backend on them). Modules under
+# these prefixes, and any name with a leading underscore from Django, are imported only where
+# listed below, with the reason.
+DJANGO_PRIVATE = ("django.db.backends", "django.core.handlers", "django.db.models.sql", "django.utils.translation.trans_real", "django.utils.autoreload")
+ALLOWED_DJANGO_PRIVATE = {
+    # The Accept-Language parser of Django's own LocaleMiddleware (no public equivalent): the site's
+    # language redirect must pick the language exactly as Django's middleware would.
+    ("pages.i18n", "django.utils.translation.trans_real"),
+}
+
+
+def django_private_imports() -> set[tuple[str, str]]:
+    found = set()
+    for name, path in {**project_modules(), **suite_modules()}.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names if alias.name.startswith("_")]
+            else:
+                continue
+            for target in targets:
+                if target.startswith(DJANGO_PRIVATE) or (target.startswith("django.") and any(part.startswith("_") for part in target.split("."))):
+                    found.add((name, node.module if isinstance(node, ast.ImportFrom) and not target.rpartition(".")[2].startswith("_") else target))
+    return found
+
+
+def test_django_s_internals_are_imported_only_where_listed():
+    assert django_private_imports() <= ALLOWED_DJANGO_PRIVATE, sorted(django_private_imports() - ALLOWED_DJANGO_PRIVATE)
+
+
+def test_the_private_import_check_sees_a_backend_import(tmp_path, monkeypatch):
+    module = tmp_path / "probe.py"
+    module.write_text("from django.db.backends.postgresql import base\nfrom django.utils.functional import _lazy_proxy_unpickle\n")
+    monkeypatch.setitem(globals(), "project_modules", lambda: {"probe": module})
+    monkeypatch.setitem(globals(), "suite_modules", lambda: {})
+    assert django_private_imports() == {("probe", "django.db.backends.postgresql"), ("probe", "django.utils.functional._lazy_proxy_unpickle")}
+
+
+def suite_modules() -> dict[str, Path]:
+    return {".".join(path.relative_to(ROOT).with_suffix("").parts): path for path in (ROOT / "tests").rglob("*.py")}
+
+
+def test_services_return_domain_objects_and_leave_json_to_the_adapters():
+    """booking/services/ answers with models and dataclasses; the interfaces encode them."""
+    adapters_only = ("booking.presenters", "booking.payments.presenters", "booking.api", "rest_framework", "discovery")
+    found = []
+    for name, path in project_modules().items():
+        if not name.startswith("booking.services"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [(name, target) for target in targets if target.startswith(adapters_only)]
+    assert found == []

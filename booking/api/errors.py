@@ -43,6 +43,28 @@ def booking_error_response(error: BookingError) -> Response:
 def exception_handler(exc, context):
     if isinstance(exc, BookingError):
         return booking_error_response(exc)
+    response = request_error_response(exc)
+    if response is not None:
+        return response
+    if isinstance(exc, drf.APIException):
+        code = DRF_CODES.get(type(exc), exc.default_code)
+        response = Response(error_body(str(exc.detail), code), status=exc.status_code)
+        wait = getattr(exc, "wait", None)  # DRF's Throttled
+        if wait:
+            response["Retry-After"] = str(int(wait))
+        return response
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        logger.error("database unavailable: %s: %s", exc.__class__.__name__, exc)
+        return Response(error_body("The database is unavailable; try again shortly.", "service_unavailable"), status=503)
+    if isinstance(exc, DatabaseError):
+        logger.exception("database error")
+        return Response(error_body("The request could not be stored; try again.", "service_unavailable"), status=503)
+    logger.exception("unhandled error in %s", context.get("view").__class__.__name__ if context else "?")
+    return Response(error_body("An unexpected error occurred; it has been logged.", "internal_error"), status=500)
+
+
+def request_error_response(exc) -> Response | None:
+    """The answer to a request that could not be read (not JSON, too large, malformed), or None."""
     if isinstance(exc, drf.ParseError):
         return Response(
             {"detail": [{"loc": ["body"], "msg": f"The body is not valid JSON: {exc.detail}", "type": "json_invalid"}]},
@@ -56,20 +78,7 @@ def exception_handler(exc, context):
         return Response(error_body("The request is malformed.", "bad_request"), status=400)
     if isinstance(exc, (Http404,)):
         return Response(error_body("Not found.", "not_found"), status=404)
-    if isinstance(exc, drf.APIException):
-        code = DRF_CODES.get(type(exc), exc.default_code)
-        response = Response(error_body(str(exc.detail), code), status=exc.status_code)
-        if getattr(exc, "wait", None):
-            response["Retry-After"] = str(int(exc.wait))
-        return response
-    if isinstance(exc, (OperationalError, InterfaceError)):
-        logger.error("database unavailable: %s: %s", exc.__class__.__name__, exc)
-        return Response(error_body("The database is unavailable; try again shortly.", "service_unavailable"), status=503)
-    if isinstance(exc, DatabaseError):
-        logger.exception("database error")
-        return Response(error_body("The request could not be stored; try again.", "service_unavailable"), status=503)
-    logger.exception("unhandled error in %s", context.get("view").__class__.__name__ if context else "?")
-    return Response(error_body("An unexpected error occurred; it has been logged.", "internal_error"), status=500)
+    return None
 
 
 def json_error(detail: str, code: str, status: int) -> JsonResponse:

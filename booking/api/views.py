@@ -1,7 +1,5 @@
 """The JSON interface, /api/v1: one small view per operation over the booking services."""
 
-from typing import Any
-
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -10,16 +8,18 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from booking import presenters, validation
+from booking.api import documents
 from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, error
 from booking.api.schemas import examples
 from booking.api.schemas.responses import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult, StaysResult
 from booking.callers import Caller
 from booking.models import Reservation
-from booking.payments.services import release_hold
+from booking.operations import hold_arguments
 from booking.selectors import hot_query
 from booking.services import stays
-from booking.services.holds import GuestDetails, hold_stay
+from booking.services.holds import hold_stay
 from booking.services.idempotency import run_idempotent
+from booking.services.payments import release_hold
 from booking.services.reservations import get_reservation
 from config.version import VERSION
 
@@ -50,6 +50,7 @@ STAY_PARAMETERS = [
         "5,14",
         "Ages of the children among the guests (0 to 17), comma-separated; at most guests − 1. Children under the exemption age pay no city tax.",
     ),
+    PROMO_CODE := query("promo_code", {"type": "string", "maxLength": 40, "nullable": True}, "WELCOME10", validation.PROMO_CODE_HELP),
 ]
 CALENDAR_PARAMETERS = [
     query("start", {**DATE, "nullable": True}, "2027-05-01", "Month anchor, YYYY-MM-DD; any date, past or future. Default: this month."),
@@ -65,6 +66,14 @@ RESERVATION_ID = OpenApiParameter(
 )
 
 QUERY_INVALID = answer("Invalid input", examples.VALIDATION_ERROR_EXAMPLE, 422)
+PROMO_INVALID = answer("A promo code that does not apply", examples.PROMO_CODE_INVALID_EXAMPLE, 422)
+WITH_OFFERS = {
+    "check_in": "2027-05-10",
+    "check_out": "2027-05-13",
+    "guests": 2,
+    "promo_code": "WELCOME10",
+    "extras": [{"code": "airport_transfer", "quantity": 1}],
+}
 BODY_INVALID = answer("Invalid input", examples.BODY_VALIDATION_ERROR_EXAMPLE, 422)
 DATES_TAKEN = answer("Dates taken", examples.DATES_UNAVAILABLE_EXAMPLE, 409)
 # Answered by booking/api/errors.py and middleware.py for any endpoint: documented where they apply.
@@ -76,13 +85,15 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=False,
-    description="Send the same key when retrying: the first answer is replayed for 24 hours and nothing new is created.",
+    description=(
+        "Send the same key when retrying: the first answer is replayed for 24 hours and nothing new is created. "
+        "1 to 255 printable characters (e.g. a UUID); anything else is 422."
+    ),
 )
 
 
-# The hot reads (property, availability, calendar, quote, health) put their answer together in a
-# static `answer` method over the services: their view calls it, and so does the shortcut that
-# serves their ordinary successful calls without Django's request cycle (booking/api/hot_reads.py).
+# The hot reads (property, availability, calendar, quote) answer with JSON encoded once per result
+# the service remembers (booking/api/documents.py).
 def json_bytes(document: bytes) -> HttpResponse:
     return HttpResponse(document, content_type="application/json")
 
@@ -95,11 +106,7 @@ class PropertyView(ApiView):
         examples=[answer("The demo penthouse (shortened)", examples.PROPERTY_EXAMPLE, 200)],
     )
     def get(self, request):
-        return json_bytes(self.answer())
-
-    @staticmethod
-    def answer() -> bytes:
-        return stays.describe_property_json()
+        return json_bytes(documents.property_document())
 
 
 class AvailabilityView(ApiView):
@@ -111,11 +118,7 @@ class AvailabilityView(ApiView):
         examples=[answer("Three free nights", examples.AVAILABILITY_EXAMPLE, 200), QUERY_INVALID],
     )
     def get(self, request):
-        return json_bytes(self.answer(request.query_params.dict()))
-
-    @staticmethod
-    def answer(query: dict | validation.RawInput) -> bytes:
-        return stays.availability_document(**validation.validate_remembered(validation.AvailabilityQuery, query, "query"))
+        return json_bytes(documents.availability_document(**validation.validate_remembered(validation.AvailabilityQuery, request.query_params.dict(), "query")))
 
 
 class StaysView(ApiView):
@@ -128,6 +131,7 @@ class StaysView(ApiView):
             query("start", {**DATE, "nullable": True}, "2027-05-01", "Earliest arrival, YYYY-MM-DD. Default: today."),
             query("end", {**DATE, "nullable": True}, "2027-06-30", "Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start."),
             CHILDREN_AGES,
+            PROMO_CODE,
         ],
         responses={200: StaysResult, 422: VALIDATION_ERROR, 503: DATABASE_DOWN},
         examples=[answer("The cheapest three nights", examples.STAYS_EXAMPLE, 200), QUERY_INVALID],
@@ -146,11 +150,7 @@ class CalendarView(ApiView):
         examples=[answer("Two days of May (shortened)", examples.CALENDAR_EXAMPLE, 200), QUERY_INVALID],
     )
     def get(self, request):
-        return json_bytes(self.answer(request.query_params.dict()))
-
-    @staticmethod
-    def answer(query: dict | validation.RawInput) -> bytes:
-        return stays.calendar_document(**validation.validate_remembered(validation.CalendarQuery, query, "query"))
+        return json_bytes(documents.calendar_document(**validation.validate_remembered(validation.CalendarQuery, request.query_params.dict(), "query")))
 
 
 class QuoteView(ApiView):
@@ -163,16 +163,15 @@ class QuoteView(ApiView):
             OpenApiExample(
                 "Two guests, three nights", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "currency": "EUR"}, request_only=True
             ),
+            OpenApiExample("With a promo code and an extra", value=WITH_OFFERS, request_only=True),
             answer("The breakdown", examples.QUOTE_EXAMPLE, 200),
+            answer("With WELCOME10 and an airport transfer", examples.QUOTE_WITH_OFFERS_EXAMPLE, 200),
             BODY_INVALID,
+            PROMO_INVALID,
         ],
     )
     def post(self, request):
-        return json_bytes(self.answer(request.data))
-
-    @staticmethod
-    def answer(body: Any) -> bytes:  # the parsed body, or a validation.RawInput of its bytes
-        return stays.quote_document(**validation.validate_remembered(validation.QuoteRequest, body, "body"))
+        return json_bytes(documents.quote_document(**validation.validate_remembered(validation.QuoteRequest, request.data, "body")))
 
 
 class ReservationCreateView(ApiView):
@@ -193,25 +192,18 @@ class ReservationCreateView(ApiView):
             OpenApiExample(
                 "A hold for two", value={"check_in": "2027-05-10", "check_out": "2027-05-13", "guests": 2, "agent_name": "example-agent"}, request_only=True
             ),
+            OpenApiExample("With a promo code and an extra", value={**WITH_OFFERS, "agent_name": "example-agent"}, request_only=True),
             answer("Held", examples.RESERVATION_EXAMPLE, 201),
             DATES_TAKEN,
             BODY_INVALID,
+            PROMO_INVALID,
         ],
     )
     def post(self, request):
         data = self.body(validation.ReservationCreate)
 
         def create():
-            reservation = hold_stay(
-                check_in=data["check_in"],
-                check_out=data["check_out"],
-                guests=data["guests"],
-                guest=GuestDetails.from_input(data.get("guest")),
-                special_requests=data.get("special_requests"),
-                agent_name=data.get("agent_name"),
-                caller=Caller.from_request(Reservation.Source.API, request),
-                children_ages=data.get("children_ages"),
-            )
+            reservation = hold_stay(**hold_arguments(data, Caller.from_request(Reservation.Source.API, request)))
             return 201, presenters.reservation_json(reservation, mask=False)
 
         status, body = run_idempotent(scope="reservations", key=request.headers.get("Idempotency-Key"), payload=request.data, produce=create)

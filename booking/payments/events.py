@@ -22,10 +22,10 @@ from django.db import IntegrityError, transaction
 from booking.errors import DatesUnavailable, InvalidTransition
 from booking.models import Reservation
 from booking.notifications import queue_refunded_payment_notice
-from booking.payments.ledger import from_cents, record_refund_total, record_unbookable_payment, to_cents
+from booking.payments.ledger import from_cents, record_unbookable_payment, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
-from booking.services import balances
+from booking.services import balances, refunds
 from booking.services.locking import lock_reservation, writer_transaction
 from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold
 
@@ -153,13 +153,7 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
         paid_balance := balances.balance_checkout_paid(locked, session, amount_cents=amount_cents, payment_intent_id=payment_intent_id, actor=actor)
     ) is not None:
         return Outcome(locked.pk, paid_balance)
-    if locked.status == Status.CONFIRMED and locked.payment_intent_id and payment_intent_id and locked.payment_intent_id != payment_intent_id:
-        raise RefundOwed(**owed, reason="a second payment for a reservation already paid")
-    if locked.status != Status.CONFIRMED:
-        paid_label = f"{from_cents(amount_cents)} {(currency or '?').upper()}"
-        if amount_cents != to_cents(balances.due_at_checkout(locked)) or (currency or "").upper() != locked.currency:
-            # Underpaid, overpaid or another currency: not this reservation's price, so no stay.
-            raise RefundOwed(**owed, reason=f"paid {paid_label} but the total is {locked.total} {locked.currency}")
+    _refuse_a_payment_that_is_not_this_stays(locked, owed, currency)
     try:
         confirmed = confirm_reservation(
             reservation.pk,
@@ -174,6 +168,18 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
         raise RefundOwed(**owed, reason=f"paid for a reservation that is {locked.status}") from None
     balances.record_checkout_payment(confirmed, session, amount=from_cents(amount_cents), payment_intent_id=payment_intent_id)
     return Outcome(confirmed.pk, "confirmed" if locked.status != Status.CONFIRMED else "already confirmed; payer details backfilled")
+
+
+def _refuse_a_payment_that_is_not_this_stays(locked: Reservation, owed: OwedPayment, currency: str | None) -> None:
+    """Raise RefundOwed for a second payment of a paid stay, or one that is not what was due."""
+    payment_intent_id, amount_cents = owed["payment_intent_id"], owed["amount_cents"]
+    if locked.status == Status.CONFIRMED and locked.payment_intent_id and payment_intent_id and locked.payment_intent_id != payment_intent_id:
+        raise RefundOwed(**owed, reason="a second payment for a reservation already paid")
+    if locked.status != Status.CONFIRMED:
+        paid_label = f"{from_cents(amount_cents)} {(currency or '?').upper()}"
+        if amount_cents != to_cents(balances.due_at_checkout(locked)) or (currency or "").upper() != locked.currency:
+            # Underpaid, overpaid or another currency: not this reservation's price, so no stay.
+            raise RefundOwed(**owed, reason=f"paid {paid_label} but the total is {locked.total} {locked.currency}")
 
 
 def was_refunded_as_unbookable(reservation: Reservation, payment_intent_id: str) -> bool:
@@ -227,7 +233,7 @@ def charge_refunded(charge: dict, *, actor: str) -> Outcome:
     if reservation.payment_intent_id and payment_intent_id and reservation.payment_intent_id != payment_intent_id:
         return Outcome(reservation.pk, "ignored: a refund of another payment (already handled)")
     refunded_cents = _cents(charge.get("amount_refunded"), "amount_refunded")
-    refunded = record_refund_total(reservation.pk, refunded_total=from_cents(refunded_cents), actor=actor, note="charge refunded")
+    refunded = refunds.record_provider_total(reservation.pk, refunded_total=from_cents(refunded_cents), actor=actor, note="charge refunded")
     return Outcome(reservation.pk, f"refunded total {refunded.amount_refunded} {refunded.currency}")
 
 

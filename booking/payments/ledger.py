@@ -2,8 +2,8 @@
 
 Each write runs under the property lock with the reservation re-read inside it (as in
 booking/services/reservations.py), so a webhook, the sandbox page, the reconciliation job and an
-admin refund never overwrite each other's figures. Refund totals only ever grow: an out-of-order
-`charge.refunded` carrying an older total changes nothing.
+admin refund never overwrite each other's figures. Refunds asked of the provider are recorded by
+booking/services/refunds.py.
 """
 
 from datetime import datetime
@@ -44,20 +44,6 @@ def record_checkout(reservation_id: str, *, provider: str, session_id: str, url:
         from_status=reservation.status,
         note=f"{provider} checkout {session_id}, open until {timezone.localtime(expires_at):%Y-%m-%d %H:%M %Z}",
     )
-
-
-def record_refund_total(reservation_id: str, *, refunded_total: Decimal, actor: str, note: str) -> Reservation:
-    """Raise amount_refunded to the provider's running total (never lower it, never above the payment)."""
-    with reservation_transaction(reservation_id) as reservation:
-        ceiling = reservation.amount_paid if reservation.amount_paid > 0 else refunded_total
-        new_total = min(max(reservation.amount_refunded, money(refunded_total)), ceiling)
-        if new_total != reservation.amount_refunded:
-            reservation.amount_refunded = new_total
-            reservation.save(update_fields=["amount_refunded", "updated_at"])
-            record_event(
-                reservation, action="refund", actor=actor, from_status=reservation.status, note=f"{note}; refunded so far {new_total} {reservation.currency}"
-            )
-    return reservation
 
 
 def record_unbookable_payment(

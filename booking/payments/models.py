@@ -65,3 +65,46 @@ class SandboxCheckout(models.Model):
 
     def __str__(self):
         return f"{self.id} ({self.status})"
+
+
+class ProviderRefund(models.Model):
+    """One refund asked of the payment provider (booking/services/refunds.py).
+
+    The row is written under the reservation's lock before the provider is called, so a concurrent
+    request sees its amount as taken; it is settled with the provider's refund id, which is unique:
+    a refund is added to the reservation's refunded total once, however often its answer arrives.
+    Its idempotency key belongs to the request, not to the amount: the same request sent again is
+    the same refund at the provider, a new request is a new refund.
+    """
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", "Asked of the provider"
+        SUCCEEDED = "succeeded", "Refunded"
+        FAILED = "failed", "Failed"
+
+    class Kind(models.TextChoices):
+        STAFF = "staff", "Refund by staff"
+        CANCELLATION = "cancellation", "Cancellation refund"
+
+    reservation = models.ForeignKey("booking.Reservation", on_delete=models.PROTECT, related_name="provider_refunds")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    provider = models.CharField(max_length=20)
+    payment_intent_id = models.CharField(max_length=255, help_text="The payment refunded (its provider id).")
+    idempotency_key = models.CharField(max_length=255, unique=True)
+    provider_refund_id = models.CharField(max_length=255, null=True, blank=True, unique=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REQUESTED)
+    actor = models.CharField(max_length=100)
+    reason = models.CharField(max_length=300, blank=True)
+    failure = models.CharField(max_length=300, blank=True)
+    requested_at = models.DateTimeField(default=timezone.now)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "booking"
+        ordering = ["requested_at"]
+        indexes = [models.Index(fields=["status", "requested_at"], name="provider_refund_open_idx")]
+
+    def __str__(self):
+        return f"{self.kind} refund {self.provider_refund_id or self.idempotency_key}: {self.amount} {self.currency} ({self.status})"

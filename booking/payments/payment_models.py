@@ -117,9 +117,9 @@ class Receipt(models.Model):
         ordering = ["year", "sequence"]
         constraints = [models.UniqueConstraint(fields=["year", "sequence"], name="one_receipt_number_per_year")]
 
+    def __str__(self):
+        return f"receipt {self.number}"
+
     @property
     def number(self) -> str:
         return f"{self.year}/{self.sequence:04d}"
-
-    def __str__(self):
-        return f"receipt {self.number}"

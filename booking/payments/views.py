@@ -1,5 +1,5 @@
 """Payment endpoints under /api/v1/payments/: checkout-link, checkout-session, the Stripe webhook and
-the sandbox checkout page. Each is a thin adapter over booking/payments/services.py and events.py."""
+the sandbox checkout page. Each is a thin adapter over booking/services/payments.py and booking/payments/events.py."""
 
 import json
 import logging
@@ -31,11 +31,13 @@ from booking.callers import Caller
 from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.formatting import active_language, format_money
 from booking.models import Reservation
-from booking.payments import TEST_PAYMENT_NOTICE, sandbox, services
+from booking.operations import checkout_link_arguments
+from booking.payments import TEST_PAYMENT_NOTICE, sandbox
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.presenters import checkout_json
 from booking.payments.providers import active_provider_name
 from booking.payments.schemas import CheckoutResult
+from booking.services import payments as services
 from booking.services.idempotency import run_idempotent
 
 logger = logging.getLogger(__name__)
@@ -80,18 +82,8 @@ class CheckoutLinkView(ApiView):
         data = self.body(validation.CheckoutLinkCreate)
 
         def create():
-            reservation = services.create_checkout_link(
-                check_in=data["check_in"],
-                check_out=data["check_out"],
-                guests=data["guests"],
-                success_url=data.get("success_url"),
-                cancel_url=data.get("cancel_url"),
-                special_requests=data.get("special_requests"),
-                agent_name=data.get("agent_name"),
-                caller=Caller.from_request(booking_source(request), request, actor_prefix="api"),
-                children_ages=data.get("children_ages"),
-            )
-            return 200, checkout_json(reservation)
+            caller = Caller.from_request(booking_source(request), request, actor_prefix="api")
+            return 200, checkout_json(services.create_checkout_link(**checkout_link_arguments(data, caller)))
 
         status, body = run_idempotent(scope="checkout-link", key=request.headers.get("Idempotency-Key"), payload=request.data, produce=create)
         return Response(body, status=status)

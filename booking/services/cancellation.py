@@ -14,16 +14,14 @@ A second cancel changes nothing and refunds nothing.
 import logging
 from decimal import Decimal
 
-from django.db import transaction
 from django.utils import timezone
 
 from booking.errors import BookingError, InvalidTransition, NotFound
 from booking.models import OutboundEmail, Reservation, new_manage_token
 from booking.notifications import queue_emails
-from booking.payments.ledger import from_cents, record_refund_total, to_cents
-from booking.payments.providers import get_provider
 from booking.pricing import money
 from booking.selectors import refund_if_cancelled
+from booking.services import payments, refunds
 from booking.services.audit import flag_for_staff, record_event
 from booking.services.locking import reservation_transaction
 from booking.services.reservations import get_reservation
@@ -55,7 +53,11 @@ def cancel_stay(reservation_id: str, *, actor: str, refund: Decimal | None = Non
 
     A held reservation is simply released (nothing was paid). Cancelling a cancelled stay returns it
     unchanged. The provider is called after the cancellation commits; see the module docstring.
+    A hold's checkout is closed at the provider first, as DELETE /api/v1/reservations/{id} does.
     """
+    before = get_reservation(reservation_id)
+    if before.status == Status.HELD:
+        payments.close_checkout(before)
     with reservation_transaction(reservation_id) as reservation:
         if reservation.status == Status.CANCELLED:
             return reservation
@@ -64,10 +66,11 @@ def cancel_stay(reservation_id: str, *, actor: str, refund: Decimal | None = Non
         previous = reservation.status
         owed = ZERO
         if previous == Status.CONFIRMED:
-            refundable = max(reservation.amount_paid - reservation.amount_refunded, ZERO)
-            owed = refund_if_cancelled(reservation).amount if refund is None else min(money(refund), refundable)
-            if owed < 0:
+            if refund is not None and refund < 0:
                 raise InvalidTransition("A refund cannot be negative.")
+            # Staff refunds still at the provider are taken already (booking/services/refunds.py).
+            refundable = refunds.refund_state(reservation).refundable
+            owed = min(refund_if_cancelled(reservation).amount if refund is None else money(refund), refundable)
         reservation.status = Status.CANCELLED
         reservation.cancelled_at = timezone.now()
         reservation.refund_pending = owed
@@ -97,45 +100,28 @@ def cancel_by_guest(token: str) -> Reservation:
     return cancel_stay(reservation.pk, actor="guest (manage link)", by_guest=True)
 
 
-def refund_idempotency_key(reservation: Reservation) -> str:
-    # One cancellation refund per reservation, ever: the key needs nothing but the reservation
-    # (and the amount, so a changed amount is a new request rather than a provider error).
-    return f"cancellation-{reservation.pk}-{int(reservation.refund_pending * 100)}"
-
-
 def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
-    """Ask the provider for the pending refund; record it, or flag it for staff and raise."""
-    reservation = get_reservation(reservation_id)
-    pending = reservation.refund_pending
-    if pending <= 0:
-        return reservation
-    if not reservation.payment_intent_id:
-        flag_for_staff(reservation_id, actor=actor, note=f"Refund of {pending} {reservation.currency} owed but no payment id is known: refund it by hand.")
+    """Ask the provider for what the cancellation still owes (refunds made since the cancel count
+    toward it: booking/services/refunds.py); record it, or flag it for staff and raise."""
+    with reservation_transaction(reservation_id) as locked:
+        if locked.refund_pending <= 0:
+            return locked
+        request = refunds.cancellation_request(locked, actor=actor) if locked.payment_intent_id else None
+    if not locked.payment_intent_id:
+        note = f"Refund of {locked.refund_pending} {locked.currency} owed but no payment id is known: refund it by hand."
+        flag_for_staff(reservation_id, actor=actor, note=note)
         raise RefundPending("No payment id to refund against.")
+    if request is None:
+        return get_reservation(reservation_id)  # nothing to ask now, or already being asked
     try:
-        refund = get_provider(reservation.payment_provider or None).refund(
-            payment_intent_id=reservation.payment_intent_id,
-            amount_cents=to_cents(pending),
-            idempotency_key=refund_idempotency_key(reservation),
-        )
+        refunds.make_refund(request)
     except BookingError as error:
-        flag_for_staff(reservation_id, actor=actor, note=f"Refund of {pending} {reservation.currency} pending: {error.detail} It is retried automatically.")
+        flag_for_staff(reservation_id, actor=actor, note=f"Refund of {request.amount} {request.currency} pending: {error.detail} It is retried automatically.")
         raise RefundPending(error.detail) from error
-    refunded = from_cents(refund.amount_cents)
-    with transaction.atomic():
-        reservation = record_refund_total(
-            reservation_id,
-            refunded_total=reservation.amount_refunded + refunded,
-            actor=actor,
-            note=f"cancellation refund {refund.id} of {refunded} {reservation.currency}",
-        )
-        locked = Reservation.objects.select_for_update().get(pk=reservation_id)
-        was_flagged = locked.needs_attention.startswith("Refund of")
-        locked.refund_pending = ZERO
-        if was_flagged:
+    with reservation_transaction(reservation_id) as locked:
+        if locked.refund_pending == 0 and locked.needs_attention.startswith("Refund of"):
             locked.needs_attention = ""
-        locked.save(update_fields=["refund_pending", "needs_attention", "updated_at"])
-        if was_flagged:
+            locked.save(update_fields=["needs_attention", "updated_at"])
             # The guest was told the refund was on its way; now tell them it was made.
             queue_emails(locked, OutboundEmail.Kind.REFUND)
     return get_reservation(reservation_id)
@@ -148,12 +134,14 @@ class RefundPending(BookingError):
 
 
 def retry_pending_refunds() -> int:
-    """The refund job: try every pending cancellation refund again. Returns how many went through."""
-    done = 0
-    for reservation_id in Reservation.objects.filter(status=Status.CANCELLED, refund_pending__gt=0).values_list("pk", flat=True):
+    """The refund job: try every pending cancellation refund again, and ask again for staff refunds a
+    dead process left unanswered. Returns how many went through."""
+    done = refunds.redrive_stale_requests()
+    owed = Reservation.objects.filter(status=Status.CANCELLED, refund_pending__gt=0).values_list("pk", "refund_pending")
+    for reservation_id, pending in owed:
         try:
-            issue_pending_refund(reservation_id, actor="refund job")
+            after = issue_pending_refund(reservation_id, actor="refund job")
         except BookingError:
             continue
-        done += 1
+        done += after.refund_pending < pending  # nothing asked (another worker is asking) is not counted
     return done

@@ -16,18 +16,18 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from booking import accepted_terms, pricing
+from booking.breakdown import breakdown_json
 from booking.callers import Caller
 from booking.errors import DatesUnavailable
 from booking.models import Property, Reservation
 from booking.payment_schedule import payment_schedule, schedule_json, terms_of
-from booking.presenters import breakdown_json, reservation_json
 from booking.rules import rules_for_version
 from booking.selectors import blocking_reservations, blocks_between, taken_ranges_and_holds, today, version_and_taken_ranges
+from booking.services import offers
 from booking.services.audit import record_event
-from booking.services.idempotency import recover_with
 from booking.services.limits import check_hold_rate, check_unpaid_holds
 from booking.services.locking import calendar_lock
 
@@ -76,6 +76,8 @@ def hold_stay(
     caller: Caller | None = None,
     children_ages: list[int] | None = None,
     language: str = "en",
+    promo_code: str | None = None,
+    extras: list[dict[str, Any]] | None = None,
 ) -> Reservation:
     """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited).
 
@@ -83,7 +85,9 @@ def hold_stay(
 
     Every interface holds through here (REST reservations and checkout links, MCP, A2A, the site),
     so each sees the same calendar: the before-hold hooks run first, then the check and the insert
-    under the lock."""
+    under the lock. A promo code's maximum uses are counted under the same lock (live holds
+    included), so concurrent holds cannot take more uses than the code has; `extras` are
+    validation.ExtrasField items. Bad offers are InvalidInput (422) at `body.promo_code`/`body.extras`."""
     caller = caller or Caller(Reservation.Source.API)
     client_ip = caller.client_ip
     check_hold_rate(client_ip)
@@ -94,20 +98,31 @@ def hold_stay(
     # are refused at once, as the availability endpoint would answer. Only a stay that looks free
     # queues for the lock, where the check is made again and is the one that counts. In a burst on
     # the same nights every request that arrives after the winner's commit leaves without waiting.
-    prop_id, version, ranges = version_and_taken_ranges(check_in, check_out)
-    refuse_unless_free(stay, guests, rules_for_version(prop_id, version), ranges)
+    # The nights either side are read too: a gap between two taken nights may be booked whole.
+    window = pricing.gap_window(stay)
+    prop_id, version, ranges = version_and_taken_ranges(*window)
+    rules = rules_for_version(prop_id, version)
+    offers.extras_for(rules, extras, stay, "body")
+    offers.promo_for(prop_id, promo_code, stay, "body")
+    refuse_unless_free(stay, guests, rules, ranges)
     try:
         with calendar_lock(prop_id) as version:
             check_unpaid_holds(client_ip)
             rules = rules_for_version(prop_id, version)
             now = timezone.now()
             expire_lapsed_holds_overlapping(prop_id, check_in, check_out, now)
-            refuse_unless_free(stay, guests, rules, taken_ranges_and_holds(prop_id, check_in, check_out, now))
+            ranges = taken_ranges_and_holds(prop_id, *window, now)
+            refuse_unless_free(stay, guests, rules, ranges)
+            chosen = offers.extras_for(rules, extras, stay, "body")
+            promo, promo_id = offers.promo_for(prop_id, promo_code, stay, "body", now=now)  # its uses, under the lock
             if settings.TEST_RACE_WINDOW_SECONDS:
                 # Tests only (pretix does the same): widen the gap between the check and the insert,
                 # so that the racing tests catch a missing lock on every run, not by luck.
                 time.sleep(settings.TEST_RACE_WINDOW_SECONDS)
-            quote = pricing.quote(stay, guests, rules, children_ages or ())
+            taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *window)
+            quote = pricing.quote(stay, guests, rules, children_ages or (), today=today(), taken_nights=taken, promo=promo, extras=chosen)
+            with translation.override(language):  # discount and extra labels in the booking's language (its emails, its manage page)
+                breakdown = breakdown_json(quote)
             reservation = Reservation.objects.create(
                 property_id=prop_id,
                 status=Reservation.Status.HELD,
@@ -117,7 +132,8 @@ def hold_stay(
                 guests=guests,
                 children_ages=list(children_ages or ()),
                 hold_expires_at=now + timedelta(minutes=settings.HOLD_MINUTES),
-                price_breakdown=breakdown_json(quote),
+                price_breakdown=breakdown,
+                promo_code_id=promo_id,
                 accepted_terms=accepted_terms.snapshot(rules),
                 payment_schedule=schedule_json(payment_schedule(quote.total, check_in=check_in, today=today(), terms=terms_of(rules))),
                 total=quote.total,
@@ -144,12 +160,6 @@ def refuse_unless_free(stay: pricing.Stay, guests: int, rules: pricing.PricingRu
     verdict = pricing.check_stay_against_ranges(stay, guests, rules, ranges, today())
     if not verdict.available:
         raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
-
-
-@recover_with("reservations")
-def answer_of_a_committed_hold(reservation: Reservation, payload: object) -> tuple[int, dict[str, Any]]:
-    """What POST /api/v1/reservations answered (or would have) for a hold it made."""
-    return 201, reservation_json(reservation, mask=False)
 
 
 def expire_lapsed_holds_overlapping(prop: Property | int, start: date, end: date, now: datetime) -> int:

@@ -54,7 +54,8 @@ from django.utils import timezone
 
 from booking.errors import BookingError, IdempotencyKeyReused
 from booking.models import IdempotencyRecord, Reservation
-from booking.presenters import mask_email, mask_phone
+from booking.privacy import mask_email, mask_phone
+from booking.validation import valid_idempotency_key
 
 LEASE_SECONDS = 10.0  # a claim not renewed for this long belongs to a dead owner
 HEARTBEAT_SECONDS = 3.0  # how often a running request renews its lease
@@ -109,11 +110,14 @@ _TRY_AGAIN = _Wait.TRY_AGAIN
 _current_claim: contextvars.ContextVar[tuple[int, str] | None] = contextvars.ContextVar("idempotency_claim", default=None)
 
 
-def run_idempotent(*, scope: str, key: str | None, payload: object, produce: Callable[[], Answer]) -> Answer:
-    """Run `produce` once per (scope, key); return its (status, body), replayed on repeats."""
-    if not key:
+def run_idempotent(
+    *, scope: str, key: object, payload: object, produce: Callable[[], Answer], key_location: tuple[str, ...] = ("header", "Idempotency-Key")
+) -> Answer:
+    """Run `produce` once per (scope, key); return its (status, body), replayed on repeats. Every
+    interface's retry key passes here and is validated here (422 at `key_location`)."""
+    if key is None or key == "":
         return produce()
-    key = key[:255]
+    key = valid_idempotency_key(key, list(key_location))
     fingerprint = request_fingerprint(payload)
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
@@ -211,7 +215,7 @@ def _release(claim: _Claim) -> None:
 
 # How to answer a key whose first request committed a hold but died before storing its answer:
 # one function per scope, registered by the module that owns the scope's operation (holds.py for
-# "reservations", payments/services.py for "checkout-link"), so this generic service needs to know
+# "reservations", services/payments.py for "checkout-link"), so this generic service needs to know
 # none of them. A scope without one answers by running the request again.
 Recovery = Callable[[Reservation, object], "Answer | None"]
 _recoveries: dict[str, Recovery] = {}

@@ -166,3 +166,24 @@ def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservat
             reservation.save(update_fields=["hold_expires_at", "updated_at"])
             record_event(reservation, action="extend_hold", actor=actor, from_status=Status.HELD, note=f"held until {until:%Y-%m-%d %H:%M %Z}")
     return reservation
+
+
+# What staff may change on a reservation's page; status, dates and money change only through the
+# services that own them (confirm, cancel, refund), never by editing a form.
+STAFF_EDITABLE = frozenset({"agent_name", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "needs_attention"})
+
+
+def edit_by_staff(reservation_id: str, *, changes: dict[str, object], actor: str) -> Reservation:
+    """Write the fields staff changed in the back office, and only those, under the reservation's
+    lock: a webhook that confirmed the stay while the form was open keeps its status and amounts."""
+    refused = set(changes) - STAFF_EDITABLE
+    if refused:
+        raise InvalidTransition(f"These fields are not edited by hand: {', '.join(sorted(refused))}.")
+    with reservation_transaction(reservation_id) as reservation:
+        if not changes:
+            return reservation
+        for name, value in changes.items():
+            setattr(reservation, name, value)
+        reservation.save(update_fields=[*changes, "updated_at"])
+        record_event(reservation, action="edit", actor=actor, from_status=reservation.status, note="changed: " + ", ".join(changes))
+        return reservation

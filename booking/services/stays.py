@@ -2,58 +2,39 @@
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, Generic, TypeVar
 
-from django.utils import translation
-from rest_framework.renderers import JSONRenderer
-
 from booking import payment_schedule, pricing, validation
 from booking.errors import InvalidInput
 from booking.models import Property
-from booking.presenters import availability_json, calendar_json, property_json, quote_json
 from booking.rules import rules_for_version
 from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today, version_and_taken_ranges
+from booking.services import offers
 
 T = TypeVar("T")
 
-_property_documents: dict[int, tuple[int, dict[str, Any], bytes]] = {}
-
-
-class Remembered(Generic[T]):
-    """A result a web process keeps, with its JSON encodings (one per kind and language)."""
-
-    def __init__(self, value: T):
-        self.value = value
-        self._documents: dict[tuple[Any, ...], bytes] = {}
-
-    def document(self, kind: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> bytes:
-        key = (*kind, translation.get_language())
-        document = self._documents.get(key)
-        if document is None:  # two threads may both encode it once; the bytes are the same
-            document = self._documents[key] = JSONRenderer().render(build())
-        return document
-
 
 class Memory(Generic[T]):
-    """The last `size` results of a pure function, keyed by every input it reads (see below)."""
+    """The last `size` results of a pure function, keyed by every input it reads (see below). A
+    result asked again under the same inputs is the same object, so an adapter can keep what it
+    derives from it (booking/api/documents.py keeps its JSON)."""
 
     def __init__(self, size: int):
         self.size = size
-        self.entries: OrderedDict[tuple[Any, ...], Remembered[T]] = OrderedDict()
+        self.entries: OrderedDict[tuple[Any, ...], T] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: tuple[Any, ...]) -> Remembered[T] | None:
+    def get(self, key: tuple[Any, ...]) -> T | None:
         with self.lock:
             remembered = self.entries.get(key)
             if remembered is not None:
                 self.entries.move_to_end(key)
             return remembered
 
-    def keep(self, key: tuple[Any, ...], remembered: Remembered[T]) -> None:
+    def keep(self, key: tuple[Any, ...], remembered: T) -> None:
         with self.lock:
             self.entries[key] = remembered
             while len(self.entries) > self.size:
@@ -64,27 +45,27 @@ class Memory(Generic[T]):
             self.entries.clear()
 
 
-def describe_property() -> dict[str, Any]:
-    """The property's public document (presenters.property_json), rebuilt only when its version
-    changes: any edit of the property, its rates or its content bumps rules_version."""
-    return _property_document()[0]
+@dataclass(frozen=True, eq=False)
+class PropertyDescription:
+    """The property as agents read it: the row with its amenities, photos and reviews, and its rules."""
+
+    property: Property
+    rules: pricing.PricingRules
+    version: int
 
 
-def describe_property_json() -> bytes:
-    """The same document, already encoded as JSON: the most polled answer costs one query."""
-    return _property_document()[1]
+_descriptions: dict[int, PropertyDescription] = {}
 
 
-def _property_document() -> tuple[dict[str, Any], bytes]:
+def describe_property() -> PropertyDescription:
+    """The property being sold, read again only when its version changes: any edit of the property,
+    its rates or its content bumps rules_version. One query otherwise."""
     property_id, version = get_property_version()
-    cached = _property_documents.get(property_id)
-    if cached is None or cached[0] != version:
+    described = _descriptions.get(property_id)
+    if described is None or described.version != version:
         prop = Property.objects.prefetch_related("amenities", "photos", "reviews").get(pk=property_id)
-        with translation.override("en"):  # the agents' document is language-neutral (English)
-            document = property_json(prop, rules_for_version(property_id, version))
-        cached = (version, document, JSONRenderer().render(document))
-        _property_documents[property_id] = cached
-    return cached[1], cached[2]
+        described = _descriptions[property_id] = PropertyDescription(prop, rules_for_version(property_id, version), version)
+    return described
 
 
 @dataclass(frozen=True)
@@ -105,15 +86,9 @@ class StayCheck:
         return payment_schedule.payment_schedule(total, check_in=self.stay.check_in, today=self.today, terms=self.terms)
 
 
-def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None) -> StayCheck:
-    """Whether the stay can be booked now, with its price either way. Two queries."""
-    return _remembered_check(check_in, check_out, guests, children_ages or ()).value
-
-
-def availability_document(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None) -> bytes:
-    """check_stay as the API's JSON (presenters.availability_json), encoded once per remembered check."""
-    remembered = _remembered_check(check_in, check_out, guests, children_ages or ())
-    return remembered.document(("availability",), lambda: availability_json(remembered.value))
+def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None, promo_code: str | None = None) -> StayCheck:
+    """Whether the stay can be booked now, with its price either way. One query (two with a code)."""
+    return _remembered_check_and_rules(Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, (), "query"))[0]
 
 
 @dataclass(frozen=True)
@@ -123,49 +98,55 @@ class PricedQuote:
     exchange_rate: Decimal
 
 
+@dataclass(frozen=True)
+class Asked:
+    """A stay as asked for, with its offers: what a check or a quote is remembered by."""
+
+    check_in: date
+    check_out: date
+    guests: int
+    children_ages: tuple[int, ...]
+    promo_code: str | None
+    extras: tuple[tuple[str, int], ...]
+    location: str  # of the fields, for the 422s: "query" or "body"
+
+
 def quote_stay(
-    *, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body", children_ages: list[int] | None = None
+    *,
+    check_in: date,
+    check_out: date,
+    guests: int,
+    currency: str = "EUR",
+    location: str = "body",
+    children_ages: list[int] | None = None,
+    promo_code: str | None = None,
+    extras: list[dict[str, Any]] | None = None,
 ) -> PricedQuote:
-    return _priced(check_in, check_out, guests, currency, location, children_ages or ())[1]
-
-
-def quote_document(
-    *, check_in: date, check_out: date, guests: int, currency: str = "EUR", location: str = "body", children_ages: list[int] | None = None
-) -> bytes:
-    """quote_stay as the API's JSON (presenters.quote_json), encoded once per remembered check and currency."""
-    remembered, priced = _priced(check_in, check_out, guests, currency, location, children_ages or ())
-    return remembered.document(("quote", priced.currency, priced.exchange_rate), lambda: quote_json(priced))
-
-
-def _priced(
-    check_in: date, check_out: date, guests: int, currency: str, location: str, children_ages: Collection[int]
-) -> tuple[Remembered[StayCheck], PricedQuote]:
-    remembered, rules = _remembered_check_and_rules(check_in, check_out, guests, children_ages)
+    """check_stay with its offers and its price shown in `currency` (one the property lists)."""
+    asked = Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, tuple((e["code"], e["quantity"]) for e in extras or ()), location)
+    check, rules = _remembered_check_and_rules(asked)
     currency = currency.upper()
     rate = rules.display_currencies.get(currency)
     if rate is None:
         supported = ", ".join(sorted(rules.display_currencies))
         raise InvalidInput.single([location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
-    return remembered, PricedQuote(remembered.value, currency, rate)
+    return PricedQuote(check, currency, rate)
 
 
-def _remembered_check(check_in: date, check_out: date, guests: int, children_ages: Collection[int]) -> Remembered[StayCheck]:
-    return _remembered_check_and_rules(check_in, check_out, guests, children_ages)[0]
-
-
-def _remembered_check_and_rules(
-    check_in: date, check_out: date, guests: int, children_ages: Collection[int]
-) -> tuple[Remembered[StayCheck], pricing.PricingRules]:
-    property_id, version, ranges = version_and_taken_ranges(check_in, check_out)  # one query
+def _remembered_check_and_rules(asked: Asked) -> tuple[StayCheck, pricing.PricingRules]:
+    stay = pricing.Stay(asked.check_in, asked.check_out)
+    property_id, version, ranges = version_and_taken_ranges(*pricing.gap_window(stay))  # one query
     rules = rules_for_version(property_id, version)
-    key = (property_id, version, check_in, check_out, guests, tuple(children_ages), tuple(ranges), today())
+    extras = offers.extras_for(rules, ({"code": c, "quantity": q} for c, q in asked.extras), stay, asked.location)
+    promo, _ = offers.promo_for(property_id, asked.promo_code, stay, asked.location)  # a query only with a code
+    key = (property_id, version, asked.check_in, asked.check_out, asked.guests, asked.children_ages, promo, extras, tuple(ranges), today())
     remembered = _checks.get(key)
     if remembered is not None:
         return remembered, rules
-    stay = pricing.Stay(check_in, check_out)
-    verdict = pricing.check_stay_against_ranges(stay, guests, rules, ranges, today())
-    quote = pricing.quote(stay, guests, rules, children_ages)
-    remembered = Remembered(StayCheck(stay, guests, verdict, quote, payment_schedule.terms_of(rules), today()))
+    verdict = pricing.check_stay_against_ranges(stay, asked.guests, rules, ranges, today())
+    taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *pricing.gap_window(stay))
+    priced = pricing.quote(stay, asked.guests, rules, asked.children_ages, today=today(), taken_nights=taken, promo=promo, extras=extras)
+    remembered = StayCheck(stay, asked.guests, verdict, priced, payment_schedule.terms_of(rules), today())
     _checks.keep(key, remembered)
     return remembered, rules
 
@@ -173,7 +154,7 @@ def _remembered_check_and_rules(
 # A stay's check and a calendar are pure functions of the rules (their version), the taken ranges
 # (with when each unpaid hold lapses), today and the asked stay or window; they cost more than the
 # query for the taken ranges. Each web process keeps the last few under exactly those inputs, with
-# their JSON. The ranges are read on every call, so a remembered answer can never show a night
+# what adapters derive from them (their JSON). The ranges are read on every call, so a remembered answer can never show a night
 # free that has been taken since, whoever wrote it (a hold, a payment, an expiry, a cancellation,
 # a block, a partner import, the admin, raw SQL): no writer has to remember to bump a version.
 _checks: Memory[StayCheck] = Memory(256)
@@ -198,23 +179,44 @@ class FoundStays:
     stays: list[pricing.FoundStay]
     terms: payment_schedule.PaymentTerms
     today: date
+    promo_code: str | None = None
 
     def schedule_of(self, found: pricing.FoundStay) -> tuple[payment_schedule.ScheduleEntry, ...]:
         return payment_schedule.payment_schedule(found.total, check_in=found.check_in, today=self.today, terms=self.terms)
 
 
-def find_stays(*, nights: int, guests: int, start: date | None = None, end: date | None = None, children_ages: list[int] | None = None) -> FoundStays:
+def find_stays(
+    *,
+    nights: int,
+    guests: int,
+    start: date | None = None,
+    end: date | None = None,
+    children_ages: list[int] | None = None,
+    promo_code: str | None = None,
+) -> FoundStays:
     """Up to 10 bookable stays of `nights` nights arriving in [start, end] (start: today, the first
-    bookable date; end: start + 60 days), cheapest first. Two queries, whatever the window."""
+    bookable date; end: start + 60 days), cheapest first. Two queries, whatever the window (three
+    with a code: it prices the stays it applies to, and one usable on none of them is a 422)."""
     property_id, version = get_property_version()
     rules = rules_for_version(property_id, version)
     start = max(start or today(), today())
     end = end or start + timedelta(days=DEFAULT_SEARCH_DAYS)
-    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, start, end + timedelta(days=nights)), start, end + timedelta(days=nights))
+    promo, _ = offers.promo_for(property_id, promo_code, pricing.Stay(start, start + timedelta(days=nights)), "query", any_window=True)
+    # From the night before the first arrival to the night after the last departure: gap nights.
+    first, last = start - timedelta(days=1), end + timedelta(days=nights + 1)
+    taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, first, last), first, last)
     found = pricing.find_stays(
-        nights=nights, guests=guests, rules=rules, taken_nights=taken, today=today(), first_arrival=start, last_arrival=end, children_ages=children_ages or ()
+        nights=nights,
+        guests=guests,
+        rules=rules,
+        taken_nights=taken,
+        today=today(),
+        first_arrival=start,
+        last_arrival=end,
+        children_ages=children_ages or (),
+        promo=promo,
     )
-    return FoundStays(nights, guests, start, end, rules.currency, found, payment_schedule.terms_of(rules), today())
+    return FoundStays(nights, guests, start, end, rules.currency, found, payment_schedule.terms_of(rules), today(), promo.code if promo else None)
 
 
 DEFAULT_SEARCH_DAYS = 60
@@ -222,16 +224,10 @@ DEFAULT_SEARCH_DAYS = 60
 
 def calendar_months(*, start: date | None, months: int) -> Calendar:
     """Day-by-day availability from the month of `start` (any date; default this month)."""
-    return _remembered_calendar(start, months).value
+    return _remembered_calendar(start, months)
 
 
-def calendar_document(*, start: date | None, months: int) -> bytes:
-    """calendar_months as the API's JSON (presenters.calendar_json), encoded once per calendar."""
-    remembered = _remembered_calendar(start, months)
-    return remembered.document(("calendar",), lambda: calendar_json(remembered.value))
-
-
-def _remembered_calendar(start: date | None, months: int) -> Remembered[Calendar]:
+def _remembered_calendar(start: date | None, months: int) -> Calendar:
     first = (start or today()).replace(day=1)
     year, month = divmod(first.month - 1 + months, 12)
     last = date(first.year + year, month + 1, 1) - timedelta(days=1)
@@ -253,7 +249,7 @@ def _remembered_calendar(start: date | None, months: int) -> Remembered[Calendar
     if remembered is not None:
         return remembered
     taken = pricing.taken_nights_from_ranges(ranges, before, lookahead)
-    remembered = Remembered(Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today())))
+    remembered = Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today()))
     _calendars.keep(key, remembered)
     return remembered
 
@@ -267,5 +263,5 @@ def forget_remembered() -> None:
     """Drop what this process remembers (tests: a rolled-back database reuses ids and versions)."""
     _checks.clear()
     _calendars.clear()
-    _property_documents.clear()
+    _descriptions.clear()
     validation.forget_validated()

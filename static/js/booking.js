@@ -40,6 +40,10 @@
     bookBar: $("[data-book-bar]"),
     bookBarTotal: $("[data-book-bar-total]"),
     bookBarButton: $("[data-book-bar-button]"),
+    promoCode: $("[data-promo-code]"),
+    promoApply: $("[data-promo-apply]"),
+    promoStatus: $("[data-promo-status]"),
+    extras: Array.from(root.querySelectorAll("[data-extra]")),
   };
 
   // --- Dates as ISO strings (YYYY-MM-DD), computed in UTC so no time zone shifts a day ---------
@@ -109,6 +113,16 @@
   const knownAges = () => state.childrenAges.filter((age) => age !== null);
   const agesComplete = () => state.childrenAges.every((age) => age !== null);
   const party = () => ({ guests: state.guests, ...(knownAges().length ? { children_ages: knownAges() } : {}) });
+  // The offers chosen on /book: a promo code (once the quote accepted it) and the extras ticked.
+  const chosenExtras = () =>
+    ui.extras
+      .map((input) => ({ code: input.dataset.extra, quantity: input.type === "checkbox" ? (input.checked ? 1 : 0) : Number(input.value) }))
+      .filter((extra) => extra.quantity > 0);
+  const offers = () => ({ ...(state.promoCode ? { promo_code: state.promoCode } : {}), ...(chosenExtras().length ? { extras: chosenExtras() } : {}) });
+  const extraName = (code) => {
+    const input = ui.extras.find((candidate) => candidate.dataset.extra === code);
+    return input ? input.dataset.extraName : code;
+  };
 
   const visibleMonths = () => (narrowScreen.matches ? 1 : 2);
 
@@ -168,7 +182,8 @@
     const nights = diffDays(checkIn, iso);
     return Boolean(
       arrival && departure && departure.check_out_allowed &&
-      nights >= arrival.min_nights && nights <= config.maxNights &&
+      // A gap between two stays, shorter than the minimum stay, is booked whole (to its end).
+      (nights >= arrival.min_nights || (arrival.gap_night && iso === firstBlockedNight(checkIn))) && nights <= config.maxNights &&
       iso <= firstBlockedNight(checkIn)
     );
   }
@@ -186,7 +201,11 @@
     if (choosingCheckOut()) {
       if (iso < state.checkIn) return t("before your check-in; clear the dates to start again");
       const nights = diffDays(state.checkIn, iso);
-      const minimum = calendarDays.get(state.checkIn).min_nights;
+      const arrival = calendarDays.get(state.checkIn);
+      const minimum = arrival.min_nights;
+      if (arrival.gap_night && nights < minimum && iso < firstBlockedNight(state.checkIn)) {
+        return t("a gap between two stays is booked whole: check out on {date}", { date: shortDate.format(toDate(firstBlockedNight(state.checkIn))) });
+      }
       if (nights < minimum) return t("stays from {date} last at least {nights}", { date: shortDate.format(toDate(state.checkIn)), nights: plural(minimum, "night") });
       if (nights > config.maxNights) return t("stays last at most {nights}", { nights: plural(config.maxNights, "night") });
       if (iso > firstBlockedNight(state.checkIn)) return t("a night in between is already booked");
@@ -198,6 +217,9 @@
     return t("no arrival possible on this day (the minimum stay of {nights} does not fit, or arrivals are closed)", { nights: plural(day.min_nights, "night") });
   }
 
+  // A gap night shows its price less the gap-night discount (the quote prices the whole stay).
+  const nightPrice = (day) => (day.gap_night && day.gap_nightly_rate !== null && day.gap_nightly_rate !== undefined ? day.gap_nightly_rate : day.nightly_rate);
+
   function dayLabel(iso) {
     const day = calendarDays.get(iso);
     const parts = [longDate.format(toDate(iso))];
@@ -205,6 +227,7 @@
     else if (iso === state.checkOut) parts.push(t("your check-out, {nights}", { nights: plural(diffDays(state.checkIn, iso), "night") }));
     else if (canChoose(iso)) {
       if (choosingCheckOut()) parts.push(t("choose as check-out, {nights}", { nights: plural(diffDays(state.checkIn, iso), "night") }));
+      else if (day.gap_night) parts.push(t("a gap between two stays, bookable whole at {price} a night", { price: moneyShort(nightPrice(day)) }));
       else parts.push(t("available for check-in, {price} a night, minimum {nights}", { price: moneyShort(day.nightly_rate), nights: plural(day.min_nights, "night") }));
     } else parts.push(t("unavailable: {reason}", { reason: refusal(iso) }));
     return parts.join(", ");
@@ -261,7 +284,8 @@
       rate.className = "rate";
       rate.setAttribute("aria-hidden", "true");
       const day = calendarDays.get(iso);
-      if (day) rate.textContent = moneyShort(day.nightly_rate);
+      if (day) rate.textContent = moneyShort(nightPrice(day));
+      if (day && day.gap_night) button.classList.add("gap-night");
       button.append(number, " ", rate);  // a space: "25 290 €" reads as two things, not "25290 €"
       row.insertCell().appendChild(button);
     }
@@ -275,7 +299,7 @@
     for (const button of ui.months.querySelectorAll(".day")) {
       const day = calendarDays.get(button.dataset.date);
       const rate = button.querySelector(".rate");
-      if (day && rate) rate.textContent = moneyShort(day.nightly_rate);
+      if (day && rate) rate.textContent = moneyShort(nightPrice(day));
     }
     refreshDays();
   }
@@ -490,10 +514,18 @@
       const response = await fetch(config.endpoints.quote, {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, ...party(), currency: state.currency }),
+        body: JSON.stringify({ check_in: state.checkIn, check_out: state.checkOut, ...party(), ...offers(), currency: state.currency }),
         signal: quoteRequest.signal,
       });
       const body = await response.json().catch(() => ({}));
+      const promoProblem = response.status === 422 && state.promoCode && promoRefusal(body);
+      if (promoProblem) {
+        // The code does not apply to this stay: say why by the field, and price the stay without it.
+        state.promoCode = "";
+        sayPromo(t("This code cannot be used: {reason}", { reason: promoProblem }), true);
+        requestQuote();
+        return;
+      }
       if (response.status === 422) {
         ui.quote.replaceChildren();
         showError(t("Please check your choice:"), validationMessages(body));
@@ -502,11 +534,32 @@
       if (!response.ok) throw new Error(`quote answered ${response.status}`);
       state.quote = body;
       renderQuote();
+      const promo = (body.discounts || []).find((discount) => discount.code);
+      if (promo) sayPromo(t("Code {code} applied: you save {amount}.", { code: promo.code, amount: money(-promo.amount, body.currency) }));
     } catch (error) {
       if (error.name === "AbortError") return;
       ui.quote.replaceChildren();
       showError(t("The price could not be calculated just now. Please try again in a moment."));
     }
+  }
+
+  function promoRefusal(body) {
+    const item = Array.isArray(body && body.detail) ? body.detail.find((entry) => Array.isArray(entry.loc) && entry.loc[1] === "promo_code") : null;
+    return item ? item.msg : "";
+  }
+
+  function sayPromo(message, isError = false) {
+    if (!ui.promoStatus) return;
+    ui.promoStatus.textContent = message;
+    ui.promoStatus.classList.toggle("promo-error", isError);
+  }
+
+  function applyPromo() {
+    const code = ui.promoCode.value.trim();
+    state.promoCode = code;
+    sayPromo(code ? t("Checking your code…") : "");
+    if (state.checkIn && state.checkOut) requestQuote();
+    else if (code) sayPromo(t("Choose your dates: the code is applied to their price."));
   }
 
   function line(label, amount, { note = "", className = "" } = {}) {
@@ -559,9 +612,16 @@
     table.appendChild(Object.assign(document.createElement("caption"), { className: "visually-hidden", textContent: t("Price breakdown") }));
     const body = table.createTBody();
     body.appendChild(line(t("Accommodation"), quote.accommodation, { note: t("{nights}, on average {price}", { nights: plural(nights, "night"), price: money(quote.nightly_avg, quote.currency) }) }));
-    if (quote.discount_amount < 0) body.appendChild(line(`${quote.discount_label || t("Discount")} (−${quote.discount_percent}%)`, quote.discount_amount, { className: "discount" }));
+    for (const discount of quote.discounts || []) {
+      const label = discount.code ? `${t(discount.label)} ${discount.code}` : t(discount.label);
+      body.appendChild(line(discount.percent === null ? label : `${label} (−${discount.percent}%)`, discount.amount, { className: "discount" }));
+    }
+    if (!quote.discounts && quote.discount_amount < 0) body.appendChild(line(`${quote.discount_label || t("Discount")} (−${quote.discount_percent}%)`, quote.discount_amount, { className: "discount" }));
     body.appendChild(line(quote.cleaning_fee_label || t("Cleaning"), quote.cleaning_fee));
     body.appendChild(line(t("City tax"), quote.city_tax, { note: cityTaxNote(quote) }));
+    for (const extra of quote.extras || []) {
+      body.appendChild(line(extra.quantity > 1 ? `${extraName(extra.code)} × ${extra.quantity}` : extraName(extra.code), extra.amount, { className: "extra-line" }));
+    }
     body.appendChild(line(t("Total"), quote.total, { className: "total" }));
     parts.push(table);
     // A deposit now and the balance later (the owner's payment terms): say both, before paying.
@@ -639,7 +699,7 @@
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": state.idempotencyKey || newKey() },
         body: JSON.stringify({
-          check_in: state.checkIn, check_out: state.checkOut, ...party(), ...(config.returnUrls || {}),
+          check_in: state.checkIn, check_out: state.checkOut, ...party(), ...offers(), ...(config.returnUrls || {}),
           // Back without paying: this page again, with the stay and the party kept.
           ...(config.cancelUrl ? { cancel_url: `${config.cancelUrl}?${stayQuery()}` } : {}),
         }),
@@ -794,6 +854,18 @@
         requestQuote();
       });
     }
+    if (ui.promoApply) {
+      ui.promoApply.addEventListener("click", applyPromo);
+      ui.promoCode.addEventListener("keydown", (event) => {
+        if (event.key === "Enter") {
+          event.preventDefault();
+          applyPromo();
+        }
+      });
+    }
+    for (const input of ui.extras) input.addEventListener("change", () => {
+      if (state.checkIn && state.checkOut) requestQuote();
+    });
     if (ui.book) ui.book.addEventListener("click", book);
     if (ui.book && ui.bookBar && "IntersectionObserver" in window) {
       new IntersectionObserver((entries) => {

@@ -10,7 +10,7 @@ import requests
 from tests.dates import future
 
 TIMEOUT = 30
-TOOL_NAMES = [
+SKILL_NAMES = [
     "get_property",
     "check_availability",
     "get_calendar",
@@ -21,11 +21,14 @@ TOOL_NAMES = [
     "get_reservation",
     "release_hold",
 ]
+# The UCP binding's tools (discovery/ucp/tools.py): MCP tools, not A2A skills.
+UCP_TOOL_NAMES = ["create_booking_session", "get_booking_session", "update_booking_session", "complete_booking_session", "cancel_booking_session"]
+TOOL_NAMES = SKILL_NAMES + UCP_TOOL_NAMES
 
 
 @pytest.fixture(scope="module")
 def agents_server(django_db_setup, django_db_blocker):
-    """One live server per test module: starting uvicorn and loading the agent SDKs takes seconds,
+    """One live server per test module: starting the server and loading the agent SDKs takes seconds,
     and these tests only talk to it over HTTP. It serves the test database, which each test still
     gets fresh (live_url below); the server's caches follow the property's rules_version."""
     from tests.live import live_server

@@ -12,7 +12,7 @@ from a2a.helpers import get_data_parts, get_text_parts, new_data_part, new_messa
 from a2a.types.a2a_pb2 import Role, SendMessageRequest, TaskState
 from a2a.utils.proto_utils import validate_proto_required_fields
 
-from tests.agents.conftest import TIMEOUT, TOOL_NAMES, first_free_stay, rest, rest_message, run, stay
+from tests.agents.conftest import SKILL_NAMES, TIMEOUT, first_free_stay, rest, rest_message, run, stay
 
 pytestmark = pytest.mark.live
 
@@ -60,11 +60,13 @@ class TestTheCard:
         assert httpx.get(card.documentation_url, timeout=TIMEOUT).status_code == 200
         assert httpx.get(card.icon_url, timeout=TIMEOUT).status_code == 200
 
-        assert [skill.id for skill in card.skills] == TOOL_NAMES
+        assert [skill.id for skill in card.skills] == SKILL_NAMES
         for skill in card.skills:
             assert skill.name and skill.description and "booking" in skill.tags
             [example] = skill.examples
             assert json.loads(example)["skill"] == skill.id
+            # The skills that make a hold show their retry key (issue 31).
+            assert ("idempotency_key" in json.loads(example)) is (skill.id in ("create_reservation", "create_checkout_link")), skill.id
 
     def test_an_a2a_0_3_client_can_read_the_card(self, live_url):
         from a2a.compat.v0_3.types import AgentCard as AgentCardV03
@@ -116,7 +118,7 @@ class TestSkills:
     def test_a_message_without_a_skill_is_told_which_skills_exist(self, live_url):
         parts = run(send, live_url, new_data_part({"check_in": "2027-05-10"}))
         [text] = get_text_parts(parts)
-        assert text.startswith('body.skill: Name the skill in "skill"') and all(name in text for name in TOOL_NAMES)
+        assert text.startswith('body.skill: Name the skill in "skill"') and all(name in text for name in SKILL_NAMES)
 
     def test_a_refusal_is_a_rejected_task_carrying_the_rest_error(self, live_url):
         unavailable = first_free_stay(live_url)
@@ -130,7 +132,7 @@ class TestSkills:
         reply = run(reply_to, live_url, new_text_part("Hi! Is the flat free next month for four people?"))
         assert reply.HasField("task") and reply.task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
         [guide] = get_data_parts(reply.task.status.message.parts)
-        assert guide["skills"] == TOOL_NAMES and guide["example"]["skill"] == "check_availability"
+        assert guide["skills"] == SKILL_NAMES and guide["example"]["skill"] == "check_availability"
         example = {key: value for key, value in guide["example"].items()}
         answered = run(lambda: reply_to(live_url, new_data_part(example), task_id=reply.task.id, context_id=reply.task.context_id))
         assert answered.HasField("task") and answered.task.status.state == TaskState.TASK_STATE_COMPLETED

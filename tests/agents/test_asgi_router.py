@@ -29,7 +29,7 @@ def client(router) -> httpx.AsyncClient:
 
 
 async def with_lifespan(router, work):
-    """Run `work` between the lifespan's startup and shutdown, as uvicorn does; return both."""
+    """Run `work` between the lifespan's startup and shutdown, as an ASGI server does; return both."""
     to_app, from_server = anyio.create_memory_object_stream(10)
     to_server, from_app = anyio.create_memory_object_stream(10)
     async with anyio.create_task_group() as group:

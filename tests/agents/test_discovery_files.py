@@ -140,3 +140,15 @@ class TestPagesForDevelopers:
         assert client.get("/llms.txt").status_code == 200
         assert client.get("/.well-known/ai-plugin.json").json()["auth"] == {"type": "none"}
         assert client.get("/.well-known/agent-card.json").json()["name"] == "Direct booking"
+
+
+def test_older_a2a_clients_find_the_card_at_agent_json(client, demo_property):
+    assert client.get("/.well-known/agent.json").json() == client.get("/.well-known/agent-card.json").json()
+
+
+def test_agents_read_the_ucp_profile_and_section_in_llms_txt_and_the_agents_page(client, demo_property):
+    llms = client.get("/llms.txt").content.decode()
+    assert "/.well-known/ucp" in llms and "create_booking_session" in llms and "continue_url" in llms and "TRUSTED_RETURN_HOSTS" in llms
+    agents = client.get("/agents").content.decode()
+    assert 'id="ucp"' in agents and "/ucp/v1/booking-sessions" in agents and "continue_url" in agents
+    assert "create_booking_session" in client.get("/mcp", HTTP_ACCEPT="text/html").content.decode()

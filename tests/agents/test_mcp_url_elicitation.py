@@ -88,7 +88,7 @@ class TestAClientThatOpensUrls:
         assert checkout["checkout_url"] == recorder.requests[0].url
         assert_one_hold(checkout)
 
-    def test_an_idempotent_retry_asks_again_for_the_same_checkout_and_holds_nothing_more(self, live_url):
+    def test_an_idempotent_retry_returns_the_same_checkout_without_asking_the_human_again(self, live_url):
         free = first_free_stay(live_url, start=110)
         recorder = Recorder("accept")
         arguments = {**free, "idempotency_key": "elicit-retry-1"}
@@ -98,8 +98,9 @@ class TestAClientThatOpensUrls:
                 return await client.call_tool("create_checkout_link", arguments), await client.call_tool("create_checkout_link", arguments)
 
         first, second = run(call_twice)
-        assert first.structured_content == second.structured_content
-        assert [request.url for request in recorder.requests] == [first.structured_content["checkout_url"]] * 2
+        assert first.structured_content["checkout_url"] == second.structured_content["checkout_url"]
+        assert (first.structured_content["handed_to_client"], second.structured_content["handed_to_client"]) == (True, False)
+        assert [request.url for request in recorder.requests] == [first.structured_content["checkout_url"]]  # asked once (issue 31)
         assert_one_hold(first.structured_content)
 
     def test_a_request_state_the_server_did_not_make_is_refused(self, live_url):

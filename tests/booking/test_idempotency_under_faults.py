@@ -134,14 +134,14 @@ class TestRetentionAndPersonalData:
 
 
 def start_server(env: dict):
-    from tests.live import ROOT, collect_static_once, free_port, test_database_url, uvicorn_command
+    from tests.live import ROOT, collect_static_once, free_port, test_database_url, web_command
 
     collect_static_once()
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     child_env = {**os.environ, "DATABASE_URL": test_database_url(), "BASE_URL": base, "DEBUG": "false", **env}
     process = subprocess.Popen(
-        uvicorn_command(port),
+        web_command(port),
         cwd=ROOT,
         env=child_env,
         start_new_session=True,

@@ -132,7 +132,16 @@ class TestCalendar:
         assert body["months"] == 12
         assert body["start"] == today().replace(day=1).isoformat()
         assert len(body["days"]) in range(365, 367)
-        assert set(body["days"][0]) == {"date", "available", "check_in_allowed", "check_out_allowed", "min_nights", "nightly_rate"}
+        assert set(body["days"][0]) == {
+            "date",
+            "available",
+            "check_in_allowed",
+            "check_out_allowed",
+            "min_nights",
+            "nightly_rate",
+            "gap_night",
+            "gap_nightly_rate",
+        }
 
     def test_start_is_a_month_anchor_past_or_future(self, api, demo_property):
         body = api.get("/api/v1/calendar", start="2024-02-17", months=1).json()

@@ -66,12 +66,22 @@ def test_with_nothing_taken_the_version_comes_alone(demo_property):
     assert version_and_taken_ranges(future(10), future(20)) == (demo_property.pk, demo_property.rules_version, [])
 
 
-@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="SQLite's hot queries run on the connection itself (its statement cache)")
-def test_the_hot_queries_run_on_one_cursor_per_connection(demo_property):
-    assert hot_query("SELECT 1", []) == [(1,)]
-    cursor = connection.connection._hot_reads_cursor
-    assert hot_query("SELECT %s::int", [2]) == [(2,)]
-    assert connection.connection._hot_reads_cursor is cursor  # no cursor built per query
+def test_the_hot_queries_go_through_django_s_cursor_and_show_in_its_query_log(demo_property, django_assert_num_queries):
+    with django_assert_num_queries(1) as captured:
+        version_and_taken_ranges(future(10), future(20))
+    assert "booking_reservation" in captured.captured_queries[0]["sql"]
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="prepared statements are PostgreSQL's")
+def test_a_hot_query_is_prepared_on_the_server_after_a_few_runs(demo_property):
+    """server_side_binding and prepare_threshold (DATABASES OPTIONS): psycopg prepares a statement
+    a connection has run prepare_threshold times; Django's own cursor runs it."""
+    for _ in range(6):
+        version_and_taken_ranges(future(10), future(20))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("booking_reservation" in statement for statement in prepared), prepared
 
 
 def test_a_hot_query_binds_its_values_and_fails_with_django_s_errors(demo_property):

@@ -1,11 +1,7 @@
 """The web stack under the API: a lean middleware path for the stateless JSON API, and database
-connections that live as long as the web process's threads, not one per request."""
+connections that outlive their request (Django's own: per thread on SQLite, its pool on PostgreSQL)."""
 
-import asyncio
-import contextvars
-import json
 import os
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -13,8 +9,8 @@ import pytest
 import requests
 from django.db import connection
 
-from config.threaded_wsgi import DjangoInThreads, ThreadPool
 from tests.conftest import is_postgresql
+from tests.live import local_ports
 
 pytestmark = pytest.mark.django_db
 
@@ -56,39 +52,32 @@ def test_an_api_post_needs_no_csrf_token(demo_property):
     assert response.status_code == 200, response.content
 
 
-def open_database_handles(pid: int) -> int:
-    """Connections the server process holds: SQLite database files open, or PostgreSQL backends
-    whose client is one of the process's own sockets (the test process has connections too)."""
+def open_database_handles(pids: list[int]) -> int:
+    """Connections the server's processes hold: SQLite database files open, or PostgreSQL backends
+    whose client is one of the processes' own sockets (the test process has connections too)."""
     if is_postgresql():
+        ports = [port for pid in pids for port in local_ports(pid)]
         with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND client_port = ANY(%s)", [local_ports(pid)])
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND client_port = ANY(%s)", [ports])
             return cursor.fetchone()[0]
     name = str(connection.settings_dict["NAME"])
-    return sum(1 for fd in Path(f"/proc/{pid}/fd").iterdir() if os.path.realpath(fd) == name)
+    return sum(1 for pid in pids for fd in Path(f"/proc/{pid}/fd").iterdir() if os.path.realpath(fd) == name)
 
 
-def local_ports(pid: int) -> list[int]:
-    """The local TCP ports of a process's sockets (from /proc: socket inodes → /proc/net/tcp)."""
-    inodes = {os.readlink(fd)[8:-1] for fd in Path(f"/proc/{pid}/fd").iterdir() if os.readlink(fd).startswith("socket:[")}
-    ports = []
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[9] in inodes:
-                ports.append(int(fields[1].rsplit(":", 1)[1], 16))
-    return ports
+def open_files(pids: list[int]) -> int:
+    return sum(len(os.listdir(f"/proc/{pid}/fd")) for pid in pids)
 
 
 @pytest.mark.live
 @pytest.mark.slow
 def test_connections_are_reused_across_requests_and_not_leaked(live_url_factory):
     """Many requests from several clients at once: the server holds at most one connection per
-    pool thread, and the count does not grow with the number of requests."""
-    from tests.live import server_pids
+    thread, and the count does not grow with the number of requests."""
+    from tests.live import server_processes
 
     threads = 4
     with live_url_factory(env={"WEB_THREADS": str(threads), "DATABASE_POOL_MAX": str(threads)}) as url:
-        pid = server_pids[url]
+        pids = server_processes(url)
 
         def burst(count):
             def get(i):
@@ -101,11 +90,11 @@ def test_connections_are_reused_across_requests_and_not_leaked(live_url_factory)
                 list(pool.map(get, range(8)))
 
         burst(25)  # 200 requests
-        after_some = open_database_handles(pid)
-        files_after_some = len(os.listdir(f"/proc/{pid}/fd"))
+        after_some = open_database_handles(pids)
+        files_after_some = open_files(pids)
         burst(50)  # 400 more
-        after_many = open_database_handles(pid)
-        files_after_many = len(os.listdir(f"/proc/{pid}/fd"))
+        after_many = open_database_handles(pids)
+        files_after_many = open_files(pids)
 
     assert 1 <= after_some <= threads + 1  # + the startup check's on SQLite
     assert after_many <= after_some
@@ -156,154 +145,6 @@ def test_a_remembered_calendar_follows_the_rules(api, demo_property):
     demo_property.save()
     _, after = calendar_days(api, start=start, months=2)
     assert all(after[day]["nightly_rate"] == before[day]["nightly_rate"] + 100 for day in before)
-
-
-def serve_once(app, scope: dict, messages: list[dict]) -> list[dict]:
-    """One request through an ASGI app: the given request messages, then a disconnect; what it sent."""
-    sent: list[dict] = []
-    incoming = iter([*messages, {"type": "http.disconnect"}])
-
-    async def receive():
-        return next(incoming)
-
-    async def send(message):
-        sent.append(message)
-
-    asyncio.run(
-        app(
-            {
-                "type": "http",
-                "http_version": "1.1",
-                "scheme": "http",
-                "root_path": "",
-                "query_string": b"",
-                "client": ("127.0.0.1", 5000),
-                "server": ("127.0.0.1", 8000),
-                **scope,
-            },
-            receive,
-            send,
-        )
-    )
-    return sent
-
-
-def echo_environ(environ, start_response):
-    """A WSGI app that answers with what it was given, streamed in two chunks."""
-    body = environ["wsgi.input"].read()
-    start_response("200 OK", [("Content-Type", "text/plain")])
-    keys = sorted(key for key in environ if key.startswith(("HTTP_", "CONTENT_")))
-    return iter([f"{environ['CONTENT_LENGTH']}:{body.decode()}\n".encode(), ";".join(f"{k}={environ[k]}" for k in keys).encode()])
-
-
-def test_a_chunked_body_reaches_the_app_whole_with_its_length():
-    app = DjangoInThreads(echo_environ, threads=2)
-    sent = serve_once(
-        app,
-        {"method": "POST", "path": "/x", "headers": [(b"host", b"x"), (b"transfer-encoding", b"chunked")]},
-        [{"type": "http.request", "body": b"hello ", "more_body": True}, {"type": "http.request", "body": b"world", "more_body": False}],
-    )
-    assert sent[0] == {"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]}
-    body = b"".join(message.get("body", b"") for message in sent[1:])
-    assert body.startswith(b"11:hello world\n")
-    assert [message.get("more_body", False) for message in sent[1:]] == [True, True, False]  # streamed as it came
-
-
-def test_a_header_spelled_with_underscores_cannot_pass_for_a_hyphenated_one():
-    app = DjangoInThreads(echo_environ, threads=1)
-    sent = serve_once(
-        app,
-        {"method": "GET", "path": "/", "headers": [(b"x_forwarded_for", b"6.6.6.6"), (b"cookie", b"a=1"), (b"cookie", b"b=2")]},
-        [{"type": "http.request", "body": b""}],
-    )
-    body = b"".join(message.get("body", b"") for message in sent[1:]).decode()
-    assert "6.6.6.6" not in body
-    assert "HTTP_COOKIE=a=1; b=2" in body
-
-
-def test_a_client_that_leaves_before_its_body_is_not_served():
-    called = []
-    app = DjangoInThreads(lambda environ, start_response: called.append(environ) or [], threads=1)
-    sent = serve_once(app, {"method": "POST", "path": "/x", "headers": []}, [{"type": "http.request", "body": b"part", "more_body": True}])
-    assert sent == [] and called == []
-
-
-def test_django_answers_through_the_pool_with_one_body_message(transactional_db, demo_property):
-    from django.core.handlers.wsgi import WSGIHandler
-    from django.db import connections
-
-    app = DjangoInThreads(WSGIHandler(), threads=1)
-    body = b'{"check_in": "2030-01-10", "check_out": "2030-01-13"}'
-    sent = serve_once(
-        app,
-        {
-            "method": "POST",
-            "path": "/api/v1/quote",
-            "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-        },
-        [{"type": "http.request", "body": body}],
-    )
-    assert sent[0]["status"] == 200
-    assert [message["type"] for message in sent] == ["http.response.start", "http.response.body"]
-    assert json.loads(sent[1]["body"])["nights"] == 3
-    asyncio.run(in_pool(app.threads, connections.close_all))  # the pool thread's own connection
-    app.threads.shutdown()
-
-
-async def in_pool(pool: ThreadPool, function, *args):
-    return await pool.run(function, *args)
-
-
-def test_the_pool_starts_a_thread_only_when_every_started_one_is_busy():
-    pool = ThreadPool(3, name="test-pool")
-    release = threading.Event()
-    request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id")
-
-    def thread_name():
-        return threading.current_thread().name
-
-    def wait_then_name():
-        release.wait(timeout=10)
-        return thread_name(), request_id.get()
-
-    def fail():
-        raise ValueError("the job's own error")
-
-    async def scenario():
-        one_after_another = {await pool.run(thread_name) for _ in range(5)}
-        assert len(one_after_another) == 1 and pool.started == 1
-
-        async def request(number):
-            request_id.set(f"request-{number}")
-            return await pool.run(wait_then_name)
-
-        five_at_once = [asyncio.ensure_future(request(number)) for number in range(5)]
-        await asyncio.sleep(0.2)
-        assert pool.started == 3  # never more than its size; the other two jobs wait their turn
-        release.set()
-        answers = await asyncio.gather(*five_at_once)
-        assert {name for name, _ in answers} <= {f"test-pool_{n}" for n in (1, 2, 3)}
-        assert [seen for _, seen in answers] == [f"request-{number}" for number in range(5)]  # each in its own context
-        with pytest.raises(ValueError, match="the job's own error"):
-            await pool.run(fail)
-        assert await pool.run(thread_name)  # a failed job leaves its thread serving
-
-    try:
-        asyncio.run(scenario())
-    finally:
-        pool.shutdown()
-
-
-def test_the_web_process_imports_its_urlconf_when_it_starts_not_on_a_request():
-    """The hot reads never route through Django, so the first write after a start (a burst of holds)
-    used to import every view under the import lock while the other threads waited: 0.3 s more
-    on the first burst's slowest hold."""
-    import subprocess
-    import sys
-
-    probe = "import config.asgi; from django.urls import get_resolver; print('urlconf_module' in get_resolver().__dict__)"
-    found = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=Path(__file__).parents[2])
-    assert found.stdout.strip() == "True", found.stderr
 
 
 def test_the_calendar_reads_as_far_as_the_longest_stay_when_it_grows(demo_property, django_assert_num_queries):

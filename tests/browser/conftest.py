@@ -1,4 +1,4 @@
-"""A real browser (Debian's Chromium, driven by Playwright) against a real server (uvicorn).
+"""A real browser (Debian's Chromium, driven by Playwright) against a real server (granian, as `make run`).
 
 Chromium comes from the system package (`apt-get install chromium`; .ci/run installs it), never from
 `playwright install`: nothing outside the machine is reachable. Without it the tests are skipped.
@@ -49,7 +49,7 @@ def collected_static():
 
 @pytest.fixture(scope="module")
 def browser_server(django_db_setup, django_db_blocker, collected_static):
-    """One live server per test module, as for tests/agents: starting uvicorn takes a second or
+    """One live server per test module, as for tests/agents: starting the server takes a second or
     more, and these tests only talk to it over HTTP. It serves the test database, which each test
     still gets fresh (live_url below); the server's caches follow the property's rules_version, and
     a fresh demo property has a new id."""

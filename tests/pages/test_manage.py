@@ -129,6 +129,16 @@ class TestThePage:
         guest = Client(REMOTE_ADDR="198.51.100.7")
         assert page(guest, stay_in_60_days).status_code == 200
 
+    def test_a_scanner_on_the_guests_address_never_locks_the_guest_out(self, client, stay_in_60_days):
+        """Behind a proxy every guest has the proxy's address: 25 wrong links from it, then the real one."""
+        for attempt in range(25):
+            client.get(f"/manage/{'s' * 40}{attempt}")
+        assert client.get(f"/manage/{'s' * 41}").status_code == 429
+        assert page(client, stay_in_60_days).status_code == 200
+        assert page(client, stay_in_60_days, "/cancel").status_code == 200
+        cancelled = client.post(f"/manage/{stay_in_60_days.manage_token}/cancel", {"confirm": "yes"})
+        assert cancelled.status_code == 303 and Reservation.objects.get(pk=stay_in_60_days.pk).status == "cancelled"
+
     def test_the_stay_downloads_as_an_all_day_calendar_event(self, client, stay_in_60_days):
         answer = page(client, stay_in_60_days, "/stay.ics")
         assert answer["Content-Type"] == "text/calendar; charset=utf-8"

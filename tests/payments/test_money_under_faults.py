@@ -22,7 +22,7 @@ from django.core import mail
 from django.utils import timezone
 
 from booking.models import PaymentEvent, Reservation
-from booking.payments.services import reconcile_open_checkouts
+from booking.services.payments import reconcile_open_checkouts
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db

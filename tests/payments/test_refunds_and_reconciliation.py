@@ -12,7 +12,9 @@ from django.utils import timezone
 from booking import tasks
 from booking.errors import PaymentProviderError
 from booking.models import Reservation
-from booking.payments.services import RefundNotPossible, reconcile_open_checkouts, refund_payment
+from booking.services.cancellation import cancel_stay
+from booking.services.payments import reconcile_open_checkouts
+from booking.services.refunds import RefundNotPossible, refund_payment
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -53,18 +55,19 @@ class TestRefundService:
         with pytest.raises(RefundNotPossible):
             refund_payment(reservation.pk, actor="staff")
 
-    def test_the_same_refund_submitted_twice_is_one_refund(self, paid, fake_stripe):
+    def test_the_same_refund_request_sent_twice_is_one_refund(self, paid, fake_stripe):
         reservation, _ = paid
-        stale = Reservation.objects.get(pk=reservation.pk)
-        refund_payment(reservation.pk, actor="staff", amount=Decimal("10"))
-        # A second submission of the same form computes the same idempotency key.
-        Reservation.objects.filter(pk=reservation.pk).update(amount_refunded=stale.amount_refunded)
-        again = refund_payment(reservation.pk, actor="staff", amount=Decimal("10"))
+        refund_payment(reservation.pk, actor="staff", amount=Decimal("10"), request_key="refund-page-1")
+        again = refund_payment(reservation.pk, actor="staff", amount=Decimal("10"), request_key="refund-page-1")
         assert len(fake_stripe.refunds) == 1 and again.amount_refunded == Decimal("10")
+        # A new request for the same amount is a new refund: the key is the request's, not the amount's.
+        another = refund_payment(reservation.pk, actor="staff", amount=Decimal("10"), request_key="refund-page-2")
+        assert len(fake_stripe.refunds) == 2 and another.amount_refunded == Decimal("20")
+        assert [r.provider_refund_id for r in another.provider_refunds.all()] == [r["id"] for r in fake_stripe.refunds]
 
     def test_refund_and_cancel_frees_the_dates(self, api, paid):
         reservation, _ = paid
-        cancelled = refund_payment(reservation.pk, actor="staff", cancel=True)
+        cancelled = cancel_stay(reservation.pk, actor="staff", refund=reservation.amount_paid)
         assert cancelled.status == "cancelled" and cancelled.amount_refunded == reservation.total
         assert api.get("/api/v1/availability", check_in=stay()["check_in"], check_out=stay()["check_out"]).json()["available"] is True
 
@@ -117,6 +120,9 @@ class TestAdminRefund:
         assert refunded.amount_refunded == Decimal("75.00") and refunded.status == "confirmed"
         assert refunded.events.get(action="refund").actor == "staff admin"
         assert [r["amount"] for r in fake_stripe.refunds] == [7500]
+        # The reservation's page lists the refund with the provider's id, to match in its dashboard.
+        page = admin_client.get(reverse("admin:booking_reservation_change", args=[quote(reservation.pk)]))
+        assert fake_stripe.refunds[0]["id"].encode() in page.content and b"refunds asked of the provider" in page.content.lower()
 
     def test_the_same_page_sent_twice_refunds_once(self, admin_client, paid, fake_stripe):
         reservation, _ = paid

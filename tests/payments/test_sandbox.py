@@ -14,7 +14,7 @@ from django.utils import timezone
 from booking.errors import ServiceUnavailable
 from booking.models import PaymentEvent, Reservation, SandboxCheckout
 from booking.payments import events
-from booking.payments.services import reconcile_open_checkouts
+from booking.services.payments import reconcile_open_checkouts
 from tests.payments.conftest import stay
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,8 @@ PAYER = {"email": "lucia@example.com", "name": "Lucia Verdi", "phone": "+39 347 
 
 
 @pytest.fixture
-def link(api, demo_property, sandbox):
+def link(api, demo_property, sandbox, settings):
+    settings.TRUSTED_RETURN_HOSTS = ["agent.example"]  # followed as given (tests/payments/test_return_hosts.py)
     response = api.post(LINK, stay(success_url="https://agent.example/done"))
     assert response.status_code == 200, response.content
     return response.json()

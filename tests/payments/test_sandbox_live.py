@@ -1,4 +1,4 @@
-"""The embedded default end to end over HTTP, against the real server processes (uvicorn and a Celery
+"""The embedded default end to end over HTTP, against the real server processes (granian and a Celery
 worker): an agent asks for a checkout link, a person opens the sandbox page and pays, the
 reservation is confirmed with the payer's details and the guest receives the confirmation email
 over SMTP, with the manage link and the stay as a calendar file."""

@@ -62,13 +62,15 @@ class TestTheCheckoutSessionSentToStripe:
         assert form["success_url"] == f"{settings.BASE_URL}/thank-you?reservation_id={body['reservation_id']}&session_id={{CHECKOUT_SESSION_ID}}"
         assert form["cancel_url"] == f"{settings.BASE_URL}/book?reservation_id={body['reservation_id']}"
 
-    def test_given_return_urls_keep_their_query_and_gain_the_reservation_id(self, api, demo_property, fake_stripe):
+    def test_given_return_urls_keep_their_query_and_gain_the_reservation_id(self, api, demo_property, fake_stripe, settings):
+        settings.TRUSTED_RETURN_HOSTS = ["agent.example", "localhost"]  # followed as given (test_return_hosts.py)
         body = api.post(LINK, stay(success_url="https://agent.example/done?trip=42", cancel_url="http://localhost:3000/back")).json()
         form = fake_stripe.calls_to("POST", "/v1/checkout/sessions")[0].form
         assert form["success_url"].startswith("https://agent.example/done?")
         assert query_of(form["success_url"]) == {"trip": "42", "reservation_id": body["reservation_id"]}
 
-    def test_an_agents_checkout_session_id_placeholder_reaches_stripe_literally(self, api, demo_property, fake_stripe):
+    def test_an_agents_checkout_session_id_placeholder_reaches_stripe_literally(self, api, demo_property, fake_stripe, settings):
+        settings.TRUSTED_RETURN_HOSTS = ["agent.example", "localhost"]  # followed as given (test_return_hosts.py)
         # Stripe replaces the literal {CHECKOUT_SESSION_ID} in success_url; percent-encoded, it never does.
         body = api.post(LINK, stay(success_url="https://agent.example/done?session={CHECKOUT_SESSION_ID}")).json()
         form = fake_stripe.calls_to("POST", "/v1/checkout/sessions")[-1].form

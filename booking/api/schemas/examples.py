@@ -1,6 +1,8 @@
 """Examples for the OpenAPI document: real answers of the demo property, shortened (fewer nights,
 amenities, reviews). A test checks that each one validates against its response schema."""
 
+from typing import Any
+
 _BREAKDOWN = {
     "nights": 3,
     "nightly_avg": 380.0,
@@ -8,10 +10,13 @@ _BREAKDOWN = {
     "discount_label": None,
     "discount_percent": 0.0,
     "discount_amount": 0.0,
+    "discounts": [],
     "cleaning_fee": 120.0,
     "cleaning_fee_label": "Final cleaning, linen and towels",
     "city_tax": 21.0,
     "city_tax_note": "3.50 EUR per person per night, for at most 7 nights, included in the total; children under 12 are exempt when their ages are given at booking",
+    "extras": [],
+    "extras_total": 0.0,
     "total": 1281.0,
     "currency": "EUR",
     "price_source": "season:Spring and autumn high season",
@@ -54,17 +59,55 @@ QUOTE_EXAMPLE = {
     "payment_schedule": _SCHEDULE,
     "security_deposit": _SECURITY_DEPOSIT,
 }
+# The same stay with the demo's code WELCOME10 and an airport transfer (docs/offers.md).
+_OFFERS_BREAKDOWN = {
+    **_BREAKDOWN,
+    "discount_label": "Promo code",
+    "discount_percent": 10.0,
+    "discount_amount": -114.0,
+    "discounts": [{"label": "Promo code", "percent": 10.0, "amount": -114.0, "code": "WELCOME10"}],
+    "extras": [{"code": "airport_transfer", "label": "Airport transfer", "quantity": 1, "amount": 60.0}],
+    "extras_total": 60.0,
+    "total": 1227.0,
+}
+QUOTE_WITH_OFFERS_EXAMPLE = {
+    **QUOTE_EXAMPLE,
+    **_OFFERS_BREAKDOWN,
+    "charge_total": 1227.0,
+    "price_breakdown": _OFFERS_BREAKDOWN,
+}
+PROMO_CODE_INVALID_EXAMPLE = {
+    "detail": [{"loc": ["body", "promo_code"], "msg": "The code WELCOME10 needs a stay of at least 3 nights.", "type": "promo_code_invalid"}]
+}
 CALENDAR_EXAMPLE = {
     "start": "2027-05-01",
     "end": "2027-05-31",
     "months": 1,
     "currency": "EUR",
     "days": [
-        {"date": "2027-05-01", "available": True, "check_in_allowed": True, "check_out_allowed": True, "min_nights": 3, "nightly_rate": 410.0},
-        {"date": "2027-05-02", "available": False, "check_in_allowed": False, "check_out_allowed": True, "min_nights": 3, "nightly_rate": 380.0},
+        {
+            "date": "2027-05-01",
+            "available": True,
+            "check_in_allowed": True,
+            "check_out_allowed": True,
+            "min_nights": 3,
+            "nightly_rate": 410.0,
+            "gap_night": False,
+            "gap_nightly_rate": None,
+        },
+        {
+            "date": "2027-05-02",
+            "available": False,
+            "check_in_allowed": False,
+            "check_out_allowed": True,
+            "min_nights": 3,
+            "nightly_rate": 380.0,
+            "gap_night": False,
+            "gap_nightly_rate": None,
+        },
     ],
 }
-RESERVATION_EXAMPLE = {
+RESERVATION_EXAMPLE: dict[str, Any] = {
     "id": "res_8JTQhG4Q89AMQ57iRAaepw",
     "reservation_id": "res_8JTQhG4Q89AMQ57iRAaepw",
     "status": "held",
@@ -96,6 +139,8 @@ RESERVATION_EXAMPLE = {
 }
 PROPERTY_EXAMPLE = {
     "id": "penthouse-florence",
+    "accommodation_type_id": "whole_home",
+    "rate_plan_id": "standard",
     "name": "Attico Santa Croce — Penthouse in Florence",
     "headline": "A three-bedroom penthouse with a roof terrace facing the Duomo, for up to 7 guests.",
     "summary": "Penthouse for up to 7 guests in the historic centre of Florence.",
@@ -145,6 +190,14 @@ PROPERTY_EXAMPLE = {
         "city_tax": {"per_person_per_night": 3.5, "max_nights": 7, "exempt_under_age": 12, "note": "3.50 EUR per person per night, for at most 7 nights"},
         "booking_window_days": 730,
         "display_currencies": {"EUR": 1.0, "USD": 1.08},
+        "early_bird": None,
+        "last_minute": {"days": 7, "percent": 10.0},
+        "gap_nights": {"percent": 15.0},
+        "discounts_stack": False,
+        "extras": [
+            {"code": "airport_transfer", "name": "Airport transfer", "price": 60.0, "per": "stay", "max_quantity": 2, "notice_days": 0},
+            {"code": "baby_cot", "name": "Baby cot", "price": 0.0, "per": "stay", "max_quantity": 1, "notice_days": 0},
+        ],
     },
     "policies": {
         "check_in_from": "15:00",
@@ -164,7 +217,16 @@ PROPERTY_EXAMPLE = {
     "reviews": {
         "average_rating": 4.8,
         "count": 1,
-        "items": [{"author": "Hannah", "rating": 5, "date": "2026-06-14", "text": "The terrace is even better than the photos.", "source": "Airbnb"}],
+        "items": [
+            {
+                "author": "Hannah",
+                "rating": 5,
+                "date": "2026-06-14",
+                "text": "The terrace is even better than the photos.",
+                "source": "Airbnb",
+                "verified_stay": False,
+            }
+        ],
     },
     "host": {"name": "Giulia", "languages": ["Italian", "English"]},
     "booking": {
@@ -193,6 +255,7 @@ STAYS_EXAMPLE = {
             "nights": 3,
             "total": 1011.0,
             "currency": "EUR",
+            "gap_nights": False,
             "payment_schedule": [{"type": "immediate", "amount": 303.3, "due_date": None}, {"type": "deferred", "amount": 707.7, "due_date": "2027-04-04"}],
         }
     ],
@@ -202,7 +265,7 @@ _POLICY_TEXT = (
     "Cancel at least 30 days before arrival: a full refund. Cancel 7 to 29 days before arrival: 50 % refunded. "
     "Cancel less than 7 days before arrival: no refund. The city tax is always refunded in full."
 )
-CONFIRMED_RESERVATION_EXAMPLE = {
+CONFIRMED_RESERVATION_EXAMPLE: dict[str, Any] = {
     **RESERVATION_EXAMPLE,
     "status": "confirmed",
     "hold_expires_at": None,

@@ -9,7 +9,21 @@ class NightlyRate(s.Serializer):
     rate = s.FloatField()
     extra_guest_fee = s.FloatField()
     amount = s.FloatField()
-    source = s.CharField()
+    source = s.CharField()  # type: ignore[assignment]  # the contract\'s field named "source", not DRF\'s Field.source
+
+
+class DiscountLine(s.Serializer):
+    label = s.CharField()  # type: ignore[assignment]  # the contract's field named "label", not DRF's Field.label
+    percent = s.FloatField(allow_null=True, help_text="Null for a fixed-amount promo code.")
+    amount = s.FloatField(help_text="Zero or negative.")
+    code = s.CharField(allow_null=True, help_text="The promo code; null for an automatic discount.")
+
+
+class ExtraLine(s.Serializer):
+    code = s.CharField()
+    label = s.CharField()  # type: ignore[assignment]  # the contract's field named "label", not DRF's Field.label
+    quantity = s.IntegerField()
+    amount = s.FloatField()
 
 
 class ScheduleEntry(s.Serializer):
@@ -42,12 +56,15 @@ class PriceBreakdown(s.Serializer):
     accommodation = s.FloatField(help_text="Sum of nightly rates and extra-guest fees, before discount.")
     discount_label = s.CharField(allow_null=True)
     discount_percent = s.FloatField()
-    discount_amount = s.FloatField(help_text="Zero or negative.")
+    discount_amount = s.FloatField(help_text="Zero or negative: the sum of discounts.")
+    discounts = DiscountLine(many=True, help_text="One line per discount applied: the best automatic one (or all, if the owner stacks them) and a promo code.")
     cleaning_fee = s.FloatField()
     cleaning_fee_label = s.CharField()
     city_tax = s.FloatField()
     city_tax_note = s.CharField()
-    total = s.FloatField(help_text="accommodation + discount_amount + cleaning_fee + city_tax")
+    extras = ExtraLine(many=True)
+    extras_total = s.FloatField()
+    total = s.FloatField(help_text="accommodation + discount_amount + cleaning_fee + city_tax + extras_total")
     currency = s.CharField()
     price_source = s.CharField(help_text="The rate rules that priced the nights, e.g. 'season:High season + base_rate'.")
     nightly_rates = NightlyRate(many=True)
@@ -81,6 +98,8 @@ class FoundStay(s.Serializer):
     nights = s.IntegerField()
     total = s.FloatField(help_text="What a quote of this stay gives, city tax included.")
     currency = s.CharField()
+    gap_nights = s.BooleanField(help_text="The stay is a gap between two taken nights, sold whole below the minimum stay.")
+    promo_code_applied = s.BooleanField(required=False, help_text="With promo_code: whether the code priced this stay.")
     payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP)
 
 
@@ -91,6 +110,7 @@ class StaysResult(s.Serializer):
     end = s.DateField(help_text="Latest arrival searched.")
     currency = s.CharField()
     stays = FoundStay(many=True, help_text="Up to 10 bookable stays, cheapest first (then earliest).")
+    promo_code = s.CharField(required=False, help_text="The promo code the stays were priced with, when one was given.")
 
 
 class QuoteResult(PriceBreakdown):
@@ -110,6 +130,23 @@ class QuoteResult(PriceBreakdown):
         ref_name = "Quote"
 
 
+class AgentQuoteResult(s.Serializer):
+    """get_quote for agents (MCP, A2A): the breakdown once, under price_breakdown (REST keeps the
+    documented top-level copy as well)."""
+
+    check_in = s.DateField()
+    check_out = s.DateField()
+    guests = s.IntegerField()
+    available = s.BooleanField()
+    unavailable_reason = s.CharField(allow_null=True)
+    exchange_rate = s.FloatField(help_text="Display currency units per unit of the charged currency.")
+    charge_currency = s.CharField(help_text="The currency actually charged (EUR).")
+    charge_total = s.FloatField()
+    price_breakdown = PriceBreakdown()
+    payment_schedule = ScheduleEntry(many=True, help_text=SCHEDULE_HELP + " In the quote's currency.")
+    security_deposit = SecurityDepositOut(allow_null=True, help_text=DEPOSIT_HELP)
+
+
 class CalendarDay(s.Serializer):
     date = s.DateField()
     available = s.BooleanField(help_text="The night starting this day is free.")
@@ -117,6 +154,8 @@ class CalendarDay(s.Serializer):
     check_out_allowed = s.BooleanField()
     min_nights = s.IntegerField(help_text="Shortest stay for an arrival on this day.")
     nightly_rate = s.FloatField()
+    gap_night = s.BooleanField(help_text="Part of a gap between two taken nights: bookable whole (arrive on its first day), below the minimum stay.")
+    gap_nightly_rate = s.FloatField(allow_null=True, help_text="On a gap night: the rate less the gap-night discount.")
 
 
 class CalendarResult(s.Serializer):
@@ -170,7 +209,7 @@ class ReservationResult(s.Serializer):
     guest = GuestOut(allow_null=True)
     special_requests = s.CharField(allow_null=True)
     agent_name = s.CharField(allow_null=True)
-    source = s.CharField()
+    source = s.CharField()  # type: ignore[assignment]  # the contract\'s field named "source", not DRF\'s Field.source
     created_at = s.DateTimeField()
     confirmed_at = s.DateTimeField(allow_null=True)
     cancellation = CancellationOut(required=False, help_text="Only on a confirmed stay: what cancelling today would refund.")
@@ -226,7 +265,7 @@ class Season(s.Serializer):
 
 
 class LengthOfStayDiscount(s.Serializer):
-    label = s.CharField()
+    label = s.CharField()  # type: ignore[assignment]  # the contract's field named "label", not DRF's Field.label
     min_nights = s.IntegerField()
     percent = s.FloatField()
 
@@ -236,6 +275,24 @@ class CityTax(s.Serializer):
     max_nights = s.IntegerField()
     exempt_under_age = s.IntegerField()
     note = s.CharField()
+
+
+class DaysAhead(s.Serializer):
+    days = s.IntegerField()
+    percent = s.FloatField()
+
+
+class GapNightsRule(s.Serializer):
+    percent = s.FloatField()
+
+
+class ExtraOffer(s.Serializer):
+    code = s.CharField()
+    name = s.CharField()
+    price = s.FloatField()
+    per = s.ChoiceField(choices=["stay", "night", "guest", "guest_night"])
+    max_quantity = s.IntegerField()
+    notice_days = s.IntegerField(help_text="Book it at least this many days before arrival (0: any time).")
 
 
 class PricingRules(s.Serializer):
@@ -257,6 +314,11 @@ class PricingRules(s.Serializer):
     city_tax = CityTax()
     booking_window_days = s.IntegerField(help_text="How many days ahead guests may arrive.")
     display_currencies = s.DictField(child=s.FloatField(), help_text="Currency code → units per EUR, for quotes.")
+    early_bird = DaysAhead(allow_null=True, help_text="Stays booked at least `days` before arrival get `percent` off.")
+    last_minute = DaysAhead(allow_null=True, help_text="Arrivals at most `days` away get `percent` off.")
+    gap_nights = GapNightsRule(allow_null=True, help_text="Gaps between stays shorter than the minimum stay are sold whole, at `percent` off.")
+    discounts_stack = s.BooleanField(help_text="False: only the best automatic discount applies. A promo code adds on top either way.")
+    extras = ExtraOffer(many=True, help_text="Sold with the stay: pass `extras` to quote, reservations and checkout-link.")
 
 
 class CancellationTierOut(s.Serializer):
@@ -283,7 +345,8 @@ class Review(s.Serializer):
     rating = s.IntegerField()
     date = s.DateField()
     text = s.CharField()
-    source = s.CharField()
+    source = s.CharField()  # type: ignore[assignment]  # the contract's field named "source", not DRF's Field.source
+    verified_stay = s.BooleanField(help_text="Written by a guest from their booking link after a stay here; false for reviews the owner copied in.")
 
 
 class Reviews(s.Serializer):
@@ -306,6 +369,8 @@ class BookingLinks(s.Serializer):
 
 class PropertyResult(s.Serializer):
     id = s.CharField()
+    accommodation_type_id = s.CharField(help_text="The whole home's stable id (UCP accommodation_type.id).")
+    rate_plan_id = s.CharField(help_text="The one rate plan's stable id (UCP rate_plan.id).")
     name = s.CharField()
     headline = s.CharField()
     summary = s.CharField()
@@ -333,3 +398,9 @@ class HealthResult(s.Serializer):
     database = s.CharField()
     version = s.CharField()
     time = s.DateTimeField()
+
+
+class AgentReservationResult(ReservationResult):
+    """A reservation for agents (MCP, A2A): its id once, as reservation_id."""
+
+    id = None  # type: ignore[assignment]  # DRF: None removes the inherited field

@@ -1,10 +1,14 @@
 """`manage.py backup` (`make backup`): a consistent copy of the database and the uploads.
 
 SQLite: the online backup API (safe while the service runs, WAL included). PostgreSQL: pg_dump in
-its custom format. Uploaded files (DATA_DIR/media) go into a tarball beside it. Backups land in
+its custom format. Uploaded files (DATA_DIR/media) go into a tarball beside it, and the generated
+DATA_DIR/secret_key too (owner-only): without it a restore on a new machine would invalidate every
+signed link (guests' manage links, sealed MCP states) and session. A SECRET_KEY set in the
+environment is not in the backup: keep it with your other secrets. Backups land in
 DATA_DIR/backups/<timestamp>/ unless --to says otherwise; restore with `manage.py restore <dir>`.
 """
 
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -18,8 +22,6 @@ from django.db import connection
 
 
 def postgres_env_and_args() -> tuple[dict, list[str]]:
-    import os
-
     db = connection.settings_dict
     env = {**os.environ, "PGPASSWORD": db.get("PASSWORD") or ""}
     args = ["-h", db.get("HOST") or "127.0.0.1", "-p", str(db.get("PORT") or 5432), "-U", db.get("USER") or "postgres"]
@@ -53,4 +55,17 @@ class Command(BaseCommand):
         if media.exists():
             with tarfile.open(target / "media.tar.gz", "w:gz") as archive:
                 archive.add(media, arcname="media")
+        secret_key = settings.DATA_DIR / "secret_key"
+        if secret_key.exists():
+            copy_private(secret_key, target / "secret_key")
+        else:
+            self.stderr.write("SECRET_KEY comes from the environment and is not in this backup: keep it, or signed links break on restore.")
         self.stdout.write(str(target))
+
+
+def copy_private(source: Path, destination: Path) -> None:
+    """Copy a secret, readable by its owner only from the moment it exists."""
+    fd = os.open(destination, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(source.read_bytes())
+    os.chmod(destination, 0o600)

@@ -2,7 +2,8 @@
 
 Stop the service first. SQLite: the backup replaces the database through the backup API.
 PostgreSQL: pg_restore --clean into the configured database. Uploaded files are unpacked into
-DATA_DIR/media.
+DATA_DIR/media, and the backup's secret_key replaces DATA_DIR/secret_key (restart the service), so
+the signed links issued before the backup still open.
 """
 
 import shutil
@@ -15,7 +16,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from booking.management.commands.backup import postgres_env_and_args
+from booking.management.commands.backup import copy_private, postgres_env_and_args
 
 
 class Command(BaseCommand):
@@ -53,4 +54,7 @@ class Command(BaseCommand):
         if media.exists():
             with tarfile.open(media) as archive:
                 archive.extractall(Path(settings.MEDIA_ROOT).parent, filter="data")
+        if (source / "secret_key").exists():
+            settings.DATA_DIR.mkdir(parents=True, exist_ok=True)
+            copy_private(source / "secret_key", settings.DATA_DIR / "secret_key")
         self.stdout.write(f"Restored {source}.")

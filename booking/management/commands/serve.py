@@ -1,4 +1,4 @@
-"""`manage.py serve`: the real service — uvicorn (site, API, MCP), a Celery worker and Celery beat.
+"""`manage.py serve`: the real service — granian (site, API, MCP, A2A on one port), a Celery worker and Celery beat.
 
 One process group: Ctrl-C or SIGTERM stops all three; if one dies, the others are stopped too, so a
 supervisor (systemd, a container runtime) sees the failure and restarts the whole service.
@@ -14,44 +14,45 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 
-def web_command(app: str, *, host: str, port: int, workers: int) -> list[str]:
-    """The uvicorn command line of the web processes (`manage.py bench` serves its bare reference app
-    with the same one)."""
+def web_command(*, host: str, port: int, workers: int, threads: int | None = None) -> list[str]:
+    """The web processes: config/web.py under granian's WSGI interface, WEB_THREADS threads each
+    (docs/performance.md says why granian and WSGI; tests/live.py starts the same command)."""
     return [
         sys.executable,
         "-m",
-        "uvicorn",
-        app,
+        "granian",
+        "--interface",
+        "wsgi",
+        "config.web:application",
         "--host",
         host,
         "--port",
         str(port),
         "--workers",
         str(workers),
-        "--no-server-header",
-        "--timeout-keep-alive",
-        "10",
+        "--blocking-threads",
+        str(threads or settings.WEB_THREADS),
+        "--no-ws",
+        "--respawn-failed-workers",
         "--log-level",
         "warning",
-        # Forwarded headers are believed only from TRUSTED_PROXIES (as booking.api.base.client_ip does).
-        *(["--proxy-headers", "--forwarded-allow-ips", ",".join(settings.TRUSTED_PROXIES)] if settings.TRUSTED_PROXIES else ["--no-proxy-headers"]),
     ]
 
 
 class Command(BaseCommand):
-    help = "Serve the site, the API and MCP with uvicorn, and run the background jobs (Celery worker and beat)."
+    help = "Serve the site, the API, MCP and A2A with granian, and run the background jobs (Celery worker and beat)."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-        parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")), help="uvicorn worker processes")
+        parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_WORKERS", "2")), help="web worker processes")
         parser.add_argument("--no-jobs", action="store_true", help="serve only the web processes (run workers elsewhere)")
 
     def handle(self, *args, host, port, workers, no_jobs, **options):
         python = sys.executable
         log_dir = settings.DATA_DIR / "logs"
         log_dir.mkdir(parents=True, exist_ok=True)
-        commands = {"web": web_command("config.asgi:application", host=host, port=port, workers=workers)}
+        commands = {"web": web_command(host=host, port=port, workers=workers)}
         if not no_jobs:
             commands["worker"] = [
                 python,

@@ -7,11 +7,13 @@
 Give a user a role in the admin (Users → Groups). Idempotent: permissions are reset to these sets.
 """
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db.models import Q
 
-OWNER_APPS = ["booking", "pages", "partner_sync"]
+OWNER_APPS = ["booking", "italy", "pages", "partner_sync"]  # italy: with view_guest_documents, the owner's alone
 # What nobody does by hand, even the owner: edit the audit trail or the idempotency keys, add a
 # reservation past the booking services, or delete one (reservations are cancelled, never deleted).
 SYSTEM_RECORDS = Q(content_type__app_label="booking", content_type__model__in=["reservationevent", "idempotencyrecord"]) & ~Q(codename__startswith="view_") | Q(
@@ -24,6 +26,7 @@ STAFF = (
     | Q(content_type__app_label="booking", content_type__model="dateblock")
     | Q(content_type__app_label="booking", content_type__model__in=["property", "nightrate", "outboundemail"], codename__startswith="view_")
     | Q(content_type__app_label__in=["partner_sync", "pages"], codename__startswith="view_")
+    | Q(content_type__app_label="italy", codename__in=["view_checkin", "view_guest", "view_policeregistration"])
 )
 
 
@@ -41,3 +44,10 @@ class Command(BaseCommand):
             group, _ = Group.objects.get_or_create(name=name)
             group.permissions.set(permissions)
             self.stdout.write(f"{name}: {permissions.count()} permissions")
+        if not get_user_model().objects.filter(is_superuser=True, is_active=True).exists():
+            self.stdout.write(
+                self.style.WARNING(
+                    "No owner account yet. Create the first one with:\n    .venv/bin/python manage.py createsuperuser\n"
+                    "then sign in at /" + settings.ADMIN_PATH + " and give staff accounts the Staff group."
+                )
+            )

@@ -1,0 +1,155 @@
+"""The back office of the Italian obligations: the owner's settings (arrival instructions in every
+language), each stay's check-in (documents only for users with `italy.view_guest_documents`), the
+police registration per arrival day with its file, and the city-tax and statistics reports per
+month or quarter with their CSV."""
+
+import re
+from datetime import date, timedelta
+
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from modeltranslation.admin import TranslationAdmin
+
+from booking.italy import police, reports
+from booking.italy.checkin import masked
+from booking.italy.citytax import month_bounds, quarter_bounds
+from booking.italy.models import CheckIn, Guest, ItalySettings, PoliceRegistration
+from booking.italy.records import upload_file
+
+DOCUMENT_FIELDS = ("document_type", "document_number", "document_issued_in")
+PERIOD = re.compile(r"^([1-9]\d{3})-(?:(0[1-9]|1[0-2])|Q([1-4]))$")
+
+
+def sees_documents(request) -> bool:
+    return request.user.has_perm("italy.view_guest_documents")
+
+
+@admin.register(ItalySettings)
+class ItalySettingsAdmin(TranslationAdmin):
+    list_display = ("property", "arrival_info_days", "document_retention_days")
+
+
+class GuestInline(admin.TabularInline):
+    model = Guest
+    extra = 0
+    can_delete = False
+    base_fields = ("position", "first_name", "last_name", "sex", "date_of_birth", "citizenship", "country_of_birth", "comune_of_birth", "province_of_birth")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False  # guests change their own check-in; staff read it
+
+    def get_fields(self, request, obj=None):
+        return [*self.base_fields, *(DOCUMENT_FIELDS if sees_documents(request) else ("document",))]
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.get_fields(request, obj)
+
+    @admin.display(description=_("Document"))
+    def document(self, guest: Guest) -> str:
+        return masked(guest.document_number) if guest.document_number else "—"
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(admin.ModelAdmin):
+    list_display = ("reservation", "arrival", "party", "completed_at", "documents_erased_at")
+    list_filter = ("party",)
+    readonly_fields = ("reservation", "party", "completed_at", "documents_erased_at", "reminder_7_sent_at", "reminder_2_sent_at", "arrival_info_sent_at")
+    inlines = [GuestInline]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.display(description=_("Arrival"), ordering="reservation__check_in")
+    def arrival(self, check_in: CheckIn):
+        return check_in.reservation.check_in
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("police/", view(self.police_day_view), name="italy_police_day"),
+            path("reports/", view(self.reports_view), name="italy_reports"),
+            *super().get_urls(),
+        ]
+
+    def police_day_view(self, request):
+        """One arrival day: each stay complete or missing, hours left to the 24 h deadline, the
+        registration sent by the web service if any, and the upload file (?download=1)."""
+        if not request.user.has_perm("italy.view_checkin"):
+            raise PermissionDenied
+        day = _day(request.GET.get("date"))
+        arrivals = police.arrivals_on(day)
+        if request.GET.get("download"):
+            if not sees_documents(request):
+                raise PermissionDenied  # the file carries document numbers
+            response = HttpResponse(upload_file([r for a in arrivals if not a.missing for r in a.records]), content_type="text/plain; charset=ascii")
+            response["Content-Disposition"] = f'attachment; filename="alloggiati-{day:%Y-%m-%d}.txt"'
+            return response
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Police registration — arrivals on %(day)s") % {"day": day.strftime("%d/%m/%Y")},
+            "opts": self.model._meta,
+            "day": day,
+            "previous": day - timedelta(days=1),
+            "following": day + timedelta(days=1),
+            "rows": [{"arrival": a, "hours_left": police.hours_left(a.reservation), "deadline": police.deadline(a.reservation)} for a in arrivals],
+            "can_download": sees_documents(request) and any(not a.missing for a in arrivals),
+        }
+        return TemplateResponse(request, "admin/italy/police_day.html", context)
+
+    def reports_view(self, request):
+        """The city-tax return and the statistics for a month (2026-06) or quarter (2026-Q2)."""
+        if not request.user.has_perm("italy.view_checkin"):
+            raise PermissionDenied
+        this_month = f"{timezone.localdate():%Y-%m}"
+        period = request.GET.get("period") or this_month
+        match = PERIOD.match(period) or PERIOD.match(period := this_month)
+        assert match is not None
+        year, month, quarter = match.groups()
+        first, last = quarter_bounds(int(year), int(quarter)) if quarter else month_bounds(int(year), int(month))
+        which = request.GET.get("csv")
+        if which in ("city_tax", "istat"):
+            text = reports.city_tax_csv(first, last) if which == "city_tax" else reports.istat_csv(first, last)
+            response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{which}-{period}.csv"'
+            return response
+        tax_rows, total = reports.city_tax_rows(first, last)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("City tax and statistics — %(period)s") % {"period": period},
+            "opts": self.model._meta,
+            "period": period,
+            "first": first,
+            "last": last,
+            "tax_rows": tax_rows,
+            "total": total,
+            "istat_rows": reports.istat_rows(first, last),
+        }
+        return TemplateResponse(request, "admin/italy/reports.html", context)
+
+
+def _day(value: str | None) -> date:
+    try:
+        return date.fromisoformat(value or "")
+    except ValueError:
+        return timezone.localdate()
+
+
+@admin.register(PoliceRegistration)
+class PoliceRegistrationAdmin(admin.ModelAdmin):
+    list_display = ("reservation", "status", "records", "attempts", "sent_at", "last_error")
+    list_filter = ("status",)
+    readonly_fields = ("reservation", "status", "records", "attempts", "next_attempt_at", "answer", "last_error", "sent_at", "created_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

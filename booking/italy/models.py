@@ -1,0 +1,141 @@
+"""What running the rental in Italy stores: the owner's Italian settings, each stay's online
+check-in (every guest's identity, the lead guest's document) and its police registration."""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from booking.models import Property, Reservation
+
+
+class ItalySettings(models.Model):
+    """The owner's settings for check-in and arrival; the city-tax rate, cap and exemption age stay
+    on the property (Property.city_tax_*)."""
+
+    property = models.OneToOneField(Property, on_delete=models.CASCADE, related_name="italy_settings")
+    arrival_info_days = models.PositiveSmallIntegerField(
+        default=2,
+        validators=[MaxValueValidator(30)],
+        help_text=_("Arrival instructions are shown and emailed once check-in is complete and arrival is at most this many days away."),
+    )
+    document_retention_days = models.PositiveSmallIntegerField(
+        default=30,
+        validators=[MinValueValidator(1), MaxValueValidator(365)],
+        help_text=_("Identity documents are erased this many days after check-out (the police receipt is kept)."),
+    )
+    arrival_instructions = models.TextField(
+        blank=True,
+        help_text=_("Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs."),
+    )
+
+    class Meta:
+        verbose_name = _("Italian settings")
+        verbose_name_plural = _("Italian settings")
+
+    def __str__(self):
+        return str(_("Italian settings of %(name)s") % {"name": self.property.name})
+
+    @classmethod
+    def for_property(cls, prop: Property) -> "ItalySettings":
+        settings, _created = cls.objects.get_or_create(property=prop)
+        return settings
+
+    @classmethod
+    def read(cls, prop: Property) -> "ItalySettings":
+        """The settings without writing them (the defaults until the owner saves them)."""
+        return cls.objects.filter(property=prop).first() or cls(property=prop)
+
+
+class CheckIn(models.Model):
+    """A stay's online check-in. Created by the first save or by the reminder job; complete once
+    every guest of the stay is given (completed_at)."""
+
+    class Party(models.TextChoices):
+        FAMILY = "family", _("Family")
+        GROUP = "group", _("Group")
+
+    reservation = models.OneToOneField(Reservation, on_delete=models.CASCADE, related_name="online_check_in")
+    party = models.CharField(max_length=10, choices=Party.choices, default=Party.FAMILY)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    documents_erased_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Each guest email goes once: the jobs claim it by a conditional update of these.
+    reminder_7_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    reminder_2_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    arrival_info_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("check-in")
+
+    def __str__(self):
+        return str(_("Check-in of %(reservation)s") % {"reservation": self.reservation_id})
+
+    @property
+    def is_complete(self) -> bool:
+        return self.completed_at is not None
+
+
+class Guest(models.Model):
+    """One guest as the law asks for them. Codes are resolved from the official tables when the
+    check-in is saved, so a later refresh of the tables does not change a stored guest."""
+
+    class Sex(models.TextChoices):
+        MALE = "M", _("Male")
+        FEMALE = "F", _("Female")
+
+    class DocumentType(models.TextChoices):
+        IDENTITY_CARD = "identity_card", _("Identity card")
+        PASSPORT = "passport", _("Passport")
+        DRIVING_LICENCE = "driving_licence", _("Driving licence")
+
+    check_in = models.ForeignKey(CheckIn, on_delete=models.CASCADE, related_name="guests")
+    position = models.PositiveSmallIntegerField(help_text=_("0 is the lead guest."))
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    sex = models.CharField(max_length=1, choices=Sex.choices)
+    date_of_birth = models.DateField()
+    citizenship = models.CharField(max_length=2, help_text=_("ISO 3166-1 alpha-2"))
+    country_of_birth = models.CharField(max_length=2, help_text=_("ISO 3166-1 alpha-2"))
+    comune_of_birth = models.CharField(max_length=100, blank=True)
+    province_of_birth = models.CharField(max_length=2, blank=True)
+    comune_of_birth_code = models.CharField(max_length=9, blank=True, editable=False)
+    # The lead guest's document (blank for the others, and once erased after the stay).
+    document_type = models.CharField(max_length=20, choices=DocumentType.choices, blank=True)
+    document_number = models.CharField(max_length=20, blank=True)
+    document_issued_in = models.CharField(max_length=100, blank=True, help_text=_("A country code, or an Italian comune."))
+    document_issued_in_code = models.CharField(max_length=9, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["check_in", "position"]
+        constraints = [models.UniqueConstraint(fields=["check_in", "position"], name="one_guest_per_position")]
+        permissions = [("view_guest_documents", "Can see guests' identity documents")]
+
+    def __str__(self):
+        return f"{self.first_name} {self.last_name}"
+
+
+class PoliceRegistration(models.Model):
+    """A stay's records as sent to Alloggiati Web (GenerateToken, Test, then Send), with the
+    service's answer, kept after the documents are erased: it is the host's proof."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting to be sent")
+        SENT = "sent", _("Sent and accepted")
+        FAILED = "failed", _("Failed: send it by hand")
+
+    reservation = models.OneToOneField(Reservation, on_delete=models.CASCADE, related_name="police_registration")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    records = models.PositiveSmallIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    answer = models.JSONField(default=dict, blank=True, help_text=_("What the service answered to Test and Send."))
+    last_error = models.CharField(max_length=500, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("police registration")
+
+    def __str__(self):
+        return f"{self.reservation_id}: {self.get_status_display()}"

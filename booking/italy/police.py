@@ -1,0 +1,84 @@
+"""The police registration of a day's arrivals (art. 109 TULPS: within 24 hours of arrival):
+which stays are ready, which still miss data, and the Alloggiati Web upload file."""
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from django.utils import timezone
+
+from booking.italy.models import CheckIn, Guest, PoliceRegistration
+from booking.italy.records import GuestRecord, party_records, upload_file
+from booking.italy.tables import DOCUMENT_CODES, tables
+from booking.models import Reservation
+
+DEADLINE_HOURS = 24
+
+
+@dataclass
+class Arrival:
+    reservation: Reservation
+    check_in: CheckIn | None
+    records: list[str] = field(default_factory=list)
+    missing: str = ""  # why the stay cannot be registered yet
+    registration: PoliceRegistration | None = None
+
+
+def guest_record(guest: Guest) -> GuestRecord:
+    codes = tables()
+    born_in, citizen_of = codes.state_for_iso(guest.country_of_birth), codes.state_for_iso(guest.citizenship)
+    if born_in is None or citizen_of is None:
+        raise ValueError(f"country code no longer in the tables: {guest.country_of_birth}/{guest.citizenship}")
+    return GuestRecord(
+        surname=guest.last_name,
+        name=guest.first_name,
+        sex=guest.sex,
+        date_of_birth=guest.date_of_birth,
+        comune_of_birth=guest.comune_of_birth_code,
+        province_of_birth=guest.province_of_birth if guest.comune_of_birth_code else "",
+        state_of_birth=born_in.code,
+        citizenship=citizen_of.code,
+        document_type=DOCUMENT_CODES.get(guest.document_type, ""),
+        document_number=guest.document_number,
+        document_place=guest.document_issued_in_code,
+    )
+
+
+def arrival(reservation: Reservation) -> Arrival:
+    check_in = CheckIn.objects.filter(reservation=reservation).prefetch_related("guests").first()
+    found = Arrival(reservation=reservation, check_in=check_in, registration=PoliceRegistration.objects.filter(reservation=reservation).first())
+    guests = list(check_in.guests.all()) if check_in else []
+    if not check_in or not check_in.is_complete:
+        found.missing = "check-in not completed"
+    elif len(guests) != reservation.guests:
+        found.missing = f"{len(guests)} of {reservation.guests} guests given"
+    elif not guests[0].document_number:
+        found.missing = "the lead guest's document is missing (erased?)"
+    else:
+        try:
+            found.records = party_records([guest_record(g) for g in guests], check_in.party, reservation.check_in, reservation.nights)
+        except ValueError as error:
+            found.missing = str(error)
+    return found
+
+
+def arrivals_on(day: date) -> list[Arrival]:
+    stays = Reservation.objects.filter(status=Reservation.Status.CONFIRMED, check_in=day).select_related("property").order_by("created_at")
+    return [arrival(r) for r in stays]
+
+
+def day_file(day: date) -> tuple[str, list[Arrival]]:
+    """The day's upload file (every complete stay, each party's lead first) and the stays missing data."""
+    found = arrivals_on(day)
+    records = [record for a in found if not a.missing for record in a.records]
+    return upload_file(records), [a for a in found if a.missing]
+
+
+def deadline(reservation: Reservation) -> datetime:
+    """24 hours after the earliest the guests can arrive (the property's check-in time on the
+    arrival day): the law counts from the actual arrival, so this is never later than the law's."""
+    arrives = datetime.combine(reservation.check_in, reservation.property.check_in_from)
+    return timezone.make_aware(arrives) + timedelta(hours=DEADLINE_HOURS)
+
+
+def hours_left(reservation: Reservation, now: datetime | None = None) -> float:
+    return round((deadline(reservation) - (now or timezone.now())).total_seconds() / 3600, 1)

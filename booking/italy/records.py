@@ -1,0 +1,109 @@
+"""The Alloggiati Web upload file, as pure functions: one record of exactly 168 ASCII characters
+per guest, CRLF between records (docs/italy.md; DESIGN.md, "Italy", gives the layout).
+
+    type 2 | arrival 10 | nights 2 | surname 50 | name 30 | sex 1 | date of birth 10 |
+    comune of birth 9 | province of birth 2 | state of birth 9 | citizenship 9 |
+    document type 5 | document number 20 | place of issue 9
+
+Type: 16 single guest; 17 head of family, 19 family member; 18 group leader, 20 group member.
+Only the first guest of a party (16, 17, 18) carries a document; the others leave it blank.
+"""
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+
+RECORD_LENGTH = 168
+MAX_NIGHTS = 30  # the portal takes at most 30 days of stay per record
+SINGLE, HEAD_OF_FAMILY, GROUP_LEADER, FAMILY_MEMBER, GROUP_MEMBER = "16", "17", "18", "19", "20"
+LEADS = (SINGLE, HEAD_OF_FAMILY, GROUP_LEADER)
+# Letters that Unicode does not decompose into a base letter and an accent.
+UNDECOMPOSED = str.maketrans(
+    {
+        "ß": "ss",
+        "ẞ": "SS",
+        "Æ": "AE",
+        "æ": "ae",
+        "Ø": "O",
+        "ø": "o",
+        "Œ": "OE",
+        "œ": "oe",
+        "Ł": "L",
+        "ł": "l",
+        "Đ": "D",
+        "đ": "d",
+        "Þ": "Th",
+        "þ": "th",
+        "ı": "i",
+    }
+)
+
+
+@dataclass(frozen=True)
+class GuestRecord:
+    """One guest as the police codes them; the codes come from booking/italy/tables.py."""
+
+    surname: str
+    name: str
+    sex: str  # "M" or "F"
+    date_of_birth: date
+    comune_of_birth: str  # 9-digit code, "" when born abroad
+    province_of_birth: str  # "" when born abroad
+    state_of_birth: str  # 9-digit code
+    citizenship: str  # 9-digit code
+    document_type: str = ""  # 5-letter code, lead guest only
+    document_number: str = ""
+    document_place: str = ""  # 9-digit code of a comune or a state
+
+
+def ascii_text(text: str) -> str:
+    """Accents folded to ASCII ("Müller" -> "Muller", "Groß" -> "Gross"); what cannot be folded is
+    dropped, and spacing (tabs, line breaks) becomes single spaces."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(UNDECOMPOSED))
+    folded = "".join(ch for ch in decomposed if not unicodedata.combining(ch)).replace("’", "'")
+    return " ".join(folded.encode("ascii", "ignore").decode().split())
+
+
+def field(value: str, width: int) -> str:
+    """Left-aligned, cut to the width, padded with spaces."""
+    return ascii_text(value)[:width].ljust(width)
+
+
+def guest_types(count: int, party: str) -> list[str]:
+    if count == 1:
+        return [SINGLE]
+    lead, member = (GROUP_LEADER, GROUP_MEMBER) if party == "group" else (HEAD_OF_FAMILY, FAMILY_MEMBER)
+    return [lead] + [member] * (count - 1)
+
+
+def build_record(guest: GuestRecord, guest_type: str, arrival: date, nights: int) -> str:
+    with_document = guest_type in LEADS
+    record = "".join(
+        [
+            guest_type,
+            f"{arrival:%d/%m/%Y}",
+            f"{min(max(nights, 1), MAX_NIGHTS):02d}",
+            field(guest.surname, 50),
+            field(guest.name, 30),
+            {"M": "1", "F": "2"}[guest.sex],
+            f"{guest.date_of_birth:%d/%m/%Y}",
+            field(guest.comune_of_birth, 9),
+            field(guest.province_of_birth, 2),
+            field(guest.state_of_birth, 9),
+            field(guest.citizenship, 9),
+            field(guest.document_type if with_document else "", 5),
+            field(guest.document_number if with_document else "", 20),
+            field(guest.document_place if with_document else "", 9),
+        ]
+    )
+    assert len(record) == RECORD_LENGTH, record  # every field is cut and padded to its width
+    return record
+
+
+def party_records(guests: list[GuestRecord], party: str, arrival: date, nights: int) -> list[str]:
+    """The records of one stay, lead first (the order the guests are given in)."""
+    return [build_record(g, t, arrival, nights) for g, t in zip(guests, guest_types(len(guests), party), strict=True)]
+
+
+def upload_file(records: list[str]) -> str:
+    return "\r\n".join(records)

@@ -1,0 +1,93 @@
+"""The city-tax return and the tourism statistics (ISTAT "movimento clienti") for a period, as CSV
+rows: the management commands print them, the back office shows and offers them."""
+
+import csv
+import io
+from collections import defaultdict
+from datetime import date, timedelta
+from decimal import Decimal
+
+from booking.italy.citytax import StayTax, stay_tax
+from booking.italy.models import Guest
+from booking.models import Property, Reservation
+
+CITY_TAX_COLUMNS = ["reservation_id", "check_in", "check_out", "nights_taxed", "guests", "guests_exempt", "exemption_reasons", "rate", "amount"]
+ISTAT_COLUMNS = ["citizenship", "arrivals", "nights"]
+
+
+def stays_overlapping(first: date, last: date):
+    return (
+        Reservation.objects.filter(status=Reservation.Status.CONFIRMED, check_in__lte=last, check_out__gt=first)
+        .select_related("property")
+        .order_by("check_in", "created_at")
+    )
+
+
+def _guests_by_stay(stays) -> dict[str, list[Guest]]:
+    found: dict[str, list[Guest]] = defaultdict(list)
+    for guest in Guest.objects.filter(check_in__reservation__in=[s.pk for s in stays], check_in__completed_at__isnull=False).select_related("check_in"):
+        found[guest.check_in.reservation_id].append(guest)
+    return found
+
+
+def city_tax_rows(first: date, last: date) -> tuple[list[tuple[Reservation, StayTax]], Decimal]:
+    stays = list(stays_overlapping(first, last))
+    guests = _guests_by_stay(stays)
+    rows = []
+    for stay in stays:
+        prop: Property = stay.property
+        births = [g.date_of_birth for g in guests.get(stay.pk, [])]
+        tax = stay_tax(
+            check_in=stay.check_in,
+            check_out=stay.check_out,
+            guests=stay.guests,
+            first=first,
+            last=last,
+            rate=prop.city_tax_per_person_night,
+            max_nights=prop.city_tax_max_nights,
+            exempt_under_age=prop.city_tax_exempt_under_age,
+            dates_of_birth=births if len(births) == stay.guests else None,
+            children_ages=stay.children_ages or [],
+        )
+        rows.append((stay, tax))
+    return rows, sum((tax.amount for _stay, tax in rows), Decimal("0.00"))
+
+
+def city_tax_csv(first: date, last: date) -> str:
+    rows, total = city_tax_rows(first, last)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CITY_TAX_COLUMNS)
+    for stay, tax in rows:
+        writer.writerow([stay.pk, stay.check_in, stay.check_out, tax.nights_taxed, tax.guests, tax.guests_exempt, tax.exemption_reasons, tax.rate, tax.amount])
+    writer.writerow(
+        ["TOTAL", "", "", sum(t.nights_taxed for _s, t in rows), sum(t.guests for _s, t in rows), sum(t.guests_exempt for _s, t in rows), "", "", total]
+    )
+    return out.getvalue()
+
+
+def istat_rows(first: date, last: date) -> list[tuple[str, int, int]]:
+    """Per citizenship: guests arriving in the period, and guest-nights in it ("presenze"). A
+    stay whose check-in is not complete counts under an empty citizenship."""
+    stays = list(stays_overlapping(first, last))
+    guests = _guests_by_stay(stays)
+    arrivals: dict[str, int] = defaultdict(int)
+    nights: dict[str, int] = defaultdict(int)
+    for stay in stays:
+        nights_in = (min(stay.check_out, last + timedelta(days=1)) - max(stay.check_in, first)).days
+        citizenships = [g.citizenship for g in guests.get(stay.pk, [])]
+        if len(citizenships) != stay.guests:
+            citizenships = [""] * stay.guests
+        for citizenship in citizenships:
+            nights[citizenship] += nights_in
+            if first <= stay.check_in <= last:
+                arrivals[citizenship] += 1
+    return sorted(((c, arrivals[c], nights[c]) for c in nights), key=lambda row: (row[0] == "", row[0]))
+
+
+def istat_csv(first: date, last: date) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(ISTAT_COLUMNS)
+    writer.writerows(istat_rows(first, last))
+    return out.getvalue()

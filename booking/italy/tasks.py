@@ -1,0 +1,23 @@
+"""Celery tasks of the Italian obligations: thin adapters over booking/italy services."""
+
+from celery import shared_task
+
+from booking.italy import guest_mail, registration
+
+
+@shared_task(name="booking.italy.tasks.send_police_registrations")
+def send_police_registrations() -> int:
+    """Send the day's complete check-ins to Alloggiati Web (only with the credentials set)."""
+    return registration.send_due_registrations()
+
+
+@shared_task(name="booking.italy.tasks.send_check_in_emails")
+def send_check_in_emails() -> int:
+    """Check-in reminders 7 and 2 days before arrival; arrival instructions once checked in."""
+    return guest_mail.queue_check_in_emails()
+
+
+@shared_task(name="booking.italy.tasks.erase_guest_documents")
+def erase_guest_documents() -> int:
+    """Erase identity documents `document_retention_days` after check-out."""
+    return guest_mail.erase_documents()

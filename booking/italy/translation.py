@@ -1,0 +1,10 @@
+"""The owner's arrival instructions in Italian, German and French (django-modeltranslation)."""
+
+from modeltranslation.translator import TranslationOptions, register
+
+from booking.italy.models import ItalySettings
+
+
+@register(ItalySettings)
+class ItalySettingsTranslation(TranslationOptions):
+    fields = ("arrival_instructions",)

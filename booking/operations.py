@@ -1,0 +1,54 @@
+"""What the interfaces share around the write operations: REST (booking/api/views.py,
+booking/payments/views.py), MCP and A2A (discovery/operations.py) turn the same validated input into
+the same service call, and an idempotent retry gets the same answer whichever interface made the
+hold.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from booking.callers import Caller
+from booking.models import Reservation
+from booking.presenters import reservation_json
+from booking.services.holds import GuestDetails
+from booking.services.idempotency import recover_with
+
+
+def hold_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
+    """hold_stay()'s arguments from a validated validation.ReservationCreate."""
+    return {
+        "check_in": data["check_in"],
+        "check_out": data["check_out"],
+        "guests": data["guests"],
+        "guest": GuestDetails.from_input(data.get("guest")),
+        "special_requests": data.get("special_requests"),
+        "agent_name": data.get("agent_name"),
+        "caller": caller,
+        "children_ages": data.get("children_ages"),
+        "promo_code": data.get("promo_code"),
+        "extras": data.get("extras"),
+    }
+
+
+def checkout_link_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
+    """create_checkout_link()'s arguments from a validated validation.CheckoutLinkCreate."""
+    return {
+        "check_in": data["check_in"],
+        "check_out": data["check_out"],
+        "guests": data["guests"],
+        "success_url": data.get("success_url"),
+        "cancel_url": data.get("cancel_url"),
+        "special_requests": data.get("special_requests"),
+        "agent_name": data.get("agent_name"),
+        "caller": caller,
+        "children_ages": data.get("children_ages"),
+        "promo_code": data.get("promo_code"),
+        "extras": data.get("extras"),
+    }
+
+
+@recover_with("reservations")
+def answer_of_a_committed_hold(reservation: Reservation, payload: object) -> tuple[int, dict[str, Any]]:
+    """What creating a reservation answered (or would have) for a hold it made: POST
+    /api/v1/reservations and the agents' create_reservation share the scope."""
+    return 201, reservation_json(reservation, mask=False)

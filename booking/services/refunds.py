@@ -1,0 +1,256 @@
+"""Refunds: the one path by which money goes back to a guest through the payment provider.
+
+Each refund request is a ProviderRefund row. Under the reservation's lock the service computes
+what is refundable from the locked state (paid − refunded − the cancellation refund still pending −
+refunds already asked of the provider and not yet answered), writes the request with its own
+idempotency key, and commits: a concurrent request then sees this amount as taken. The provider is
+called outside any lock (the calendar is never held while it answers). Its answer is recorded
+under the lock again, by the provider's refund id: the reservation's refunded total grows by each
+refund once, and never from a stale read. A request whose process died before the answer was
+recorded is asked again with the same key by the refund job, so it is made once at the provider.
+
+A cancellation owes the guest `refund_pending`. Every refund recorded after the cancellation (staff
+refunds, refunds made in the provider's dashboard) counts toward it, so it is never paid twice;
+a refund asked before the cancellation does not. docs/reliability.md lists the guarantees.
+"""
+
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal, InvalidOperation
+
+from django.db.models import Sum
+from django.utils import timezone
+
+from booking.errors import BookingError
+from booking.models import Reservation
+from booking.payments.ledger import from_cents, to_cents
+from booking.payments.models import ProviderRefund
+from booking.payments.providers import Refund, get_provider
+from booking.pricing import money
+from booking.services.audit import record_event
+from booking.services.locking import reservation_transaction
+
+Status = Reservation.Status
+Kind = ProviderRefund.Kind
+ZERO = Decimal("0.00")
+# A request still unanswered after this long was left by a process that died mid-call (the
+# provider's own timeout and retries take about a minute): the refund job asks again, same key.
+REDRIVE_AFTER = timedelta(minutes=5)
+
+
+class RefundNotPossible(BookingError):
+    status = 409
+    code = "refund_not_possible"
+    default_detail = "Nothing is left to refund on this reservation."
+
+
+@dataclass(frozen=True)
+class RefundState:
+    """What a reservation's money allows now: read from a locked reservation inside the lock."""
+
+    paid: Decimal
+    refunded: Decimal
+    pending: Decimal  # owed by the cancellation, not yet refunded
+    in_flight: Decimal  # staff refunds asked of the provider, not yet answered
+    cancellation_in_flight: bool  # its amount is part of `pending`
+
+    @property
+    def refundable(self) -> Decimal:
+        return max(self.paid - self.refunded - self.pending - self.in_flight, ZERO)
+
+
+def refund_state(reservation: Reservation) -> RefundState:
+    open_requests = ProviderRefund.objects.filter(reservation_id=reservation.pk, status=ProviderRefund.Status.REQUESTED)
+    in_flight = open_requests.filter(kind=Kind.STAFF).aggregate(total=Sum("amount"))["total"] or ZERO
+    return RefundState(
+        paid=reservation.amount_paid,
+        refunded=reservation.amount_refunded,
+        pending=reservation.refund_pending,
+        in_flight=money(in_flight),
+        cancellation_in_flight=open_requests.filter(kind=Kind.CANCELLATION).exists(),
+    )
+
+
+def refundable(reservation: Reservation) -> Decimal:
+    """What staff may refund now (the admin shows it; the service re-checks it under the lock)."""
+    if not reservation.payment_intent_id:
+        return ZERO
+    return refund_state(reservation).refundable
+
+
+def new_request_key() -> str:
+    """A refund request's idempotency key: the admin's refund page carries one, so sending the same
+    page twice is one refund, and two pages (two staff members) are two requests."""
+    return f"refund-{uuid.uuid4().hex}"
+
+
+def refund_payment(
+    reservation_id: str,
+    *,
+    actor: str,
+    amount: Decimal | None = None,
+    reason: str = "",
+    request_key: str | None = None,
+    refunded_before: Decimal | None = None,
+) -> Reservation:
+    """Refund all that is refundable (amount=None) or part of it, through the provider that took
+    the payment. RefundNotPossible or PaymentProviderError; audited.
+
+    `refunded_before` is what the person refunding saw as refunded (the refund page carries it): if
+    the refunded or requested total moved since, someone else refunded in between and nothing is
+    done. `request_key` makes a resent request the same refund."""
+    key = request_key or new_request_key()
+    with reservation_transaction(reservation_id) as locked:
+        done = ProviderRefund.objects.filter(idempotency_key=key).first()
+        if done is not None:
+            return _repeated_request(done, locked)
+        state = refund_state(locked)
+        if refunded_before is not None and money(refunded_before) != state.refunded + state.in_flight:
+            raise RefundNotPossible(
+                f"Nothing was refunded now: {state.refunded + state.in_flight} {locked.currency} had been refunded meanwhile "
+                f"(the page showed {money(refunded_before)}). Check the reservation before refunding more."
+            )
+        if state.cancellation_in_flight:
+            raise RefundNotPossible("The cancellation refund is being made right now; look again in a minute.")
+        left = state.refundable if locked.payment_intent_id else ZERO
+        if left <= 0:
+            raise RefundNotPossible("Nothing is left to refund: no payment was taken, it was refunded in full, or the rest is owed by the cancellation.")
+        try:
+            amount = left if amount is None else money(amount)
+        except (InvalidOperation, TypeError, ValueError):
+            raise RefundNotPossible("The refund amount must be a number.") from None
+        if not Decimal("0.01") <= amount <= left:
+            raise RefundNotPossible(f"Refund between 0.01 and {left} {locked.currency}.")
+        request = _request(locked, kind=Kind.STAFF, amount=amount, key=key, actor=actor, reason=reason)
+    return make_refund(request)
+
+
+def _repeated_request(done: ProviderRefund, locked: Reservation) -> Reservation:
+    if done.reservation_id != locked.pk:
+        raise RefundNotPossible("This refund request belongs to another reservation.")
+    if done.status == ProviderRefund.Status.FAILED:
+        raise RefundNotPossible(f"This refund failed ({done.failure}); open the refund page again to try once more.")
+    return locked  # made, or being made: either way this request is one refund
+
+
+def _request(locked: Reservation, *, kind: str, amount: Decimal, key: str, actor: str, reason: str = "") -> ProviderRefund:
+    return ProviderRefund.objects.create(
+        reservation=locked,
+        kind=kind,
+        amount=amount,
+        currency=locked.currency,
+        provider=locked.payment_provider,
+        payment_intent_id=locked.payment_intent_id,
+        idempotency_key=key,
+        actor=actor[:100],
+        reason=reason[:300],
+    )
+
+
+def make_refund(request: ProviderRefund) -> Reservation:
+    """Ask the provider for a requested refund (outside any lock) and record its answer. A failure
+    marks the request failed, freeing its amount, and raises PaymentProviderError."""
+    try:
+        answer = get_provider(request.provider or None).refund(
+            payment_intent_id=request.payment_intent_id,
+            amount_cents=to_cents(request.amount),
+            idempotency_key=request.idempotency_key,
+        )
+    except BookingError as error:
+        with reservation_transaction(request.reservation_id):
+            ProviderRefund.objects.filter(pk=request.pk, status=ProviderRefund.Status.REQUESTED).update(
+                status=ProviderRefund.Status.FAILED, failure=error.detail[:300], settled_at=timezone.now()
+            )
+        raise
+    return record_refund(request.pk, answer)
+
+
+def record_refund(request_id: int, answer: Refund) -> Reservation:
+    """Record the provider's answer to a request: once, by the provider's refund id."""
+    request = ProviderRefund.objects.get(pk=request_id)
+    with reservation_transaction(request.reservation_id) as locked:
+        request = ProviderRefund.objects.select_for_update().get(pk=request_id)
+        if request.status == ProviderRefund.Status.SUCCEEDED:
+            return locked
+        request.status = ProviderRefund.Status.SUCCEEDED
+        request.provider_refund_id = answer.id
+        request.amount = from_cents(answer.amount_cents)
+        request.settled_at = timezone.now()
+        request.save(update_fields=["status", "provider_refund_id", "amount", "settled_at"])
+        counts_toward_cancellation = request.kind == Kind.CANCELLATION or (locked.cancelled_at is not None and request.requested_at >= locked.cancelled_at)
+        note = f"{request.get_kind_display().lower()} {answer.id} of {request.amount} {locked.currency} by {request.actor}" + (
+            f": {request.reason}" if request.reason else ""
+        )
+        _raise_refunded_total(locked, _refunds_recorded(locked), actor=request.actor, note=note, counts_toward_cancellation=counts_toward_cancellation)
+        return locked
+
+
+def _refunds_recorded(reservation: Reservation) -> Decimal:
+    succeeded = ProviderRefund.objects.filter(reservation_id=reservation.pk, status=ProviderRefund.Status.SUCCEEDED)
+    return money(succeeded.aggregate(total=Sum("amount"))["total"] or ZERO)
+
+
+def record_provider_total(reservation_id: str, *, refunded_total: Decimal, actor: str, note: str) -> Reservation:
+    """The provider's running refunded total (charge.refunded): it includes refunds made in its
+    dashboard. The recorded total becomes the larger of the two, never lower, never above the payment."""
+    with reservation_transaction(reservation_id) as locked:
+        _raise_refunded_total(locked, money(refunded_total), actor=actor, note=note, counts_toward_cancellation=True)
+        return locked
+
+
+def _raise_refunded_total(locked: Reservation, at_least: Decimal, *, actor: str, note: str, counts_toward_cancellation: bool) -> None:
+    """Under the lock: refunded = max(refunded, at_least), capped at what was paid. Each of our refunds
+    is in `at_least` (the sum by provider id), the provider's own total too, so nothing counts twice."""
+    ceiling = locked.amount_paid if locked.amount_paid > 0 else at_least
+    new_total = min(max(locked.amount_refunded, at_least), ceiling)
+    increase = new_total - locked.amount_refunded
+    if increase <= 0:
+        return
+    locked.amount_refunded = new_total
+    fields = ["amount_refunded", "updated_at"]
+    if counts_toward_cancellation and locked.refund_pending > 0:
+        locked.refund_pending = max(locked.refund_pending - increase, ZERO)
+        fields.append("refund_pending")
+    locked.save(update_fields=fields)
+    record_event(locked, action="refund", actor=actor, from_status=locked.status, note=f"{note}; refunded so far {new_total} {locked.currency}")
+
+
+def cancellation_request(locked: Reservation, *, actor: str) -> ProviderRefund | None:
+    """Under the lock: the request that pays what the cancellation still owes, or None when nothing
+    is to be asked now (nothing owed, or a request for it is already at the provider). A request
+    that failed is asked again with its key while the amount is the same, so a refund whose
+    answer was lost is found, not made twice."""
+    if locked.refund_pending <= 0:
+        return None
+    open_requests = ProviderRefund.objects.filter(reservation_id=locked.pk, status=ProviderRefund.Status.REQUESTED)
+    stale = timezone.now() - REDRIVE_AFTER
+    for request in open_requests.filter(kind=Kind.CANCELLATION):
+        return request if request.requested_at < stale else None
+    # Staff refunds asked since the cancellation count toward it (they settle it when recorded).
+    since_cancel = open_requests.filter(requested_at__gte=locked.cancelled_at) if locked.cancelled_at else open_requests.none()
+    owed = locked.refund_pending - money(since_cancel.aggregate(total=Sum("amount"))["total"] or ZERO)
+    state = refund_state(locked)
+    amount = min(owed, state.paid - state.refunded - state.in_flight)
+    if amount <= 0:
+        return None
+    earlier = ProviderRefund.objects.filter(reservation_id=locked.pk, kind=Kind.CANCELLATION).order_by("-requested_at")
+    last = earlier.first()
+    if last is not None and last.status == ProviderRefund.Status.FAILED and last.amount == amount:
+        last.status, last.requested_at, last.failure, last.settled_at = ProviderRefund.Status.REQUESTED, timezone.now(), "", None
+        last.save(update_fields=["status", "requested_at", "failure", "settled_at"])
+        return last
+    return _request(locked, kind=Kind.CANCELLATION, amount=amount, key=f"cancellation-{locked.pk}-{earlier.count() + 1}", actor=actor)
+
+
+def redrive_stale_requests() -> int:
+    """The refund job: ask again (same key) for staff refunds left unanswered by a dead process."""
+    done = 0
+    stale = ProviderRefund.objects.filter(status=ProviderRefund.Status.REQUESTED, kind=Kind.STAFF, requested_at__lt=timezone.now() - REDRIVE_AFTER)
+    for request in stale:
+        try:
+            make_refund(request)
+        except BookingError:
+            continue
+        done += 1
+    return done

@@ -1,0 +1,130 @@
+"""Online check-in at {manage link}/check-in (booking/italy/checkin.py does the work).
+
+GET shows the form for every guest of the stay, phone-first; POST submits it (HTML); PUT takes the
+same data as JSON and answers the stored check-in, or 422 naming each bad field. The manage token
+is the credential, as for the manage page (pages/manage.py), and the answer never shows a document
+number in full. `/check-in/comuni?q=` answers the comuni typeahead.
+"""
+
+import json
+
+from django.http import HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods, require_safe
+
+from booking.errors import BookingError, InvalidInput
+from booking.italy import checkin
+from booking.italy.models import Guest
+from booking.italy.tables import tables
+from booking.models import Reservation
+from pages import seo
+from pages.i18n import lang_path
+from pages.manage import manage_page, with_a_form
+
+FORM_FIELDS = ("first_name", "last_name", "sex", "date_of_birth", "citizenship", "country_of_birth", "comune_of_birth", "province_of_birth")
+
+
+@csrf_exempt  # PUT carries JSON with the token in its path (no cookie); POST is checked below
+@sensitive_post_parameters("g0-document_number")  # never in an error report
+@require_http_methods(["GET", "HEAD", "POST", "PUT"])
+@manage_page
+def check_in(request, reservation: Reservation):
+    if request.method == "PUT":
+        return put_json(request, reservation)
+    return form(request, reservation)
+
+
+def put_json(request, reservation: Reservation) -> JsonResponse:
+    if request.content_type != "application/json":
+        return JsonResponse(InvalidInput.single(["body"], "Send the check-in as JSON (Content-Type: application/json).", "json_type").as_body(), status=422)
+    try:
+        body = json.loads(request.body or b"null")
+    except ValueError:
+        return JsonResponse(InvalidInput.single(["body"], "The body is not valid JSON.", "json_invalid").as_body(), status=422)
+    try:
+        stored = checkin.save_check_in(reservation, body)
+    except BookingError as error:
+        return JsonResponse(error.as_body(), status=error.status)
+    return JsonResponse(checkin.present(reservation, checkin.check_in_for(stored.reservation)))
+
+
+@csrf_protect
+def form(request, reservation: Reservation):
+    existing = checkin.check_in_for(reservation)
+    context = context_for(request, reservation, existing)
+    if request.method != "POST":
+        context["guests"] = guest_rows(reservation, existing, None, {})
+        return with_a_form(render(request, "pages/check_in.html", context))
+    payload = payload_from_form(request.POST, reservation, existing)
+    try:
+        checkin.save_check_in(reservation, payload)
+    except InvalidInput as error:
+        errors = {tuple(e["loc"][1:]): e["msg"] for e in error.errors}
+        context.update(guests=guest_rows(reservation, None, payload, errors), errors=errors, party=payload.get("party"))
+        context["general_errors"] = [msg for loc, msg in errors.items() if len(loc) <= 1]
+        return with_a_form(render(request, "pages/check_in.html", context, status=422))
+    except BookingError as error:
+        context.update(guests=guest_rows(reservation, None, payload, {}), general_errors=[error.detail])
+        return with_a_form(render(request, "pages/check_in.html", context, status=error.status))
+    return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?checked_in=1", status=303)
+
+
+def payload_from_form(post, reservation: Reservation, existing) -> dict:
+    guests = []
+    for index in range(reservation.guests):
+        guest = {name: post.get(f"g{index}-{name}", "").strip() for name in FORM_FIELDS}
+        guest = {k: v for k, v in guest.items() if v}
+        comune = guest.get("comune_of_birth", "")
+        if "(" in comune and not guest.get("province_of_birth"):  # "Firenze (FI)" from the typeahead
+            name, _sep, province = comune.partition("(")
+            guest["comune_of_birth"], guest["province_of_birth"] = name.strip(), province.strip(" )")
+        if index == 0:
+            number = post.get("g0-document_number", "").strip()
+            kept = existing.guests.all()[0].document_number if existing and existing.guests.exists() else ""
+            guest["document"] = {"type": post.get("g0-document_type", ""), "number": number or kept, "issued_in": post.get("g0-document_issued_in", "").strip()}
+        guests.append(guest)
+    return {"party": post.get("party") or "family", "guests": guests}
+
+
+def guest_rows(reservation: Reservation, existing, payload, errors: dict) -> list[dict]:
+    stored = {g.position: checkin.present_guest(g) for g in existing.guests.all()} if existing else {}
+    given = payload["guests"] if payload else []
+    rows = []
+    for index in range(reservation.guests):
+        values = dict(given[index]) if index < len(given) else dict(stored.get(index, {}))
+        document = values.pop("document", None) or {}
+        if payload:
+            document = {**document, "number": ""}  # never echo a typed number back either
+        guest_errors = {"_".join(str(p) for p in loc[2:]): msg for loc, msg in errors.items() if loc[:2] == ("guests", index)}
+        if "document" in guest_errors:  # the whole document missing: shown at its first field
+            guest_errors.setdefault("document_type", guest_errors.pop("document"))
+        rows.append({"index": index, "values": {k: v or "" for k, v in values.items()}, "document": document, "errors": guest_errors})
+    return rows
+
+
+def context_for(request, reservation: Reservation, existing) -> dict:
+    return {
+        "meta": seo.PageMeta(title=_("Online check-in"), description=_("Your booking."), path=request.path, noindex=True),
+        "reservation": reservation,
+        "property": reservation.property,
+        "manage_path": lang_path(f"/manage/{reservation.manage_token}"),
+        "check_in_path": lang_path(f"/manage/{reservation.manage_token}/check-in"),
+        "open": checkin.check_in_open(reservation),
+        "existing": existing,
+        "party": existing.party if existing else "family",
+        "countries": tables().countries(),
+        "sexes": Guest.Sex.choices,
+        "document_types": Guest.DocumentType.choices,
+        "errors": {},
+        "general_errors": [],
+    }
+
+
+@require_safe
+@manage_page
+def comuni(request, reservation: Reservation) -> JsonResponse:
+    found = tables().search_comuni(request.GET.get("q", ""))
+    return JsonResponse({"comuni": [{"name": c.name.title(), "province": c.province} for c in found]})

@@ -1,0 +1,71 @@
+"""The owner's emails about the partner calendars: a platform booking that overlaps a confirmed
+direct stay (a double booking, at once) and a feed that has failed for more than an hour (its
+nights may be sold twice meanwhile). At most one email per problem per day
+(booking.services.owner_alerts); the dashboard shows both for as long as they last."""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from booking.formatting import format_date
+from booking.services.owner_alerts import alert_owner, in_owner_language
+from partner_sync.models import Conflict, Feed
+
+FAILING_FOR = timedelta(hours=1)
+
+
+def admin_link(name: str, *args) -> str:
+    return settings.BASE_URL + reverse(name, args=args)
+
+
+def alert_overlap(feed_name: str, conflict: Conflict) -> None:
+    with in_owner_language():
+        values = {
+            "platform": feed_name,
+            "start": format_date(conflict.start, "j M Y"),
+            "end": format_date(conflict.end, "j M Y"),
+            "reservation": conflict.reservation_id,
+        }
+        subject = _("Double booking: %(platform)s has a booking from %(start)s to %(end)s that overlaps a direct stay") % values
+        body = "\n\n".join(
+            [
+                _(
+                    "The %(platform)s calendar now lists a booking from %(start)s to %(end)s, and the direct stay "
+                    "%(reservation)s, already paid, has some of the same nights."
+                )
+                % values,
+                _("Both bookings are real. Contact the platform or the guest, and cancel one of them."),
+                admin_link("admin:booking_reservation_change", conflict.reservation_id),
+            ]
+        )
+    alert_owner(problem=f"partner-overlap:{conflict.feed_id}:{conflict.external_uid}:{conflict.reservation_id}", subject=subject, body=body)
+
+
+def alert_if_failing_long(feed_id: int, now: datetime) -> None:
+    """Called after a failed fetch: email the owner once the feed has had no good answer for an hour."""
+    feed = Feed.objects.filter(pk=feed_id).values("name", "last_success_at", "created_at", "last_error").first()
+    if feed is None:
+        return
+    failing_since = feed["last_success_at"] or feed["created_at"]
+    if now - failing_since < FAILING_FOR:
+        return
+    with in_owner_language():
+        local = timezone.localtime(failing_since)
+        values = {"platform": feed["name"], "since": f"{format_date(local, 'j M Y H:i')} ({local.tzname()})", "error": feed["last_error"]}
+        subject = _("The %(platform)s calendar has been failing for over an hour") % values
+        body = "\n\n".join(
+            [
+                _("The last good answer from the %(platform)s calendar was at %(since)s. Its last error: %(error)s") % values
+                if feed["last_success_at"]
+                else _("The %(platform)s calendar has not answered well since it was added (%(since)s). Its last error: %(error)s") % values,
+                _(
+                    "Its last known bookings still block their nights, but new platform bookings are not seen: "
+                    "check the calendar's address in the platform and in the back office."
+                ),
+                admin_link("admin:partner_sync_feed_change", feed_id),
+            ]
+        )
+    alert_owner(problem=f"feed-failing:{feed_id}", subject=subject, body=body, now=now)

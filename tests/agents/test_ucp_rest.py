@@ -1,0 +1,184 @@
+"""UCP lodging booking over the REST binding (/ucp/v1/booking-sessions…), every answer validated
+against the pinned UCP schemas (tests/agents/ucp.py): create → get → update → complete → the guest
+pays on the continue page (sandbox) → completed with confirmation; cancel; taken dates; retries."""
+
+from urllib.parse import urlsplit
+
+import pytest
+
+from booking.models import Reservation
+from tests.agents.ucp import booking_body, error_body, profile_body, session_request
+from tests.dates import future
+
+pytestmark = pytest.mark.django_db
+SESSIONS = "/ucp/v1/booking-sessions"
+PAYER = {"email": "lucia@example.com", "name": "Lucia Verdi", "phone": "+39 347 1112233"}
+
+
+@pytest.fixture
+def ucp(client, demo_property, sandbox):
+    class Ucp:
+        def post(self, path, body=None, **headers):
+            return client.post(path, body if body is not None else {}, content_type="application/json", headers=headers)
+
+        def put(self, path, body):
+            return client.put(path, body, content_type="application/json")
+
+        def get(self, path):
+            return client.get(path)
+
+    return Ucp()
+
+
+@pytest.fixture
+def sandbox(settings):
+    settings.STRIPE_SECRET_KEY = ""
+
+
+def test_the_business_profile(client, demo_property):
+    body = profile_body(client.get("/.well-known/ucp").json())
+    ucp = body["ucp"]
+    assert [service["transport"] for service in ucp["services"]["dev.ucp.lodging"]] == ["rest", "mcp"]
+    assert ucp["services"]["dev.ucp.lodging"][0]["endpoint"].endswith("/ucp/v1")
+    assert set(ucp["capabilities"]) >= {"dev.ucp.lodging.booking", "dev.ucp.lodging.policy.cancellation"}
+    assert ucp["payment_handlers"] == {}
+
+
+def test_the_property_names_the_ids_a_session_needs(client, demo_property):
+    document = client.get("/api/v1/property").json()
+    assert (document["accommodation_type_id"], document["rate_plan_id"]) == ("whole_home", "standard")
+
+
+def test_the_whole_flow_up_to_the_guest_paying_on_the_continue_page(ucp, client, django_capture_on_commit_callbacks):
+    created = ucp.post(SESSIONS, session_request(40, child_ages=[5]), **{"Idempotency-Key": "flow-1"})
+    assert created.status_code == 201
+    session = booking_body(created.json())
+    assert session["status"] == "requires_escalation" and session["continue_url"].startswith("http")
+    assert [m["severity"] for m in session["messages"]] == ["requires_buyer_input"]
+    held = Reservation.objects.get(pk=session["id"])
+    assert (held.status, held.guests, held.children_ages) == ("held", 3, [5])
+    assert session["expires_at"] == held.hold_expires_at.isoformat()
+    [total] = [t["amount"] for t in session["totals"] if t["type"] == "total"]
+    assert total == int(held.total * 100)
+    [subtotal] = [t for t in session["totals"] if t["type"] == "subtotal"]
+    assert len(subtotal["lines"]) == 3
+    [policy] = session["policies"]
+    assert policy["type"] == "dev.ucp.lodging.policy.cancellation" and "city tax" in policy["description"]["plain"].lower()
+
+    assert booking_body(ucp.get(f"{SESSIONS}/{session['id']}").json())["status"] == "requires_escalation"
+
+    moved = ucp.put(f"{SESSIONS}/{session['id']}", session_request(50, 4, adults=2))
+    moved_body = booking_body(moved.json())
+    assert moved.status_code == 200 and moved_body["id"] == session["id"] and moved_body["status"] == "requires_escalation"
+    assert moved_body["stays"][0]["stay_dates"] == {"start_date": str(future(50)), "end_date": str(future(54))}
+    held.refresh_from_db()
+    assert (held.check_in, held.check_out, held.guests) == (future(50), future(54), 2)
+
+    completed = booking_body(ucp.post(f"{SESSIONS}/{session['id']}/complete", {}).json())
+    assert completed["status"] == "requires_escalation" and completed["continue_url"] == session["continue_url"]
+
+    opened = client.get(urlsplit(completed["continue_url"]).path)
+    assert opened.status_code == 303
+    checkout_path = urlsplit(opened["Location"]).path
+    assert checkout_path.startswith("/api/v1/payments/sandbox/")
+    assert client.get(urlsplit(completed["continue_url"]).path)["Location"] == opened["Location"]  # reopened, not a second checkout
+    with django_capture_on_commit_callbacks(execute=True):
+        paid = client.post(checkout_path, {**PAYER, "action": "pay"})
+    assert paid.status_code == 303 and urlsplit(paid["Location"]).path == "/thank-you"
+
+    done = booking_body(ucp.get(f"{SESSIONS}/{session['id']}").json())
+    assert done["status"] == "completed" and done["confirmation"]["id"] == session["id"]
+    assert "continue_url" not in done and "expires_at" not in done
+    assert client.get(urlsplit(session["continue_url"]).path)["Location"].startswith("/thank-you?reservation_id=")
+
+
+def test_cancel_releases_the_hold(ucp):
+    session = booking_body(ucp.post(SESSIONS, session_request(40)).json())
+    cancelled = booking_body(ucp.post(f"{SESSIONS}/{session['id']}/cancel", {}).json())
+    assert cancelled["status"] == "canceled" and "continue_url" not in cancelled
+    assert Reservation.objects.get(pk=session["id"]).status == "cancelled"
+    assert booking_body(ucp.post(f"{SESSIONS}/{session['id']}/cancel", {}).json())["status"] == "canceled"  # again: no change
+    assert ucp.post(SESSIONS, session_request(40)).status_code == 201  # the nights are free again
+
+
+def test_taken_dates_answer_inventory_exhausted_and_hold_nothing(ucp):
+    ucp.post(SESSIONS, session_request(40))
+    taken = ucp.post(SESSIONS, session_request(41))
+    body = error_body(taken.json())
+    assert taken.status_code == 200 and body["ucp"]["status"] == "error"
+    assert [(m["code"], m["severity"]) for m in body["messages"]] == [("inventory_exhausted", "unrecoverable")]
+    assert Reservation.objects.count() == 1
+
+
+def test_an_update_onto_taken_dates_keeps_the_old_hold(ucp):
+    ucp.post(SESSIONS, session_request(60))
+    session = booking_body(ucp.post(SESSIONS, session_request(40)).json())
+    refused = booking_body(ucp.put(f"{SESSIONS}/{session['id']}", session_request(59)).json())
+    assert refused["status"] == "incomplete" and refused["messages"][0]["code"] == "inventory_exhausted"
+    assert refused["stays"][0]["stay_dates"]["start_date"] == str(future(40))
+    assert Reservation.objects.get(pk=session["id"]).check_in == future(40)
+
+
+def test_an_update_overlapping_its_own_nights_is_allowed(ucp):
+    session = booking_body(ucp.post(SESSIONS, session_request(40, 3)).json())
+    moved = booking_body(ucp.put(f"{SESSIONS}/{session['id']}", session_request(41, 3)).json())
+    assert moved["status"] == "requires_escalation" and Reservation.objects.get().check_in == future(41)
+
+
+def test_the_same_idempotency_key_answers_the_same_session(ucp):
+    first = ucp.post(SESSIONS, session_request(40), **{"Idempotency-Key": "same"})
+    again = ucp.post(SESSIONS, session_request(40), **{"Idempotency-Key": "same"})
+    assert first.json()["id"] == booking_body(again.json())["id"] and Reservation.objects.count() == 1
+    other = ucp.post(SESSIONS, session_request(70), **{"Idempotency-Key": "same"})
+    assert other.status_code == 409 and other.json()["code"] == "idempotency_key_reused"
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "path"),
+    [
+        ({"occupancy": {"adults": 9, "total": 9}}, "occupancy_exceeded_capacity", "$.stays[0].occupancy.total"),
+        ({"stay_dates": {"start_date": "2020-01-01", "end_date": "2020-01-04"}}, "invalid_check_in", "$.stays[0].stay_dates.start_date"),
+        ({"rate_plan": {"id": "nonrefundable"}}, "invalid_rate_plan", "$.stays[0].rate_plan.id"),
+        ({"occupancy": {"adults": 2, "total": 3}}, "occupancy_mismatch", "$.stays[0].occupancy"),
+    ],
+)
+def test_a_booking_this_property_cannot_hold_gets_recoverable_messages_and_no_hold(ucp, change, code, path):
+    request = session_request(40)
+    request["stays"][0] |= change
+    body = error_body(ucp.post(SESSIONS, request).json())
+    assert (body["messages"][0]["code"], body["messages"][0]["path"], body["messages"][0]["severity"]) == (code, path, "recoverable")
+    assert not Reservation.objects.exists()
+
+
+def test_unknown_fields_are_refused_together_with_their_location(ucp):
+    request = session_request(40)
+    request["promo"] = "X"
+    request["stays"][0]["occupancy"]["pets"] = 1
+    response = ucp.post(SESSIONS, request)
+    assert response.status_code == 422
+    assert sorted(item["loc"] for item in response.json()["detail"]) == [["body", "promo"]]
+    del request["promo"]
+    nested = ucp.post(SESSIONS, request).json()["detail"]
+    assert [(item["loc"], item["type"]) for item in nested] == [(["body", "stays", 0, "occupancy", "pets"], "extra_forbidden")]
+
+
+def test_an_unknown_session_is_a_404_in_the_ucp_error_envelope(ucp):
+    response = ucp.get(f"{SESSIONS}/res_nope")
+    assert response.status_code == 404 and error_body(response.json())["messages"][0]["code"] == "not_found"
+    assert ucp.get("/pay/res_nope").status_code == 404
+
+
+def test_a_week_carries_its_discount_as_a_negative_entry_and_the_policy_its_tiers(ucp):
+    session = booking_body(ucp.post(SESSIONS, session_request(40, 7)).json())
+    kinds = [entry["type"] for entry in session["totals"]]
+    assert kinds == ["subtotal", "discount", "fee", "tax", "total"]
+    [discount] = [entry for entry in session["totals"] if entry["type"] == "discount"]
+    assert discount["amount"] < 0
+    held = Reservation.objects.get(pk=session["id"])
+    assert discount["amount"] == round(float(held.price_breakdown["discount_amount"]) * 100)
+    schedule = session["policies"][0]["schedule"]
+    # "At least N days before arrival", on the property's local dates: counted back from the end of the arrival day.
+    assert schedule["anchor"].startswith(f"{future(41)}T00:00:00+")
+    assert [tier["until"] for tier in schedule["tiers"]] == ["P30D", "P7D", "P0D"]
+    assert [tier["outcome"]["buyer_bps"] for tier in schedule["tiers"]] == [10000, 5000, 0]
+    assert session["payment"]["terms"][0]["schedules"][0]["type"] == "immediate"
