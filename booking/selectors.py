@@ -12,6 +12,7 @@ from django.utils.dateparse import parse_datetime
 from booking import accepted_terms, pricing
 from booking.errors import NotFound
 from booking.models import DateBlock, Property, Reservation
+from booking.payment_schedule import money_back
 from booking.rules import rules_for
 
 
@@ -167,18 +168,17 @@ class RefundQuote:
 
 
 def refund_if_cancelled(reservation: Reservation, *, on: date | None = None) -> RefundQuote:
-    """The policy's refund for cancelling on a local date (today by default): the city tax in full,
-    the rest by the tier, never more than what was paid and not yet refunded."""
+    """The money back for cancelling on a local date (today by default), DESIGN "Refunds with partial
+    payment": the accepted policy gives the guest refund_due of the total (the city tax in full, the
+    rest by the tier); the host keeps total − refund_due, so the guest gets what was paid beyond that,
+    less what was already refunded. An unpaid balance is waived, never charged."""
     on = on or timezone.localdate()
     if reservation.status != Reservation.Status.CONFIRMED:
         return RefundQuote(Decimal("0.00"), reservation.currency, (reservation.check_in - on).days, on)
     city_tax = pricing.money(str((reservation.price_breakdown or {}).get("city_tax") or "0"))
-    amount = pricing.refund_for_cancellation(
-        tiers=accepted_tiers(reservation),
-        check_in=reservation.check_in,
-        today=on,
-        paid=reservation.amount_paid,
-        city_tax=city_tax,
-        already_refunded=reservation.amount_refunded,
+    total = reservation.total
+    refund_due = pricing.refund_for_cancellation(
+        tiers=accepted_tiers(reservation), check_in=reservation.check_in, today=on, paid=total, city_tax=city_tax, already_refunded=Decimal("0")
     )
+    amount = money_back(total=total, refund_due=refund_due, amount_paid=reservation.amount_paid, already_refunded=reservation.amount_refunded)
     return RefundQuote(amount, reservation.currency, (reservation.check_in - on).days, on)

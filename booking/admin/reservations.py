@@ -108,6 +108,7 @@ RESERVATION_CSV_COLUMNS = [
     "total",
     "paid",
     "refunded",
+    "kept",  # money kept: paid − refunded, whatever the status (DESIGN "Money, second round")
     "currency",
     "city_tax",
     "created",
@@ -397,6 +398,7 @@ class ReservationAdmin(GuardedModelAdmin):
                     r.total,
                     r.amount_paid,
                     r.amount_refunded,
+                    r.amount_paid - r.amount_refunded,
                     r.currency,
                     (r.price_breakdown or {}).get("city_tax", ""),
                     local_time(r.created_at),

@@ -222,18 +222,22 @@ def checkout_payment_failed(session: dict, *, actor: str) -> Outcome:
 
 
 def charge_refunded(charge: dict, *, actor: str) -> Outcome:
-    """charge.refunded: record the refunded total (refunds made here or in the provider's dashboard)."""
+    """charge.refunded: record the charge's refunded total (refunds made here or in the provider's
+    dashboard) on ITS payment: a stay paid in two payments has two charges, each with its own total."""
     payment_intent_id = charge.get("payment_intent")
     reservation = None
     if isinstance(payment_intent_id, str) and payment_intent_id:
-        reservation = Reservation.objects.filter(payment_intent_id=payment_intent_id).first()
+        reservation = refunds.reservation_of_payment(payment_intent_id)
     reservation = reservation or _reservation_of(charge)
     if reservation is None:
         return Outcome(None, "ignored: no reservation of ours for this charge")
-    if reservation.payment_intent_id and payment_intent_id and reservation.payment_intent_id != payment_intent_id:
+    intent = payment_intent_id if isinstance(payment_intent_id, str) and payment_intent_id else reservation.payment_intent_id
+    if not reservation.payments.filter(provider_id=intent).exists() and reservation.payment_intent_id != intent:
         return Outcome(reservation.pk, "ignored: a refund of another payment (already handled)")
     refunded_cents = _cents(charge.get("amount_refunded"), "amount_refunded")
-    refunded = refunds.record_provider_total(reservation.pk, refunded_total=from_cents(refunded_cents), actor=actor, note="charge refunded")
+    refunded = refunds.record_provider_total(
+        reservation.pk, payment_intent_id=intent, refunded_total=from_cents(refunded_cents), actor=actor, note="charge refunded"
+    )
     return Outcome(reservation.pk, f"refunded total {refunded.amount_refunded} {refunded.currency}")
 
 

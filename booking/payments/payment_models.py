@@ -27,6 +27,9 @@ class Payment(models.Model):
     customer_id = models.CharField(max_length=255, blank=True)
     payment_method_id = models.CharField(max_length=255, blank=True)
     paid_at = models.DateTimeField(default=timezone.now)
+    # The provider's running refunded total of this payment (charge.refunded): refunds made in its
+    # dashboard are in it. booking/services/refunds.py counts max(this, our refunds of it).
+    provider_refunded = models.DecimalField(max_digits=10, decimal_places=2, default=0)
 
     class Meta:
         app_label = "booking"

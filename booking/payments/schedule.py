@@ -1,14 +1,16 @@
-"""When the guest pays what: the one place a reservation's payment schedule is decided.
-
-Today every stay is paid in full when it is booked (one immediate payment of the total). A deposit
-and balance schedule replaces this function's body; its readers (UCP `payment.terms`, and later the
-checkout and the emails) need not change.
+"""When the guest pays what: a reservation's payment schedule as its readers (UCP `payment.terms`)
+show it. The schedule itself is decided once, when the stay is held, and stored on the reservation
+(booking/payment_schedule.py, DESIGN "Money, second round"): a deposit now and the balance on its
+due date, or the total at once. A reservation held before schedules existed pays its total at once.
 """
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 from decimal import Decimal
 
+from django.utils import timezone
+
+from booking import payment_schedule as schedules
 from booking.models import Reservation
 
 
@@ -22,5 +24,18 @@ class ScheduledPayment:
 
 
 def payment_schedule(reservation: Reservation) -> list[ScheduledPayment]:
-    """The payments that together make the reservation's total, in the order they fall due."""
-    return [ScheduledPayment("immediate", reservation.total, reservation.currency, "The full price, paid by card when the stay is booked.")]
+    """The payments that together make the reservation's total, in the order they fall due. A
+    deferred payment falls due at the start of its due date in the property's time zone (the
+    balance job charges it that day, to the card kept at the checkout)."""
+    stored = schedules.stored_schedule(reservation.payment_schedule, reservation.total)
+    if len(stored) == 1:
+        return [ScheduledPayment("immediate", stored[0].amount, reservation.currency, "The full price, paid by card when the stay is booked.")]
+    payments = []
+    for entry in stored:
+        if entry.type == schedules.IMMEDIATE:
+            payments.append(ScheduledPayment("immediate", entry.amount, reservation.currency, "The deposit, paid by card when the stay is booked."))
+        else:
+            due_at = datetime.combine(entry.due_date, time(0), tzinfo=timezone.get_default_timezone()) if entry.due_date else None
+            description = f"The balance, charged on {entry.due_date} to the card used for the deposit."
+            payments.append(ScheduledPayment("deferred", entry.amount, reservation.currency, description, due_at))
+    return payments

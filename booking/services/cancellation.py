@@ -106,17 +106,18 @@ def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
     with reservation_transaction(reservation_id) as locked:
         if locked.refund_pending <= 0:
             return locked
-        request = refunds.cancellation_request(locked, actor=actor) if locked.payment_intent_id else None
+        requests = refunds.cancellation_requests(locked, actor=actor) if locked.payment_intent_id else []
     if not locked.payment_intent_id:
         note = f"Refund of {locked.refund_pending} {locked.currency} owed but no payment id is known: refund it by hand."
         flag_for_staff(reservation_id, actor=actor, note=note)
         raise RefundPending("No payment id to refund against.")
-    if request is None:
+    if not requests:
         return get_reservation(reservation_id)  # nothing to ask now, or already being asked
     try:
-        refunds.make_refund(request)
+        refunds.make_refunds(requests)
     except BookingError as error:
-        flag_for_staff(reservation_id, actor=actor, note=f"Refund of {request.amount} {request.currency} pending: {error.detail} It is retried automatically.")
+        asked = sum((request.amount for request in requests), ZERO)
+        flag_for_staff(reservation_id, actor=actor, note=f"Refund of {asked} {locked.currency} pending: {error.detail} It is retried automatically.")
         raise RefundPending(error.detail) from error
     with reservation_transaction(reservation_id) as locked:
         if locked.refund_pending == 0 and locked.needs_attention.startswith("Refund of"):

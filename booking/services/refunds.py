@@ -9,12 +9,19 @@ under the lock again, by the provider's refund id: the reservation's refunded to
 refund once, and never from a stale read. A request whose process died before the answer was
 recorded is asked again with the same key by the refund job, so it is made once at the provider.
 
+A stay paid in parts (a deposit, then the balance: booking/payment_schedule.py) is refunded over
+its payments, newest first: one request per part, each against its own payment intent with a key
+derived from the request's key and the part (the first part keeps the request's key), each
+recorded by its own provider refund id.
+
 A cancellation owes the guest `refund_pending`. Every refund recorded after the cancellation (staff
 refunds, refunds made in the provider's dashboard) counts toward it, so it is never paid twice;
 a refund asked before the cancellation does not. docs/reliability.md lists the guarantees.
 """
 
 import uuid
+from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
@@ -24,8 +31,10 @@ from django.utils import timezone
 
 from booking.errors import BookingError
 from booking.models import Reservation
+from booking.payment_schedule import PaidPart, spread_refund
 from booking.payments.ledger import from_cents, to_cents
 from booking.payments.models import ProviderRefund
+from booking.payments.payment_models import Payment
 from booking.payments.providers import Refund, get_provider
 from booking.pricing import money
 from booking.services.audit import record_event
@@ -122,8 +131,13 @@ def refund_payment(
             raise RefundNotPossible("The refund amount must be a number.") from None
         if not Decimal("0.01") <= amount <= left:
             raise RefundNotPossible(f"Refund between 0.01 and {left} {locked.currency}.")
-        request = _request(locked, kind=Kind.STAFF, amount=amount, key=key, actor=actor, reason=reason)
-    return make_refund(request)
+        requests = _requests(locked, kind=Kind.STAFF, amount=amount, keys=lambda n: part_key(key, n), actor=actor, reason=reason)
+    return make_refunds(requests)
+
+
+def part_key(request_key: str, part: int) -> str:
+    """The idempotency key of one part of a refund request (part 1 is the request's own key)."""
+    return request_key if part == 1 else f"{request_key}-part{part}"
 
 
 def _repeated_request(done: ProviderRefund, locked: Reservation) -> Reservation:
@@ -134,18 +148,58 @@ def _repeated_request(done: ProviderRefund, locked: Reservation) -> Reservation:
     return locked  # made, or being made: either way this request is one refund
 
 
-def _request(locked: Reservation, *, kind: str, amount: Decimal, key: str, actor: str, reason: str = "") -> ProviderRefund:
+def paid_parts(locked: Reservation) -> list[PaidPart]:
+    """Under the lock: the payments made, oldest first, each with what is taken of it already (the
+    larger of the refunds asked or made against it here and the provider's own refunded total of it).
+    Money paid before payments were kept one row per intent is the reservation's own intent."""
+    ours: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for intent, amount in (
+        ProviderRefund.objects.filter(reservation_id=locked.pk).exclude(status=ProviderRefund.Status.FAILED).values_list("payment_intent_id", "amount")
+    ):
+        ours[intent] += amount
+    rows = list(Payment.objects.filter(reservation_id=locked.pk).order_by("paid_at", "pk"))
+    parts = [PaidPart(row.provider_id, row.amount, max(ours[row.provider_id], row.provider_refunded)) for row in rows]
+    earlier = locked.amount_paid - sum((row.amount for row in rows), ZERO)
+    if earlier > 0 and locked.payment_intent_id and all(row.provider_id != locked.payment_intent_id for row in rows):
+        parts.insert(0, PaidPart(locked.payment_intent_id, earlier, ours[locked.payment_intent_id]))
+    return parts
+
+
+def _requests(locked: Reservation, *, kind: str, amount: Decimal, keys: Callable[[int], str], actor: str, reason: str = "") -> list[ProviderRefund]:
+    """Under the lock: one request per payment the amount is spread over, newest payment first."""
+    try:
+        parts = spread_refund(amount, paid_parts(locked))
+    except ValueError:
+        raise RefundNotPossible(f"The payments made cannot cover a refund of {amount} {locked.currency}.") from None
+    return [_request(locked, kind=kind, amount=share, intent=intent, key=keys(n), actor=actor, reason=reason) for n, (intent, share) in enumerate(parts, 1)]
+
+
+def _request(locked: Reservation, *, kind: str, amount: Decimal, intent: str, key: str, actor: str, reason: str = "") -> ProviderRefund:
     return ProviderRefund.objects.create(
         reservation=locked,
         kind=kind,
         amount=amount,
         currency=locked.currency,
         provider=locked.payment_provider,
-        payment_intent_id=locked.payment_intent_id,
+        payment_intent_id=intent,
         idempotency_key=key,
         actor=actor[:100],
         reason=reason[:300],
     )
+
+
+def make_refunds(requests: list[ProviderRefund]) -> Reservation:
+    """Ask the provider for each part; every part is tried even when one fails (a failed part frees
+    its amount). Raises the first failure after trying them all."""
+    failure: BookingError | None = None
+    for request in requests:
+        try:
+            make_refund(request)
+        except BookingError as error:
+            failure = failure or error
+    if failure is not None:
+        raise failure
+    return Reservation.objects.get(pk=requests[0].reservation_id)
 
 
 def make_refund(request: ProviderRefund) -> Reservation:
@@ -187,15 +241,51 @@ def record_refund(request_id: int, answer: Refund) -> Reservation:
 
 
 def _refunds_recorded(reservation: Reservation) -> Decimal:
+    """Per payment, the larger of our refunds of it (by provider refund id) and the provider's own
+    refunded total of it; summed over the payments. Neither counts a refund twice."""
+    per_intent: dict[str, Decimal] = defaultdict(lambda: ZERO)
     succeeded = ProviderRefund.objects.filter(reservation_id=reservation.pk, status=ProviderRefund.Status.SUCCEEDED)
-    return money(succeeded.aggregate(total=Sum("amount"))["total"] or ZERO)
+    for intent, amount in succeeded.values_list("payment_intent_id", "amount"):
+        per_intent[intent] += amount
+    for intent, provider_total in Payment.objects.filter(reservation_id=reservation.pk).values_list("provider_id", "provider_refunded"):
+        per_intent[intent] = max(per_intent[intent], provider_total)
+    return money(sum(per_intent.values(), ZERO))
 
 
-def record_provider_total(reservation_id: str, *, refunded_total: Decimal, actor: str, note: str) -> Reservation:
-    """The provider's running refunded total (charge.refunded): it includes refunds made in its
-    dashboard. The recorded total becomes the larger of the two, never lower, never above the payment."""
+def reservation_of_payment(payment_intent_id: str) -> Reservation | None:
+    """The stay a provider payment intent paid for: its first payment, or a later one (the balance)."""
+    reservation = Reservation.objects.filter(payment_intent_id=payment_intent_id).first()
+    if reservation is None:
+        payment = Payment.objects.filter(provider_id=payment_intent_id).first()
+        reservation = payment.reservation if payment is not None else None
+    return reservation
+
+
+def record_provider_total(reservation_id: str, *, payment_intent_id: str, refunded_total: Decimal, actor: str, note: str) -> Reservation:
+    """The provider's running refunded total of ONE payment (charge.refunded): it includes refunds
+    made in its dashboard. Kept on that payment (never lower); the stay's refunded total is then the
+    sum over its payments, so two payments' totals are never taken for the stay's."""
     with reservation_transaction(reservation_id) as locked:
-        _raise_refunded_total(locked, money(refunded_total), actor=actor, note=note, counts_toward_cancellation=True)
+        payment = Payment.objects.select_for_update().filter(reservation_id=locked.pk, provider_id=payment_intent_id).first()
+        if payment is None and payment_intent_id and payment_intent_id == locked.payment_intent_id and locked.amount_paid > 0:
+            # Paid before payments were kept one row per intent: its row is made now (no receipt).
+            others = Payment.objects.filter(reservation_id=locked.pk).aggregate(total=Sum("amount"))["total"] or ZERO
+            payment = Payment.objects.create(
+                reservation=locked,
+                kind=Payment.Kind.FULL if others == 0 and locked.amount_paid >= locked.total else Payment.Kind.DEPOSIT,
+                amount=locked.amount_paid - others,
+                currency=locked.currency,
+                provider=locked.payment_provider or "stripe",
+                provider_id=payment_intent_id,
+                paid_at=locked.confirmed_at or timezone.now(),
+            )
+        if payment is None:
+            _raise_refunded_total(locked, money(refunded_total), actor=actor, note=note, counts_toward_cancellation=True)
+            return locked
+        if money(refunded_total) > payment.provider_refunded:
+            payment.provider_refunded = min(money(refunded_total), payment.amount)
+            payment.save(update_fields=["provider_refunded"])
+        _raise_refunded_total(locked, _refunds_recorded(locked), actor=actor, note=f"{note} ({payment_intent_id})", counts_toward_cancellation=True)
         return locked
 
 
@@ -216,31 +306,42 @@ def _raise_refunded_total(locked: Reservation, at_least: Decimal, *, actor: str,
     record_event(locked, action="refund", actor=actor, from_status=locked.status, note=f"{note}; refunded so far {new_total} {locked.currency}")
 
 
-def cancellation_request(locked: Reservation, *, actor: str) -> ProviderRefund | None:
-    """Under the lock: the request that pays what the cancellation still owes, or None when nothing
-    is to be asked now (nothing owed, or a request for it is already at the provider). A request
-    that failed is asked again with its key while the amount is the same, so a refund whose
-    answer was lost is found, not made twice."""
+def cancellation_requests(locked: Reservation, *, actor: str) -> list[ProviderRefund]:
+    """Under the lock: the requests that pay what the cancellation still owes, one per payment it is
+    spread over (newest first); none when nothing is to be asked now (nothing owed, or requests for
+    it are already at the provider). A part whose last request failed is asked again with its key
+    while the amount is the same, so a refund whose answer was lost is found, not made twice."""
     if locked.refund_pending <= 0:
-        return None
+        return []
     open_requests = ProviderRefund.objects.filter(reservation_id=locked.pk, status=ProviderRefund.Status.REQUESTED)
     stale = timezone.now() - REDRIVE_AFTER
-    for request in open_requests.filter(kind=Kind.CANCELLATION):
-        return request if request.requested_at < stale else None
+    open_cancellation = list(open_requests.filter(kind=Kind.CANCELLATION))
+    if open_cancellation:
+        return [request for request in open_cancellation if request.requested_at < stale]
     # Staff refunds asked since the cancellation count toward it (they settle it when recorded).
     since_cancel = open_requests.filter(requested_at__gte=locked.cancelled_at) if locked.cancelled_at else open_requests.none()
     owed = locked.refund_pending - money(since_cancel.aggregate(total=Sum("amount"))["total"] or ZERO)
     state = refund_state(locked)
     amount = min(owed, state.paid - state.refunded - state.in_flight)
     if amount <= 0:
-        return None
+        return []
+    try:
+        parts = spread_refund(amount, paid_parts(locked))
+    except ValueError:
+        return []  # the payments recorded cannot cover it: left pending (flagged) for staff
     earlier = ProviderRefund.objects.filter(reservation_id=locked.pk, kind=Kind.CANCELLATION).order_by("-requested_at")
-    last = earlier.first()
-    if last is not None and last.status == ProviderRefund.Status.FAILED and last.amount == amount:
-        last.status, last.requested_at, last.failure, last.settled_at = ProviderRefund.Status.REQUESTED, timezone.now(), "", None
-        last.save(update_fields=["status", "requested_at", "failure", "settled_at"])
-        return last
-    return _request(locked, kind=Kind.CANCELLATION, amount=amount, key=f"cancellation-{locked.pk}-{earlier.count() + 1}", actor=actor)
+    made = earlier.count()
+    requests = []
+    for intent, share in parts:
+        last = earlier.filter(payment_intent_id=intent).first()
+        if last is not None and last.status == ProviderRefund.Status.FAILED and last.amount == share:
+            last.status, last.requested_at, last.failure, last.settled_at = ProviderRefund.Status.REQUESTED, timezone.now(), "", None
+            last.save(update_fields=["status", "requested_at", "failure", "settled_at"])
+            requests.append(last)
+            continue
+        made += 1
+        requests.append(_request(locked, kind=Kind.CANCELLATION, amount=share, intent=intent, key=f"cancellation-{locked.pk}-{made}", actor=actor))
+    return requests
 
 
 def redrive_stale_requests() -> int:

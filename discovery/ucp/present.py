@@ -17,7 +17,7 @@ from booking.models import Property, Reservation
 from booking.payments.ledger import to_cents
 from booking.payments.schedule import payment_schedule
 from booking.presenters import mask_email, mask_phone
-from booking.selectors import cancellation_tiers
+from booking.selectors import accepted_tiers
 from discovery.ucp import profile
 
 Status = Reservation.Status
@@ -186,7 +186,7 @@ def cancellation_policy_json(reservation: Reservation) -> dict:
     A tier "at least N days before arrival" is judged on the property's local dates: cancelling on
     any day up to arrival − N counts. So the anchor is the end of the arrival day (local midnight
     after it) and each tier's cutoff is N days before that."""
-    tiers = sorted(cancellation_tiers(reservation.property), key=lambda tier: -tier.days_before_arrival)  # earliest cutoff first
+    tiers = sorted(accepted_tiers(reservation), key=lambda tier: -tier.days_before_arrival)  # earliest cutoff first
     percents = [tier.refund_percent for tier in tiers]
     if not tiers or max(percents) == 0:
         refundability = "non_refundable"

@@ -294,6 +294,13 @@ class TestReadingReservations:
         assert len(rows) == 1
         assert rows[0]["id"] == paid.pk and Decimal(rows[0]["paid"]) == paid.total and rows[0]["currency"] == "EUR"
         assert rows[0]["nights"] == str((paid.check_out - paid.check_in).days)
+        assert Decimal(rows[0]["kept"]) == paid.total  # nothing refunded yet
+
+    def test_the_csv_export_counts_money_kept_after_a_partial_refund(self, people, paid):
+        Reservation.objects.filter(pk=paid.pk).update(status="cancelled", amount_refunded=paid.total - Decimal("525.00"))
+        response = people["staff"].post(CHANGELIST, {"action": "export_csv", "_selected_action": [paid.pk]})
+        [row] = csv.DictReader(io.StringIO(response.content.decode("utf-8-sig")))
+        assert (row["status"], Decimal(row["kept"])) == ("cancelled", Decimal("525.00"))
 
     def test_times_are_shown_in_the_property_time_zone_with_its_name(self, people, paid):
         page = people["staff"].get(change_page(paid))
