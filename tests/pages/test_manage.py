@@ -19,7 +19,7 @@ from django.test import Client
 from icalendar import Calendar
 
 from booking.errors import PaymentProviderError
-from booking.models import OutboundEmail, Reservation, SandboxCheckout
+from booking.models import OutboundEmail, Property, Reservation, SandboxCheckout
 from booking.services.cancellation import retry_pending_refunds
 from tests.conftest import future
 
@@ -62,8 +62,11 @@ def page(client, reservation, suffix=""):
 
 
 def expected_refund(reservation, percent: int) -> Decimal:
+    """DESIGN's money back: the tier gives refund_due of the total; the guest gets what was paid
+    beyond the share the host keeps (a deposit-only stay: tests/money/test_refunds_follow_payments.py)."""
     tax = Decimal(str(reservation.price_breakdown["city_tax"]))
-    return (tax + (reservation.amount_paid - tax) * percent / 100).quantize(Decimal("0.01"))
+    refund_due = (tax + (reservation.total - tax) * percent / 100).quantize(Decimal("0.01"))
+    return max(Decimal("0.00"), reservation.amount_paid - (reservation.total - refund_due))
 
 
 def euros(amount: Decimal) -> str:
@@ -163,7 +166,11 @@ class TestCancelling:
         ],
     )
     def test_each_tier_of_the_policy_end_to_end(self, client, site, sandbox, days_before, clock, percent):
+        prop = Property.objects.get()
+        prop.deposit_percent = 0  # paid in full, so each tier's refund shows
+        prop.save()
         reservation = book_and_pay(client, 60)
+        assert reservation.amount_paid == reservation.total
         refund = expected_refund(reservation, percent)
         with time_machine.travel(in_florence(reservation.check_in - timedelta(days=days_before), *clock)):
             shown_before = page(client, reservation).content.decode()
