@@ -56,7 +56,7 @@ INSTRUCTIONS = (
 )
 
 
-SHORTER_NOTES = {"children_ages": "Ages 0-17 of the children among the guests (at most guests − 1); under the exemption age no city tax."}
+SHORTER_NOTES = {"children_ages": "Children's ages 0-17 (at most guests − 1): young ones pay no city tax."}
 
 
 def tool_for(operation: Operation) -> types.Tool:
@@ -74,7 +74,6 @@ def tool_for(operation: Operation) -> types.Tool:
     description = f"{operation.description} (REST: {operation.rest})"
     if operation.name == "create_checkout_link":
         result["properties"]["handed_to_client"] = {"type": "boolean", "description": HANDED_TO_CLIENT_NOTE}
-        result["required"].append("handed_to_client")
         description += CHECKOUT_HAND_OFF_NOTE
     return types.Tool(
         name=operation.name,
@@ -96,8 +95,9 @@ def outline(schema: dict) -> dict:
     """The result's top level only (each field's type; nested objects as "object"; the meaning of
     each field is in the REST API's OpenAPI document):
     the full nesting made the tool list 43 kB, most of it get_property's output schema, which an
-    agent reads on every connection. The structured result is still the complete REST body."""
-    return {"type": "object", "properties": {name: _field_outline(spec) for name, spec in schema["properties"].items()}, "required": schema["required"]}
+    agent reads on every connection. Which fields are always there is left to that document too
+    (listing them cost about 1.5 kB of the 25 kB budget). The structured result is still the complete REST body."""
+    return {"type": "object", "properties": {name: _field_outline(spec) for name, spec in schema["properties"].items()}}
 
 
 def _field_outline(spec: dict) -> dict:

@@ -92,7 +92,7 @@ def without_duplicates(reservation: dict) -> dict:
 
 
 EXAMPLE_IDEMPOTENCY_KEY = "0b7e5c2a-9d3f-4c1e-8a6b-2f4d1e9c7a35"
-IDEMPOTENCY_KEY_NOTE = "Optional, e.g. a UUID. Retry with the same key: the first answer comes back (24 h), no second hold."
+IDEMPOTENCY_KEY_NOTE = "Optional (a UUID); reuse it on retry: the first answer comes back, no second hold."
 
 
 def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
@@ -189,10 +189,10 @@ def _release_hold(data: dict, caller: Caller) -> dict:
 # What an argument means, for the fields whose validation schema carries no help_text.
 ARGUMENT_NOTES = {
     "guest": "Optional guest details (first_name, last_name, email, phone). Not needed to book: the payment page collects them.",
-    "special_requests": "Anything the host should know, up to 2,000 characters.",
+    "special_requests": "For the host, up to 2,000 characters.",
     "agent_name": "Name of the calling AI agent, if any.",
-    "success_url": "Absolute https URL the payer returns to after paying (http only for localhost). Default: this site's thank-you page.",
-    "cancel_url": "Absolute https URL the payer returns to after cancelling (http only for localhost). Default: this site's booking page.",
+    "success_url": "https URL the payer returns to after paying (default: our thank-you page; other hosts are only offered as a link).",
+    "cancel_url": "https URL the payer returns to after cancelling (default: our booking page).",
     "reservation_id": "The reservation's id (res_…), as returned when it was created.",
 }
 
@@ -223,13 +223,11 @@ OPERATIONS: dict[str, Operation] = {
             name="check_availability",
             title="Check availability and price",
             description=(
-                "Whether a stay can be booked, with its full price breakdown in EUR. Dates are "
-                "YYYY-MM-DD: check_in is the arrival day (the first night), check_out the departure "
-                "day (the last night is the day before). guests is 1 to 7. When available is false, "
+                "Whether a stay can be booked, with its price breakdown in EUR either way. check_in is "
+                "the arrival day, check_out the departure day. When available is false, "
                 "unavailable_reason says why (booked, on_hold, min_stay, max_stay, closed_to_arrival, "
-                "closed_to_departure, beyond_booking_window) and message explains it; on_hold means "
-                "only another guest's unpaid hold is in the way, until held_until: try again after it. "
-                "The price is given either way. Nothing is held. Read-only."
+                "closed_to_departure, beyond_booking_window); on_hold: another guest's unpaid hold is "
+                "in the way until held_until. Nothing is held. Read-only."
             ),
             rest="GET /api/v1/availability",
             arguments=validation.AvailabilityQuery,
@@ -281,11 +279,10 @@ OPERATIONS: dict[str, Operation] = {
             name="get_quote",
             title="Price quote",
             description=(
-                "The full price breakdown of a stay, line by line: nightly rates, length-of-stay "
-                "discount (a negative amount), cleaning fee, city tax and total, where total = "
-                "accommodation + discount_amount + cleaning_fee + city_tax. currency (default EUR) "
-                "converts the displayed amounts at the owner's rate; the charge is always in EUR "
-                "(charge_total, charge_currency). Nothing is held. Read-only."
+                "A stay's price line by line: nightly rates, discounts (negative), cleaning fee, city "
+                "tax, extras; total = accommodation + discount_amount + cleaning_fee + city_tax + "
+                "extras_total. currency converts the shown amounts; the charge is in EUR "
+                "(charge_total). Nothing is held. Read-only."
             ),
             rest="POST /api/v1/quote",
             arguments=validation.QuoteRequest,
@@ -300,15 +297,11 @@ OPERATIONS: dict[str, Operation] = {
             name="create_reservation",
             title="Hold the dates",
             description=(
-                "Hold a stay: the dates are blocked at once, for policies.hold_minutes (30 by "
-                "default), and the reservation comes back with status held, its id and payment "
-                "information (payment.amount_due, and how to pay: payment.checkout_session_endpoint). "
-                "Unpaid holds expire and free the dates. guest (first_name, last_name, email, phone), "
-                "special_requests and agent_name are optional. Prefer create_checkout_link, which "
-                "holds the dates and returns a payment link in one step; do not collect guest "
-                "details before payment. Each call makes a new hold, so pass idempotency_key and "
-                "send the same key when retrying; fails with dates_unavailable when the stay cannot "
-                "be booked. Let go of a hold you will not pay with release_hold."
+                "Hold a stay: the dates are blocked at once for policies.hold_minutes, and the "
+                "reservation comes back held, with payment.amount_due and how to pay. Prefer "
+                "create_checkout_link (hold and payment link in one step); do not collect guest "
+                "details before payment. Pass idempotency_key and reuse it when retrying; fails with "
+                "dates_unavailable when the stay cannot be booked. release_hold lets a hold go."
             ),
             rest="POST /api/v1/reservations",
             arguments=validation.ReservationCreate,
@@ -324,16 +317,12 @@ OPERATIONS: dict[str, Operation] = {
             name="create_checkout_link",
             title="Hold the dates and get a payment link (recommended)",
             description=(
-                "The recommended way to book: holds the dates and creates a checkout at the payment "
-                "provider in one step. Give checkout_url to the guest: they pay there, and the "
-                "payment page collects their name, email and phone, so do not ask for guest details "
-                "first. The reservation (reservation_id) is confirmed only when the payment "
-                "succeeds, before expires_at; follow it with get_reservation. success_url and "
-                "cancel_url (absolute https URLs) are where the payer returns to; by default this "
-                "site's thank-you and booking pages. Each call makes a new hold, so pass "
-                "idempotency_key and send the same key when retrying (a retry without it would find "
-                "the dates taken by your own first hold); fails with dates_unavailable when the stay "
-                "cannot be booked."
+                "The recommended way to book: holds the dates and opens a checkout in one step. Give "
+                "checkout_url to the guest: the payment page collects their name, email and phone, "
+                "so do not ask first. The reservation is confirmed only when the payment succeeds, "
+                "before expires_at (follow it with get_reservation). Pass idempotency_key and reuse "
+                "it when retrying (without it a retry finds the dates taken by your own hold); fails "
+                "with dates_unavailable when the stay cannot be booked."
             ),
             rest="POST /api/v1/payments/checkout-link",
             arguments=validation.CheckoutLinkCreate,

@@ -14,10 +14,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from booking import pricing
+from booking.breakdown import breakdown_json
 from booking.errors import DatesUnavailable, NotReleasable, ReservationNotPayable
 from booking.models import Reservation
 from booking.payments.providers import get_provider
-from booking.presenters import breakdown_json
 from booking.rules import rules_for
 from booking.selectors import blocks_between, today
 from booking.services.audit import record_event
