@@ -74,6 +74,7 @@ def tool_for(operation: Operation) -> types.Tool:
     description = f"{operation.description} (REST: {operation.rest})"
     if operation.name == "create_checkout_link":
         result["properties"]["handed_to_client"] = {"type": "boolean", "description": HANDED_TO_CLIENT_NOTE}
+        result["required"].append("handed_to_client")
         description += CHECKOUT_HAND_OFF_NOTE
     return types.Tool(
         name=operation.name,
@@ -95,15 +96,14 @@ def outline(schema: dict) -> dict:
     """The result's top level only (each field's type; nested objects as "object"; the meaning of
     each field is in the REST API's OpenAPI document):
     the full nesting made the tool list 43 kB, most of it get_property's output schema, which an
-    agent reads on every connection. Which fields are always there is left to that document too
-    (listing them cost about 1.5 kB of the 25 kB budget). The structured result is still the complete REST body."""
-    return {"type": "object", "properties": {name: _field_outline(spec) for name, spec in schema["properties"].items()}}
+    agent reads on every connection. The structured result is still the complete REST body."""
+    return {"type": "object", "properties": {name: _field_outline(spec) for name, spec in schema["properties"].items()}, "required": schema["required"]}
 
 
 def _field_outline(spec: dict) -> dict:
     kinds = spec.get("type") or [part.get("type") for part in spec.get("anyOf", [])]
     outline_ = {"type": kinds} if kinds else {}
-    for keyword in ("enum", "format"):
+    for keyword in ("enum",):  # not "format": the field's name says it is a date, and the budget is tight
         if keyword in spec:
             outline_[keyword] = spec[keyword]
     return outline_

@@ -205,11 +205,9 @@ OPERATIONS: dict[str, Operation] = {
             name="get_property",
             title="Property details",
             description=(
-                "The property sold here: name, address and coordinates, capacity (max_guests), "
-                "amenities, photos, pricing rules (nightly and weekend rates, seasons, minimum and "
-                "maximum stay, length-of-stay discounts, cleaning fee, city tax, booking window), "
-                "policies (check-in and check-out times, house rules, cancellation, payment, how "
-                "long a hold lasts), reviews and host. Start here. Read-only."
+                "The property: address, capacity (max_guests), amenities, photos, pricing rules "
+                "(rates, seasons, stay limits, discounts, extras, fees, city tax), policies "
+                "(times, house rules, cancellation, payment, hold length), reviews. Start here. Read-only."
             ),
             rest="GET /api/v1/property",
             arguments=None,
@@ -242,11 +240,9 @@ OPERATIONS: dict[str, Operation] = {
             name="get_calendar",
             title="Availability calendar",
             description=(
-                "Day-by-day availability for picking dates: from the first day of the month of "
-                "start (any date, past or future; default this month) for months months (1 to 18, "
-                "default 12). For each day: whether the night is free, whether arrival and departure "
-                "are allowed, the minimum stay for an arrival that day and the nightly rate. Use it "
-                "to find free dates, then check_availability for the exact price. Read-only."
+                "Day-by-day availability from the month of start (default this month) for months "
+                "months (1 to 18): each night free or not, arrival and departure allowed, the "
+                "minimum stay and the nightly rate. Then check_availability for the price. Read-only."
             ),
             rest="GET /api/v1/calendar",
             arguments=validation.CalendarQuery,
@@ -261,10 +257,9 @@ OPERATIONS: dict[str, Operation] = {
             name="find_stays",
             title="Find stays",
             description=(
-                "The cheapest bookable stays of exactly nights nights (1 to 365) for guests guests, "
-                "arriving between start (default today) and end (default start + 60 days, at most 18 "
-                "months later): up to 10, cheapest first, each with check_in, check_out and the total "
-                "a quote would give. Use it when the guest is flexible on dates. Read-only."
+                "Up to 10 bookable stays of exactly nights nights arriving between start (default "
+                "today) and end (default start + 60 days), cheapest first, with their totals. For "
+                "guests flexible on dates. Read-only."
             ),
             rest="GET /api/v1/stays",
             arguments=validation.StaysQuery,
@@ -356,10 +351,8 @@ OPERATIONS: dict[str, Operation] = {
             name="release_hold",
             title="Release an unpaid hold",
             description=(
-                "Let go of a hold you made and will not pay (e.g. after exploring prices): it becomes "
-                "cancelled at once, its checkout is closed at the payment provider and the dates are "
-                "free again. Only a live, unpaid hold can be released; anything else fails with "
-                "not_releasable. The reservation id is the credential."
+                "Let go of a hold you will not pay: it is cancelled at once, its checkout closed and "
+                "the dates freed. Anything but a live unpaid hold fails with not_releasable."
             ),
             rest="DELETE /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,
