@@ -7,11 +7,17 @@ hold.
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils import timezone
+
 from booking.callers import Caller
+from booking.errors import BookingError
 from booking.models import Reservation
+from booking.payments.presenters import checkout_json
 from booking.presenters import reservation_json
+from booking.services import payments
 from booking.services.holds import GuestDetails
 from booking.services.idempotency import recover_with
+from booking.services.reservations import cancel_reservation
 
 
 def hold_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
@@ -52,3 +58,24 @@ def answer_of_a_committed_hold(reservation: Reservation, payload: object) -> tup
     """What creating a reservation answered (or would have) for a hold it made: POST
     /api/v1/reservations and the agents' create_reservation share the scope."""
     return 201, reservation_json(reservation, mask=False)
+
+
+@recover_with("checkout-link")
+def checkout_of_a_committed_hold(reservation: Reservation, payload: object) -> tuple[int, dict[str, Any]] | None:
+    """What POST /api/v1/payments/checkout-link answers for a hold its first request made before it
+    died: the hold's checkout (opened now if need be), or nothing if the hold is gone."""
+    if reservation.status != Reservation.Status.HELD or (reservation.hold_expires_at and reservation.hold_expires_at <= timezone.now()):
+        return None
+    data = payload if isinstance(payload, dict) else {}
+    try:
+        reservation = payments.open_checkout(
+            reservation.pk, success_url=data.get("success_url"), cancel_url=data.get("cancel_url"), actor="idempotency recovery"
+        )
+    except BaseException as error:  # as create_checkout_link does: a failed checkout releases its hold
+        reason = error.detail if isinstance(error, BookingError) else "the checkout could not be opened"
+        try:
+            cancel_reservation(reservation.pk, actor="idempotency recovery", reason=f"hold released: {reason}")
+        except Exception:
+            pass
+        raise
+    return 200, checkout_json(reservation)

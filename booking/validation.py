@@ -111,8 +111,8 @@ class StayDateField(serializers.DateField):
 
 
 class StaySchema(Schema):
-    check_in = StayDateField(help_text="Arrival date, YYYY-MM-DD (the first night).")
-    check_out = StayDateField(help_text="Departure date, YYYY-MM-DD; the night before it is the last one.")
+    check_in = StayDateField(help_text="Arrival day, YYYY-MM-DD.")
+    check_out = StayDateField(help_text="Departure day, YYYY-MM-DD (not a night).")
 
     def validate(self, attrs):
         check_in, check_out = attrs["check_in"], attrs["check_out"]
@@ -135,7 +135,7 @@ def guests_field(**kwargs):
         min_value=1,
         max_value=7,
         default=2,
-        help_text="Number of guests, 1 to 7 (the property's capacity).",
+        help_text="Guests, 1 to 7.",
         **kwargs,
     )
 
@@ -163,7 +163,7 @@ class ChildrenAgesField(serializers.ListField):
         return super().get_value(dictionary)
 
 
-PROMO_CODE_HELP = "A promo code from the host, e.g. WELCOME10 (capitals or not). An unknown, expired or inapplicable code is a 422 (type promo_code_invalid)."
+PROMO_CODE_HELP = "The host's promo code, e.g. WELCOME10; one that does not apply is a 422 promo_code_invalid."
 
 
 def promo_code_field():
@@ -173,8 +173,8 @@ def promo_code_field():
 EXTRA_CHOICE_SCHEMA = {
     "type": "object",
     "properties": {
-        "code": {"type": "string", "minLength": 1, "maxLength": 40, "description": "The extra's code, e.g. airport_transfer."},
-        "quantity": {"type": "integer", "minimum": 0, "maximum": 99, "default": 1, "description": "How many; at most the extra's max_quantity."},
+        "code": {"type": "string", "minLength": 1, "maxLength": 40},
+        "quantity": {"type": "integer", "minimum": 0, "maximum": 99, "default": 1},
     },
     "required": ["code"],
     "additionalProperties": False,
@@ -214,7 +214,7 @@ class ExtrasField(serializers.ListField):
             required=False,
             default=list,
             max_length=20,
-            help_text='Extras sold with the stay (see get_property: extras), e.g. [{"code": "airport_transfer", "quantity": 1}]. An unknown code or a quantity over the maximum is a 422.',
+            help_text='Extras with the stay (codes and maxima in get_property), e.g. [{"code": "airport_transfer", "quantity": 1}].',
             **kwargs,
         )
 

@@ -56,7 +56,7 @@ INSTRUCTIONS = (
 )
 
 
-SHORTER_NOTES = {"children_ages": "Ages 0-17 of the children among the guests (at most guests − 1); under the exemption age no city tax."}
+SHORTER_NOTES = {"children_ages": "Children's ages 0-17 (at most guests − 1): young ones pay no city tax."}
 
 
 def tool_for(operation: Operation) -> types.Tool:
@@ -103,7 +103,7 @@ def outline(schema: dict) -> dict:
 def _field_outline(spec: dict) -> dict:
     kinds = spec.get("type") or [part.get("type") for part in spec.get("anyOf", [])]
     outline_ = {"type": kinds} if kinds else {}
-    for keyword in ("enum", "format"):
+    for keyword in ("enum",):  # not "format": the field's name says it is a date, and the budget is tight
         if keyword in spec:
             outline_[keyword] = spec[keyword]
     return outline_

@@ -92,7 +92,7 @@ def without_duplicates(reservation: dict) -> dict:
 
 
 EXAMPLE_IDEMPOTENCY_KEY = "0b7e5c2a-9d3f-4c1e-8a6b-2f4d1e9c7a35"
-IDEMPOTENCY_KEY_NOTE = "Optional, e.g. a UUID. Retry with the same key: the first answer comes back (24 h), no second hold."
+IDEMPOTENCY_KEY_NOTE = "Optional (a UUID); reuse it on retry: the first answer comes back, no second hold."
 
 
 def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
@@ -189,10 +189,10 @@ def _release_hold(data: dict, caller: Caller) -> dict:
 # What an argument means, for the fields whose validation schema carries no help_text.
 ARGUMENT_NOTES = {
     "guest": "Optional guest details (first_name, last_name, email, phone). Not needed to book: the payment page collects them.",
-    "special_requests": "Anything the host should know, up to 2,000 characters.",
+    "special_requests": "For the host, up to 2,000 characters.",
     "agent_name": "Name of the calling AI agent, if any.",
-    "success_url": "Absolute https URL the payer returns to after paying (http only for localhost). Default: this site's thank-you page.",
-    "cancel_url": "Absolute https URL the payer returns to after cancelling (http only for localhost). Default: this site's booking page.",
+    "success_url": "https URL the payer returns to after paying (default: our thank-you page; other hosts are only offered as a link).",
+    "cancel_url": "https URL the payer returns to after cancelling (default: our booking page).",
     "reservation_id": "The reservation's id (res_…), as returned when it was created.",
 }
 
@@ -205,11 +205,9 @@ OPERATIONS: dict[str, Operation] = {
             name="get_property",
             title="Property details",
             description=(
-                "The property sold here: name, address and coordinates, capacity (max_guests), "
-                "amenities, photos, pricing rules (nightly and weekend rates, seasons, minimum and "
-                "maximum stay, length-of-stay discounts, cleaning fee, city tax, booking window), "
-                "policies (check-in and check-out times, house rules, cancellation, payment, how "
-                "long a hold lasts), reviews and host. Start here. Read-only."
+                "The property: address, capacity (max_guests), amenities, photos, pricing rules "
+                "(rates, seasons, stay limits, discounts, extras, fees, city tax), policies "
+                "(times, house rules, cancellation, payment, hold length), reviews. Start here. Read-only."
             ),
             rest="GET /api/v1/property",
             arguments=None,
@@ -223,13 +221,11 @@ OPERATIONS: dict[str, Operation] = {
             name="check_availability",
             title="Check availability and price",
             description=(
-                "Whether a stay can be booked, with its full price breakdown in EUR. Dates are "
-                "YYYY-MM-DD: check_in is the arrival day (the first night), check_out the departure "
-                "day (the last night is the day before). guests is 1 to 7. When available is false, "
+                "Whether a stay can be booked, with its price breakdown in EUR either way. check_in is "
+                "the arrival day, check_out the departure day. When available is false, "
                 "unavailable_reason says why (booked, on_hold, min_stay, max_stay, closed_to_arrival, "
-                "closed_to_departure, beyond_booking_window) and message explains it; on_hold means "
-                "only another guest's unpaid hold is in the way, until held_until: try again after it. "
-                "The price is given either way. Nothing is held. Read-only."
+                "closed_to_departure, beyond_booking_window); on_hold: another guest's unpaid hold is "
+                "in the way until held_until. Nothing is held. Read-only."
             ),
             rest="GET /api/v1/availability",
             arguments=validation.AvailabilityQuery,
@@ -244,11 +240,9 @@ OPERATIONS: dict[str, Operation] = {
             name="get_calendar",
             title="Availability calendar",
             description=(
-                "Day-by-day availability for picking dates: from the first day of the month of "
-                "start (any date, past or future; default this month) for months months (1 to 18, "
-                "default 12). For each day: whether the night is free, whether arrival and departure "
-                "are allowed, the minimum stay for an arrival that day and the nightly rate. Use it "
-                "to find free dates, then check_availability for the exact price. Read-only."
+                "Day-by-day availability from the month of start (default this month) for months "
+                "months (1 to 18): each night free or not, arrival and departure allowed, the "
+                "minimum stay and the nightly rate. Then check_availability for the price. Read-only."
             ),
             rest="GET /api/v1/calendar",
             arguments=validation.CalendarQuery,
@@ -263,10 +257,9 @@ OPERATIONS: dict[str, Operation] = {
             name="find_stays",
             title="Find stays",
             description=(
-                "The cheapest bookable stays of exactly nights nights (1 to 365) for guests guests, "
-                "arriving between start (default today) and end (default start + 60 days, at most 18 "
-                "months later): up to 10, cheapest first, each with check_in, check_out and the total "
-                "a quote would give. Use it when the guest is flexible on dates. Read-only."
+                "Up to 10 bookable stays of exactly nights nights arriving between start (default "
+                "today) and end (default start + 60 days), cheapest first, with their totals. For "
+                "guests flexible on dates. Read-only."
             ),
             rest="GET /api/v1/stays",
             arguments=validation.StaysQuery,
@@ -281,11 +274,10 @@ OPERATIONS: dict[str, Operation] = {
             name="get_quote",
             title="Price quote",
             description=(
-                "The full price breakdown of a stay, line by line: nightly rates, length-of-stay "
-                "discount (a negative amount), cleaning fee, city tax and total, where total = "
-                "accommodation + discount_amount + cleaning_fee + city_tax. currency (default EUR) "
-                "converts the displayed amounts at the owner's rate; the charge is always in EUR "
-                "(charge_total, charge_currency). Nothing is held. Read-only."
+                "A stay's price line by line: nightly rates, discounts (negative), cleaning fee, city "
+                "tax, extras; total = accommodation + discount_amount + cleaning_fee + city_tax + "
+                "extras_total. currency converts the shown amounts; the charge is in EUR "
+                "(charge_total). Nothing is held. Read-only."
             ),
             rest="POST /api/v1/quote",
             arguments=validation.QuoteRequest,
@@ -300,15 +292,11 @@ OPERATIONS: dict[str, Operation] = {
             name="create_reservation",
             title="Hold the dates",
             description=(
-                "Hold a stay: the dates are blocked at once, for policies.hold_minutes (30 by "
-                "default), and the reservation comes back with status held, its id and payment "
-                "information (payment.amount_due, and how to pay: payment.checkout_session_endpoint). "
-                "Unpaid holds expire and free the dates. guest (first_name, last_name, email, phone), "
-                "special_requests and agent_name are optional. Prefer create_checkout_link, which "
-                "holds the dates and returns a payment link in one step; do not collect guest "
-                "details before payment. Each call makes a new hold, so pass idempotency_key and "
-                "send the same key when retrying; fails with dates_unavailable when the stay cannot "
-                "be booked. Let go of a hold you will not pay with release_hold."
+                "Hold a stay: the dates are blocked at once for policies.hold_minutes, and the "
+                "reservation comes back held, with payment.amount_due and how to pay. Prefer "
+                "create_checkout_link (hold and payment link in one step); do not collect guest "
+                "details before payment. Pass idempotency_key and reuse it when retrying; fails with "
+                "dates_unavailable when the stay cannot be booked. release_hold lets a hold go."
             ),
             rest="POST /api/v1/reservations",
             arguments=validation.ReservationCreate,
@@ -324,16 +312,12 @@ OPERATIONS: dict[str, Operation] = {
             name="create_checkout_link",
             title="Hold the dates and get a payment link (recommended)",
             description=(
-                "The recommended way to book: holds the dates and creates a checkout at the payment "
-                "provider in one step. Give checkout_url to the guest: they pay there, and the "
-                "payment page collects their name, email and phone, so do not ask for guest details "
-                "first. The reservation (reservation_id) is confirmed only when the payment "
-                "succeeds, before expires_at; follow it with get_reservation. success_url and "
-                "cancel_url (absolute https URLs) are where the payer returns to; by default this "
-                "site's thank-you and booking pages. Each call makes a new hold, so pass "
-                "idempotency_key and send the same key when retrying (a retry without it would find "
-                "the dates taken by your own first hold); fails with dates_unavailable when the stay "
-                "cannot be booked."
+                "The recommended way to book: holds the dates and opens a checkout in one step. Give "
+                "checkout_url to the guest: the payment page collects their name, email and phone, "
+                "so do not ask first. The reservation is confirmed only when the payment succeeds, "
+                "before expires_at (follow it with get_reservation). Pass idempotency_key and reuse "
+                "it when retrying (without it a retry finds the dates taken by your own hold); fails "
+                "with dates_unavailable when the stay cannot be booked."
             ),
             rest="POST /api/v1/payments/checkout-link",
             arguments=validation.CheckoutLinkCreate,
@@ -367,10 +351,8 @@ OPERATIONS: dict[str, Operation] = {
             name="release_hold",
             title="Release an unpaid hold",
             description=(
-                "Let go of a hold you made and will not pay (e.g. after exploring prices): it becomes "
-                "cancelled at once, its checkout is closed at the payment provider and the dates are "
-                "free again. Only a live, unpaid hold can be released; anything else fails with "
-                "not_releasable. The reservation id is the credential."
+                "Let go of a hold you will not pay: it is cancelled at once, its checkout closed and "
+                "the dates freed. Anything but a live unpaid hold fails with not_releasable."
             ),
             rest="DELETE /api/v1/reservations/{reservation_id}",
             arguments=validation.ReservationPath,

@@ -23,11 +23,9 @@ from booking.payments import return_hosts
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import record_checkout, to_cents
 from booking.payments.models import PaymentEvent
-from booking.payments.presenters import checkout_json
 from booking.payments.providers import CheckoutRequest, PaymentProvider, get_provider
 from booking.services import balances
 from booking.services.holds import GuestDetails, hold_stay
-from booking.services.idempotency import recover_with
 from booking.services.locking import lock_reservation, writer_transaction
 from booking.services.reservations import cancel_reservation, extend_hold, get_reservation, release_live_hold
 
@@ -93,25 +91,6 @@ def create_checkout_link(
         except Exception:  # the original failure is the one to report; the hold lapses on its own
             logger.exception("could not release hold %s after a failed checkout", reservation.pk)
         raise
-
-
-@recover_with("checkout-link")
-def checkout_of_a_committed_hold(reservation: Reservation, payload: object) -> tuple[int, dict[str, Any]] | None:
-    """What POST /api/v1/payments/checkout-link answers for a hold its first request made before it
-    died: the hold's checkout (opened now if need be), or nothing if the hold is gone."""
-    if reservation.status != Reservation.Status.HELD or (reservation.hold_expires_at and reservation.hold_expires_at <= timezone.now()):
-        return None
-    data = payload if isinstance(payload, dict) else {}
-    try:
-        reservation = open_checkout(reservation.pk, success_url=data.get("success_url"), cancel_url=data.get("cancel_url"), actor="idempotency recovery")
-    except BaseException as error:  # as create_checkout_link does: a failed checkout releases its hold
-        reason = error.detail if isinstance(error, BookingError) else "the checkout could not be opened"
-        try:
-            cancel_reservation(reservation.pk, actor="idempotency recovery", reason=f"hold released: {reason}")
-        except Exception:
-            pass
-        raise
-    return 200, checkout_json(reservation)
 
 
 def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel_url: str | None = None, actor: str = "api") -> Reservation:

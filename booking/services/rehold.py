@@ -9,9 +9,10 @@ does), so nobody can pay the old amount for the new stay.
 """
 
 from datetime import date, datetime
+from typing import Any
 
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from booking import accepted_terms, pricing
 from booking.breakdown import breakdown_json
@@ -21,6 +22,7 @@ from booking.payment_schedule import payment_schedule, schedule_json, terms_of
 from booking.payments.providers import get_provider
 from booking.rules import rules_for
 from booking.selectors import blocks_between, today
+from booking.services import offers
 from booking.services.audit import record_event
 from booking.services.holds import expire_lapsed_holds_overlapping
 from booking.services.locking import reservation_transaction
@@ -29,18 +31,25 @@ from booking.services.reservations import get_reservation
 Status = Reservation.Status
 
 
-def change_held_stay(reservation_id: str, *, check_in: date, check_out: date, guests: int, children_ages: list[int] | None, actor: str) -> Reservation:
-    """The hold with its new stay, or an unchanged hold and DatesUnavailable (or ReservationNotPayable
-    when there is no live hold to change)."""
+def change_held_stay(
+    reservation_id: str,
+    *,
+    check_in: date,
+    check_out: date,
+    guests: int,
+    children_ages: list[int] | None,
+    actor: str,
+    promo_code: str | None = None,
+    extras: list[dict[str, Any]] | None = None,
+) -> Reservation:
+    """The hold with its new stay (and offers: a full replacement, priced as hold_stay prices), or an
+    unchanged hold and DatesUnavailable, InvalidInput for a bad code or extra (or
+    ReservationNotPayable when there is no live hold to change)."""
     children_ages = list(children_ages or ())
     reservation = get_reservation(reservation_id)
     _ensure_live_hold(reservation)
-    if (reservation.check_in, reservation.check_out, reservation.guests, list(reservation.children_ages or ())) == (
-        check_in,
-        check_out,
-        guests,
-        children_ages,
-    ):
+    asked = (check_in, check_out, guests, children_ages, (promo_code or "").strip().upper(), _extras_key(extras))
+    if asked == _current(reservation):
         return reservation
     _close_open_checkout(reservation)
     stay = pricing.Stay(check_in, check_out)
@@ -49,13 +58,20 @@ def change_held_stay(reservation_id: str, *, check_in: date, check_out: date, gu
         now = timezone.now()
         rules = rules_for(locked.property)
         expire_lapsed_holds_overlapping(locked.property_id, check_in, check_out, now)
-        verdict = pricing.check_stay_against_ranges(stay, guests, rules, _ranges_of_others(locked, check_in, check_out, now), today())
+        window = pricing.gap_window(stay)  # the nights either side: a gap may be booked whole
+        ranges = _ranges_of_others(locked, *window, now)
+        verdict = pricing.check_stay_against_ranges(stay, guests, rules, ranges, today())
         if not verdict.available:
             raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
-        quote = pricing.quote(stay, guests, rules, children_ages)
+        chosen = offers.extras_for(rules, extras, stay, "body")
+        promo, promo_id = offers.promo_for(locked.property_id, promo_code, stay, "body", now=now)
+        taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *window)
+        quote = pricing.quote(stay, guests, rules, children_ages, today=today(), taken_nights=taken, promo=promo, extras=chosen)
         before = f"{locked.check_in}→{locked.check_out}, {locked.guests} guests"
         locked.check_in, locked.check_out, locked.guests, locked.children_ages = check_in, check_out, guests, children_ages
-        locked.price_breakdown, locked.total, locked.currency = breakdown_json(quote), quote.total, quote.currency
+        with translation.override(locked.language):  # labels in the booking's language, as hold_stay writes them
+            locked.price_breakdown = breakdown_json(quote)
+        locked.total, locked.currency, locked.promo_code_id = quote.total, quote.currency, promo_id
         # The terms in force now, and when the new total is paid (as a new hold would be).
         locked.accepted_terms = accepted_terms.snapshot(rules)
         locked.payment_schedule = schedule_json(payment_schedule(quote.total, check_in=check_in, today=today(), terms=terms_of(rules)))
@@ -64,6 +80,16 @@ def change_held_stay(reservation_id: str, *, check_in: date, check_out: date, gu
         locked.save()
         record_event(locked, action="change_stay", actor=actor, from_status=Status.HELD, note=f"was {before}")
     return get_reservation(reservation_id)
+
+
+def _extras_key(extras: list[dict[str, Any]] | None) -> list[tuple[str, int]]:
+    return sorted((item["code"], item["quantity"]) for item in extras or () if item["quantity"])
+
+
+def _current(reservation: Reservation) -> tuple[Any, ...]:
+    code = reservation.promo_code.code.upper() if reservation.promo_code is not None else ""
+    lines = (reservation.price_breakdown or {}).get("extras") or []
+    return (reservation.check_in, reservation.check_out, reservation.guests, list(reservation.children_ages or ()), code, _extras_key(lines))
 
 
 def _ensure_live_hold(reservation: Reservation) -> None:

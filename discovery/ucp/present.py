@@ -134,7 +134,7 @@ def cents(value) -> int:
 
 
 def totals_json(reservation: Reservation) -> list[dict]:
-    """subtotal (per-night lines), discount, fee (cleaning), tax (city tax), total."""
+    """subtotal (per-night lines), discount, fee (cleaning; extras with a line each), tax (city tax), total."""
     breakdown = reservation.price_breakdown or {}
     nights = breakdown.get("nightly_rates") or []
     count = breakdown.get("nights") or reservation.nights
@@ -151,6 +151,11 @@ def totals_json(reservation: Reservation) -> list[dict]:
         totals.append({"type": "discount", "display_text": breakdown.get("discount_label") or "Discount", "amount": cents(breakdown["discount_amount"])})
     if cents(breakdown.get("cleaning_fee")) > 0:
         totals.append({"type": "fee", "display_text": breakdown.get("cleaning_fee_label") or "Cleaning", "amount": cents(breakdown["cleaning_fee"])})
+    extras = [line for line in breakdown.get("extras") or [] if cents(line["amount"]) > 0]
+    if extras:  # sold with the stay (docs/offers.md): one fee, each extra a line
+        fee = {"type": "fee", "display_text": "Extras", "amount": cents(breakdown.get("extras_total"))}
+        fee["lines"] = [{"display_text": f"{line['label']} × {line['quantity']}", "amount": cents(line["amount"])} for line in extras]
+        totals.append(fee)
     if cents(breakdown.get("city_tax")) > 0:
         totals.append({"type": "tax", "display_text": "City tax", "amount": cents(breakdown["city_tax"])})
     totals.append({"type": "total", "display_text": "Total", "amount": to_cents(reservation.total)})

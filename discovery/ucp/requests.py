@@ -59,6 +59,10 @@ class BookingRequest(validation.Schema):
     context = serializers.DictField(required=False)
     signals = serializers.DictField(required=False)
     payment = serializers.DictField(required=False)
+    # This property's offers (docs/offers.md), as extension fields of the booking (UCP allows them):
+    # the same promo_code and extras every other interface takes.
+    promo_code = validation.StrictCharField(required=False, allow_null=True, allow_blank=True, max_length=40)
+    extras = serializers.ListField(child=serializers.DictField(), required=False, max_length=20)
 
 
 class CompleteRequest(validation.Schema):
@@ -90,6 +94,8 @@ PATHS = {
     "check_out": "$.stays[0].stay_dates.end_date",
     "guests": "$.stays[0].occupancy.total",
     "children_ages": "$.stays[0].occupancy.child_ages",
+    "promo_code": "$.promo_code",
+    "extras": "$.extras",
 }
 
 
@@ -106,6 +112,9 @@ def hold_input(data: dict) -> tuple[dict, list[dict]]:
     rest = {"check_in": stay["stay_dates"]["start_date"], "check_out": stay["stay_dates"]["end_date"], "guests": occupancy["total"]}
     if ages:
         rest["children_ages"] = ages
+    for offer in ("promo_code", "extras"):
+        if data.get(offer):
+            rest[offer] = data[offer]
     try:
         valid = validation.validate(validation.ReservationCreate, rest, LOCATION)
     except InvalidInput as error:

@@ -44,6 +44,8 @@ def create(body: Any, caller: Caller, *, idempotency_key: str | None = None, age
             children_ages=stay.get("children_ages"),
             agent_name=agent_name,
             caller=caller,
+            promo_code=stay.get("promo_code"),
+            extras=stay.get("extras"),
         )
         return 201, present(reservation)
 
@@ -78,6 +80,8 @@ def update(session_id: str, body: Any, caller: Caller) -> Answer:
             guests=stay["guests"],
             children_ages=stay.get("children_ages"),
             actor=caller.actor(None),
+            promo_code=stay.get("promo_code"),
+            extras=stay.get("extras"),
         )
     except DatesUnavailable as error:
         return 200, present(get_reservation(session_id), [inventory_exhausted(error, "recoverable")], status="incomplete")

@@ -35,8 +35,13 @@ _STAY = {
 }
 BOOKING = {
     "type": "object",
-    "description": "UCP booking: property.id, and one stay with accommodation_type.id and rate_plan.id (see get_property), occupancy and stay_dates.",
-    "properties": {"property": _REF, "stays": {"type": "array", "items": _STAY, "minItems": 1, "maxItems": 1}},
+    "description": "UCP booking: property.id, one stay with accommodation_type.id and rate_plan.id (see get_property), occupancy and stay_dates; optional promo_code and extras as in get_quote.",
+    "properties": {
+        "property": _REF,
+        "stays": {"type": "array", "items": _STAY, "minItems": 1, "maxItems": 1},
+        "promo_code": {"type": "string"},
+        "extras": {"type": "array"},
+    },
     "required": ["property", "stays"],
 }
 META = {"type": "object", "properties": {"ucp-agent": {"type": "object"}, "idempotency-key": {"type": "string", "maxLength": 255}}}

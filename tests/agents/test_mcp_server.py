@@ -45,7 +45,7 @@ class TestConnecting:
         tools = run(list_tools)
         availability = tools["check_availability"].input_schema
         assert availability["required"] == ["check_in", "check_out"]
-        assert availability["properties"]["check_in"] == {"type": "string", "format": "date", "description": "Arrival date, YYYY-MM-DD (the first night)."}
+        assert availability["properties"]["check_in"] == {"type": "string", "format": "date", "description": "Arrival day, YYYY-MM-DD."}
         assert availability["properties"]["check_out"]["format"] == "date"
         guests = availability["properties"]["guests"]
         assert (guests["type"], guests["minimum"], guests["maximum"], guests["default"]) == ("integer", 1, 7, 2)

@@ -182,3 +182,33 @@ def test_a_week_carries_its_discount_as_a_negative_entry_and_the_policy_its_tier
     assert [tier["until"] for tier in schedule["tiers"]] == ["P30D", "P7D", "P0D"]
     assert [tier["outcome"]["buyer_bps"] for tier in schedule["tiers"]] == [10000, 5000, 0]
     assert session["payment"]["terms"][0]["schedules"][0]["type"] == "immediate"
+
+
+def test_promo_code_and_extras_are_taken_as_every_interface_takes_them(ucp):
+    offers = {"promo_code": "welcome10", "extras": [{"code": "airport_transfer", "quantity": 1}, {"code": "late_checkout", "quantity": 1}]}
+    session = booking_body(ucp.post(SESSIONS, {**session_request(40, 3), **offers}).json())
+    held = Reservation.objects.get(pk=session["id"])
+    breakdown = held.price_breakdown
+    assert held.promo_code.code == "WELCOME10" and breakdown["extras_total"] == 100.0
+    assert [d["code"] for d in breakdown["discounts"]] == ["WELCOME10"]
+    assert sum(entry["amount"] for entry in session["totals"] if entry["type"] != "total") == next(
+        entry["amount"] for entry in session["totals"] if entry["type"] == "total"
+    )
+    assert next(entry["amount"] for entry in session["totals"] if entry["type"] == "total") == round(float(held.total) * 100)
+    # An update is a full replacement: the same stay without the offers is priced without them.
+    plain = booking_body(ucp.put(f"{SESSIONS}/{session['id']}", session_request(40, 3)).json())
+    held.refresh_from_db()
+    assert held.promo_code is None and "extras_total" in held.price_breakdown and held.price_breakdown["extras_total"] == 0
+    assert plain["status"] == "requires_escalation"
+    # And with them again, on new dates.
+    booking_body(ucp.put(f"{SESSIONS}/{session['id']}", {**session_request(41, 3), **offers}).json())
+    held.refresh_from_db()
+    assert (held.check_in, held.promo_code.code, held.price_breakdown["extras_total"]) == (future(41), "WELCOME10", 100.0)
+
+
+def test_an_unknown_promo_code_holds_nothing_and_says_why(ucp):
+    answer = ucp.post(SESSIONS, {**session_request(40, 3), "promo_code": "NOPE"})
+    assert answer.status_code == 422
+    [item] = answer.json()["detail"]
+    assert (item["loc"], item["type"]) == (["body", "promo_code"], "promo_code_invalid")
+    assert not Reservation.objects.exists()
