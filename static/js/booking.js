@@ -872,6 +872,15 @@
     });
     narrowScreen.addEventListener("change", () => goToMonth(state.view));
 
+    // "Release them" beside this browser's own hold (pages/holds.py): the API's DELETE, then the
+    // page again, which shows the dates free (or, if the payment went through meanwhile, not).
+    for (const button of document.querySelectorAll("[data-release-hold]")) {
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        await fetch(`/api/v1/reservations/${encodeURIComponent(button.dataset.releaseHold)}`, { method: "DELETE", headers: { Accept: "application/json" } }).catch(() => null);
+        window.location.reload();
+      });
+    }
     if (config.releaseHold) {
       // Back from the payment page without paying: let go of this guest's own unpaid hold at once
       // (the API's DELETE), so the very same dates can be chosen again.
