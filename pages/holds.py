@@ -24,6 +24,10 @@ class HeldStay:
     reservation_id: str = ""  # only for this browser's own holds
     continue_url: str = ""
 
+    def for_script(self) -> dict:
+        """For static/js/booking.js: why a held night cannot be chosen, and until when."""
+        return {"from": self.check_in.isoformat(), "to": self.check_out.isoformat(), "until": f"{self.until:%H:%M}", "mine": bool(self.reservation_id)}
+
     @property
     def text(self) -> str:
         dates = {"check_in": format_date(self.check_in, "D j M Y"), "check_out": format_date(self.check_out, "D j M Y"), "time": f"{self.until:%H:%M}"}

@@ -408,6 +408,7 @@ def book(request, prop, listing):
             booking_window_days=listing["pricing_rules"]["booking_window_days"],
         )
     own_holds, other_holds = holds_on_book(request, prop, window_days=listing["pricing_rules"]["booking_window_days"], not_mine=config["releaseHold"])
+    config["holds"] = [held.for_script() for held in own_holds + other_holds]
     response = render(
         request,
         "pages/book.html",

@@ -213,8 +213,16 @@
       return t("not possible as check-out");
     }
     if (iso < today) return t("in the past");
-    if (!day.available) return t("already booked");
+    if (!day.available) return heldRefusal(iso) || t("already booked");
     return t("no arrival possible on this day (the minimum stay of {nights} does not fit, or arrivals are closed)", { nights: plural(day.min_nights, "night") });
+  }
+
+  // A night held unpaid (pages/holds.py): the guest's own hold, or another guest's that may lapse.
+  function heldRefusal(iso) {
+    const held = (config.holds || []).find((hold) => hold.from <= iso && iso < hold.to);
+    if (!held) return "";
+    if (held.mine) return t("held for you until {time}: continue to payment or release them above", { time: held.until });
+    return t("on hold for another guest until {time}; the dates may free up then", { time: held.until });
   }
 
   // A gap night shows its price less the gap-night discount (the quote prices the whole stay).

@@ -16,6 +16,7 @@ from booking import own_holds
 from booking.models import Reservation
 from booking.services.reservations import Payer, confirm_reservation
 from tests.conftest import future
+from tests.pages.test_booking_page import config_of
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +61,8 @@ def test_the_browser_that_held_the_dates_can_continue_or_release_them(client, si
     assert f"are held for you until {local_time(reservation)}" in notice
     assert f'href="/pay/{reservation.pk}"' in notice and f'data-release-hold="{reservation.pk}"' in notice
     assert others_notice(html) == "", "one's own hold is not another guest's"
+    # The calendar says why its nights cannot be chosen: the guest's own hold, not "already booked".
+    assert config_of(html)["holds"] == [{"from": str(future(40)), "to": str(future(43)), "until": local_time(reservation), "mine": True}]
 
     # Continue to payment: the hold's own checkout, the same one (no second way to pay).
     continued = client.get(f"/pay/{reservation.pk}")
@@ -71,6 +74,7 @@ def test_another_browser_sees_the_dates_on_hold_until_they_lapse(client, site):
     html = book_page(Client())
     assert own_notice(html) == ""
     assert f"on hold for another guest until {local_time(reservation)}" in others_notice(html)
+    assert config_of(html)["holds"] == [{"from": str(future(40)), "to": str(future(43)), "until": local_time(reservation), "mine": False}]
 
 
 def test_a_forged_or_foreign_cookie_claims_nothing(client, site):
