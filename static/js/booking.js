@@ -221,8 +221,8 @@
   function heldRefusal(iso) {
     const held = (config.holds || []).find((hold) => hold.from <= iso && iso < hold.to);
     if (!held) return "";
-    if (held.mine) return t("held for you until {time}: continue to payment or release them above", { time: held.until });
-    return t("on hold for another guest until {time}; the dates may free up then", { time: held.until });
+    if (held.mine) return t("held for you until {time} (see above)", { time: held.until });
+    return t("on hold for another guest until {time}", { time: held.until });
   }
 
   // A gap night shows its price less the gap-night discount (the quote prices the whole stay).
