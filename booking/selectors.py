@@ -85,6 +85,15 @@ def blocks_between(prop: Property, start: date, end: date):
     return DateBlock.objects.filter(property=prop, start__lt=end, end__gt=start)
 
 
+def live_holds(reservation_ids, now=None) -> list[Reservation]:
+    """Of these reservations, the unpaid holds still taking their dates (a released, paid or lapsed
+    one is left out), earliest stay first: the holds a browser made (booking/own_holds.py)."""
+    if not reservation_ids:
+        return []
+    now = now or timezone.now()
+    return list(Reservation.objects.filter(pk__in=list(reservation_ids), status=Reservation.Status.HELD, hold_expires_at__gt=now).order_by("check_in"))
+
+
 # The hottest query of the service (availability, quote, calendar, every hold): written once in
 # SQL so it costs one round trip and no ORM compilation. It is the union of blocking_reservations()
 # and blocks_between() above; tests/booking/test_selectors.py holds the two to the same answers.

@@ -55,6 +55,8 @@ PHRASES = [
     gettext_noop("Your dates are held for {minutes} minutes while you pay."),
     gettext_noop("a night in between is already booked"),
     gettext_noop("already booked"),
+    gettext_noop("held for you until {time} (see above)"),
+    gettext_noop("on hold for another guest until {time}"),
     gettext_noop("available for check-in, {price} a night, minimum {nights}"),
     gettext_noop("before your check-in; clear the dates to start again"),
     gettext_noop("choose as check-out, {nights}"),

@@ -36,6 +36,7 @@ from booking.validation import BlogSlugPath, ReservationPath, return_url_problem
 from pages import i18n, seo
 from pages.booking_text import booking_text, cancelled_checkout, explain_stay_link
 from pages.forms import ContactForm
+from pages.holds import holds_on_book, keep_cookie
 from pages.inquiries import TooManyInquiries, count_inquiry, submit_inquiry
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
 from pages.rendering import render_markdown
@@ -406,10 +407,14 @@ def book(request, prop, listing):
             max_nights=listing["pricing_rules"]["max_nights"],
             booking_window_days=listing["pricing_rules"]["booking_window_days"],
         )
-    return render(
+    own_holds, other_holds = holds_on_book(request, prop, window_days=listing["pricing_rules"]["booking_window_days"], not_mine=config["releaseHold"])
+    config["holds"] = [held.for_script() for held in own_holds + other_holds]
+    response = render(
         request,
         "pages/book.html",
         {
+            "own_holds": own_holds,
+            "other_holds": other_holds,
             "meta": meta,
             "page": page,
             "listing": listing,
@@ -424,6 +429,8 @@ def book(request, prop, listing):
             "extras": offered_extras(prop),
         },
     )
+    keep_cookie(request, response, own_holds)
+    return response
 
 
 def offered_extras(prop: Property) -> list[dict]:

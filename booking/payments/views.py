@@ -23,7 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 
-from booking import validation
+from booking import own_holds, validation
 from booking.api.base import VALIDATION_ERROR, ApiView, error
 from booking.api.errors import json_error
 from booking.api.views import IDEMPOTENCY_KEY
@@ -86,7 +86,11 @@ class CheckoutLinkView(ApiView):
             return 200, checkout_json(services.create_checkout_link(**checkout_link_arguments(data, caller)))
 
         status, body = run_idempotent(scope="checkout-link", key=request.headers.get("Idempotency-Key"), payload=request.data, produce=create)
-        return Response(body, status=status)
+        response = Response(body, status=status)
+        if status == 200 and booking_source(request) == Reservation.Source.WEB:
+            # Our own /book page: this browser may come back to its hold (booking/own_holds.py).
+            own_holds.remember(request, response, body["reservation_id"])
+        return response
 
 
 class CheckoutSessionView(ApiView):

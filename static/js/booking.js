@@ -213,8 +213,16 @@
       return t("not possible as check-out");
     }
     if (iso < today) return t("in the past");
-    if (!day.available) return t("already booked");
+    if (!day.available) return heldRefusal(iso) || t("already booked");
     return t("no arrival possible on this day (the minimum stay of {nights} does not fit, or arrivals are closed)", { nights: plural(day.min_nights, "night") });
+  }
+
+  // A night held unpaid (pages/holds.py): the guest's own hold, or another guest's that may lapse.
+  function heldRefusal(iso) {
+    const held = (config.holds || []).find((hold) => hold.from <= iso && iso < hold.to);
+    if (!held) return "";
+    if (held.mine) return t("held for you until {time} (see above)", { time: held.until });
+    return t("on hold for another guest until {time}", { time: held.until });
   }
 
   // A gap night shows its price less the gap-night discount (the quote prices the whole stay).
@@ -884,6 +892,15 @@
     });
     narrowScreen.addEventListener("change", () => goToMonth(state.view));
 
+    // "Release them" beside this browser's own hold (pages/holds.py): the API's DELETE, then the
+    // page again, which shows the dates free (or, if the payment went through meanwhile, not).
+    for (const button of document.querySelectorAll("[data-release-hold]")) {
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        await fetch(`/api/v1/reservations/${encodeURIComponent(button.dataset.releaseHold)}`, { method: "DELETE", headers: { Accept: "application/json" } }).catch(() => null);
+        window.location.reload();
+      });
+    }
     if (config.releaseHold) {
       // Back from the payment page without paying: let go of this guest's own unpaid hold at once
       // (the API's DELETE), so the very same dates can be chosen again.
