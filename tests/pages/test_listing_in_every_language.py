@@ -15,7 +15,10 @@ pytestmark = pytest.mark.django_db
     [
         ("/it", ["Attico Santa Croce — Attico a Firenze", "Terrazza sul tetto con vista sul Duomo", "Cucina", "Camera principale", "Vietato fumare"]),
         ("/de", ["Attico Santa Croce — Penthouse in Florenz", "Dachterrasse mit Domblick", "Küche", "Hauptschlafzimmer", "Rauchen in der Wohnung"]),
-        ("/fr", ["Attico Santa Croce — Penthouse à Florence", "Toit-terrasse avec vue sur le Duomo", "Cuisine", "Chambre principale", "Il est interdit de fumer"]),
+        (
+            "/fr",
+            ["Attico Santa Croce — Penthouse à Florence", "Toit-terrasse avec vue sur le Duomo", "Cuisine", "Chambre principale", "Il est interdit de fumer"],
+        ),
     ],
 )
 def test_the_property_page_reads_in_the_guests_language(client, site, prefix, words):
