@@ -269,7 +269,8 @@ def fill(row, english: dict[str, str], translations: dict[str, tuple[str, ...]])
             continue  # the owner rewrote it: their own translations, if any, belong to their text
         for language, text in zip(LANGUAGES, translations[field], strict=True):
             column = f"{field}_{language}"
-            if getattr(row, column) in (None, "", source, row._meta.get_field(column).default):
+            current = getattr(row, column)
+            if current != text and current in (None, "", source, row._meta.get_field(column).default):
                 setattr(row, column, text)
                 columns.append(column)
     if columns:

@@ -36,6 +36,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from booking import pricing
+from booking.breakdown_words import email_money, read_breakdown
 from booking.calendar_file import stay_calendar
 from booking.formatting import format_date, site_path
 from booking.models import OutboundEmail, Reservation
@@ -158,7 +159,7 @@ def confirmation_context(reservation: Reservation) -> dict:
     return {
         "reservation": reservation,
         "property": prop,
-        "breakdown": breakdown,
+        "breakdown": read_breakdown(breakdown, prop, email_money),  # its labels in the guest's language
         "dates": stay_dates(reservation),
         "language": translation.get_language() or "en",
         "guest_label": header_safe(reservation.guest_name) or reservation.guest_email or reservation.pk,
