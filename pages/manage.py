@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from booking import pricing
+from booking.breakdown_words import read_breakdown
 from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
 from booking.errors import BookingError, InvalidInput, NotFound
@@ -140,7 +141,7 @@ def context_for(request, reservation: Reservation) -> dict:
         "property": prop,
         "link": settings.BASE_URL + lang_path(f"/manage/{reservation.manage_token}"),
         "path": lang_path(f"/manage/{reservation.manage_token}"),
-        "breakdown": reservation.price_breakdown or {},
+        "breakdown": read_breakdown(reservation.price_breakdown or {}, prop),
         "total": reservation.total,
         "currency": reservation.currency,
         "policy_lines": pricing.policy_lines(cancellation_tiers(prop)),
