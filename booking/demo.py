@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from booking import demo_translations as translated
 from booking.models import (
     Amenity,
     ArrivalDayMinimum,
@@ -24,6 +25,7 @@ from booking.models import (
 )
 
 SLUG = "penthouse-florence"
+LANGUAGES = ("it", "de", "fr")  # beside English, as in booking/demo_translations.py
 
 DESCRIPTION = """\
 Attico Santa Croce is a light-filled penthouse on the fifth and sixth floors of a restored 19th-century palazzo, two streets from the Basilica di Santa Croce and a ten-minute walk from the Duomo.
@@ -48,6 +50,21 @@ PAYMENT = """\
 The full amount is paid when you book, through our secure payment provider (card, Apple Pay, Google Pay).
 Your dates are held for 30 minutes while you pay. Prices include VAT, the final cleaning, linen and towels.
 The city tax of Florence is included in the total so there is nothing to pay on arrival."""
+
+# The property's texts in English; booking/demo_translations.py has them in Italian, German and French.
+TEXTS = {
+    "name": "Attico Santa Croce — Penthouse in Florence",
+    "property_type": "Penthouse apartment",
+    "headline": "A three-bedroom penthouse with a roof terrace facing the Duomo, for up to 7 guests.",
+    "summary": (
+        "Penthouse for up to 7 guests in the historic centre of Florence, near Santa Croce: three bedrooms, "
+        "two bathrooms, a 40 m² roof terrace with a view of Brunelleschi's dome, lift, air conditioning and fast Wi-Fi."
+    ),
+    "description": DESCRIPTION,
+    "house_rules": HOUSE_RULES,
+    "payment_policy": PAYMENT,
+    "cleaning_fee_label": "Final cleaning, linen and towels",
+}
 
 AMENITIES = [
     ("Roof terrace with Duomo view", "Outdoor"),
@@ -149,18 +166,11 @@ def load() -> bool:
     """Create the demo property unless it exists. Returns whether anything was created."""
     existing = Property.objects.filter(slug=SLUG).first()
     if existing is not None:
-        return load_offers(existing)
+        return load_offers(existing) | load_translations(existing)
     with transaction.atomic():
         prop = Property.objects.create(
-            name="Attico Santa Croce — Penthouse in Florence",
+            **TEXTS,
             slug=SLUG,
-            headline="A three-bedroom penthouse with a roof terrace facing the Duomo, for up to 7 guests.",
-            summary=(
-                "Penthouse for up to 7 guests in the historic centre of Florence, near Santa Croce: three bedrooms, "
-                "two bathrooms, a 40 m² roof terrace with a view of Brunelleschi's dome, lift, air conditioning and fast Wi-Fi."
-            ),
-            description=DESCRIPTION,
-            property_type="Penthouse apartment",
             street_address="Via dei Pepi 42",
             city="Florence",
             postal_code="50122",
@@ -177,8 +187,6 @@ def load() -> bool:
             check_in_from=time(15, 0),
             check_in_until=time(21, 0),
             check_out_until=time(10, 30),
-            house_rules=HOUSE_RULES,
-            payment_policy=PAYMENT,
             national_code="IT048017C2PENTFI001",
             host_name="Giulia",
             contact_email="stay@attico-santacroce.example",
@@ -193,7 +201,6 @@ def load() -> bool:
             base_occupancy=4,
             extra_guest_fee=Decimal("25.00"),
             cleaning_fee=Decimal("120.00"),
-            cleaning_fee_label="Final cleaning, linen and towels",
             city_tax_per_person_night=Decimal("3.50"),
             city_tax_max_nights=7,
             city_tax_exempt_under_age=12,
@@ -232,4 +239,40 @@ def load() -> bool:
         ArrivalDayMinimum.objects.bulk_create([ArrivalDayMinimum(property=prop, weekday=5, min_nights=2)])
         CancellationTier.objects.bulk_create(CancellationTier(property=prop, days_before_arrival=d, refund_percent=p) for d, p in CANCELLATION_TIERS)
         load_offers(prop)
+        load_translations(prop)
     return True
+
+
+def load_translations(prop: Property) -> bool:
+    """Fill the Italian, German and French fields of the demo's texts that are still the demo's own
+    (English unchanged) and not yet translated: an owner's edit or translation is never replaced."""
+    changed = fill(prop, TEXTS, {field: tuple(translated.PROPERTY[language][field] for language in LANGUAGES) for field in TEXTS})
+    for amenity in prop.amenities.all():
+        english = {field: getattr(amenity, f"{field}_en") for field in ("name", "category")}
+        known = {field: text for field, text in english.items() if text in translated.AMENITY_WORDS}
+        changed |= fill(amenity, known, {field: translated.AMENITY_WORDS[text] for field, text in known.items()})
+    demo_photos = {path: {"alt_text": alt, "caption": caption} for path, alt, caption in PHOTOS}
+    for photo in prop.photos.filter(static_path__in=list(demo_photos)):
+        words = translated.PHOTOS[photo.static_path]
+        changed |= fill(photo, demo_photos[photo.static_path], {"alt_text": tuple(w[0] for w in words), "caption": tuple(w[1] for w in words)})
+    for discount in prop.discounts.filter(label_en__in=list(translated.DISCOUNTS)):
+        changed |= fill(discount, {"label": discount.label_en}, {"label": translated.DISCOUNTS[discount.label_en]})
+    return changed
+
+
+def fill(row, english: dict[str, str], translations: dict[str, tuple[str, ...]]) -> bool:
+    """Set `<field>_<language>` where the English is still `english[field]` and the translation is
+    empty (or the field's default, e.g. "Final cleaning"); True if any was set."""
+    columns = []
+    for field, source in english.items():
+        if getattr(row, f"{field}_en") != source:
+            continue  # the owner rewrote it: their own translations, if any, belong to their text
+        for language, text in zip(LANGUAGES, translations[field], strict=True):
+            column = f"{field}_{language}"
+            current = getattr(row, column)
+            if current != text and current in (None, "", source, row._meta.get_field(column).default):
+                setattr(row, column, text)
+                columns.append(column)
+    if columns:
+        row.save(update_fields=columns)
+    return bool(columns)

@@ -70,6 +70,32 @@ def format_date(value, django_format: str = "j M Y", language: str | None = None
     return babel_format_date(value, patterns.get(language, patterns["default"]), locale=LOCALES[language])
 
 
+# Italian elides the article before a day said with a vowel ("otto", "undici"): "dall’8 al 10",
+# "dal 9 all’11", "arrivo l’8 feb". The translations write "dal %(arrival)s", "il %(arrival)s".
+ITALIAN_ELISION = re.compile(r"\b(il|dal|al|del|nel|sul) (8|11)\b")
+ELIDED = {"il": "l’", "dal": "dall’", "al": "all’", "del": "dell’", "nel": "nell’", "sul": "sull’"}
+
+
+def with_elision(text: str, language: str | None = None) -> str:
+    """A translated sentence with dates in it, the articles before the days elided where the
+    language does ("dal 8 feb" → "dall’8 feb" in Italian); other languages unchanged."""
+    if (language or active_language()) != "it":
+        return text
+    return ITALIAN_ELISION.sub(lambda found: ELIDED[found[1]] + found[2], text)
+
+
+def date_range(arrival: date, departure: date, django_format: str = "j M Y", language: str | None = None) -> str:
+    """ "8 Feb 2027 to 11 Feb 2027"; "dall’8 feb 2027 all’11 feb 2027"; "8. Feb. 2027 bis 11. Feb. 2027";
+    "du 8 févr. 2027 au 11 févr. 2027"."""
+    language = language or active_language()
+    with translation.override(language):
+        text = translation.gettext("%(arrival)s to %(departure)s") % {
+            "arrival": format_date(arrival, django_format, language),
+            "departure": format_date(departure, django_format, language),
+        }
+    return with_elision(text, language)
+
+
 # --- The site's addresses in a language (the pages live under /it/, /de/, /fr/; English unprefixed) ---
 
 

@@ -36,8 +36,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from booking import pricing
+from booking.breakdown_words import email_money, read_breakdown
 from booking.calendar_file import stay_calendar
-from booking.formatting import format_date, site_path
+from booking.formatting import date_range, format_date, site_path, with_elision
 from booking.models import OutboundEmail, Reservation
 from booking.selectors import accepted_tiers
 from booking.services.audit import flag_for_staff, record_event
@@ -54,10 +55,7 @@ def test_payment_notice() -> str:
 def stay_dates(reservation: Reservation) -> str:
     if translation.get_language() in (None, "en"):
         return f"{reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}"
-    return _("%(arrival)s to %(departure)s") % {
-        "arrival": format_date(reservation.check_in, "j M Y"),
-        "departure": format_date(reservation.check_out, "j M Y"),
-    }
+    return date_range(reservation.check_in, reservation.check_out)
 
 
 def header_safe(value: str) -> str:
@@ -158,7 +156,7 @@ def confirmation_context(reservation: Reservation) -> dict:
     return {
         "reservation": reservation,
         "property": prop,
-        "breakdown": breakdown,
+        "breakdown": read_breakdown(breakdown, prop, email_money),  # its labels in the guest's language
         "dates": stay_dates(reservation),
         "language": translation.get_language() or "en",
         "guest_label": header_safe(reservation.guest_name) or reservation.guest_email or reservation.pk,
@@ -387,7 +385,7 @@ def _build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
         Kind.CONFIRMATION: _("Your stay at %(name)s is confirmed: %(dates)s") % names,
         Kind.CANCELLATION: _("Your stay at %(name)s is cancelled: %(dates)s") % names,
         Kind.REFUND: _("Your refund for %(name)s has been issued") % names,
-        Kind.PRE_ARRIVAL: _("See you soon at %(name)s: arrival on %(arrival)s") % {"name": prop.name, "arrival": arrival},
+        Kind.PRE_ARRIVAL: with_elision(_("See you soon at %(name)s: arrival on %(arrival)s") % {"name": prop.name, "arrival": arrival}),
         Kind.REVIEW_REQUEST: _("How was your stay at %(name)s?") % names,
     }
     message = EmailMultiAlternatives(

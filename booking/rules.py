@@ -49,7 +49,8 @@ def build_rules(prop: Property) -> pricing.PricingRules:
         base_occupancy=prop.base_occupancy,
         extra_guest_fee=prop.extra_guest_fee,
         cleaning_fee=prop.cleaning_fee,
-        cleaning_fee_label=prop.cleaning_fee_label,
+        # English, whichever language built the cache: the API is language-neutral (booking/breakdown_words.py translates for display).
+        cleaning_fee_label=prop.cleaning_fee_label_en or prop.cleaning_fee_label,
         city_tax_per_person_night=prop.city_tax_per_person_night,
         city_tax_max_nights=prop.city_tax_max_nights,
         city_tax_exempt_under_age=prop.city_tax_exempt_under_age,
@@ -67,7 +68,7 @@ def build_rules(prop: Property) -> pricing.PricingRules:
             )
             for s in prop.seasons.all()
         ),
-        discounts=tuple(pricing.LengthOfStayDiscount(label=d.label, min_nights=d.min_nights, percent=d.percent) for d in prop.discounts.all()),
+        discounts=tuple(pricing.LengthOfStayDiscount(label=d.label_en or d.label, min_nights=d.min_nights, percent=d.percent) for d in prop.discounts.all()),
         cancellation_tiers=tuple(pricing.RefundTier(t.days_before_arrival, Decimal(t.refund_percent)) for t in prop.cancellation_tiers.all()),
         deposit_percent=Decimal(prop.deposit_percent),
         balance_due_days=prop.balance_due_days,

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from booking import accepted_terms, pricing
 from booking import payment_schedule as schedules
+from booking.breakdown_words import read_breakdown
 from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
 from booking.errors import BookingError, InvalidInput, NotFound
@@ -171,7 +172,7 @@ def context_for(request, reservation: Reservation) -> dict:
         "property": prop,
         "link": settings.BASE_URL + lang_path(f"/manage/{reservation.manage_token}"),
         "path": lang_path(f"/manage/{reservation.manage_token}"),
-        "breakdown": reservation.price_breakdown or {},
+        "breakdown": read_breakdown(reservation.price_breakdown or {}, prop),
         "total": reservation.total,
         "currency": reservation.currency,
         "policy_lines": pricing.policy_lines(accepted_tiers(reservation)),

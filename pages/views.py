@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
-from booking import presenters, pricing
+from booking import breakdown_words, presenters, pricing
 from booking.callers import client_ip
 from booking.errors import InvalidInput, NotFound
 from booking.italy.models import ItalySettings
@@ -140,6 +140,9 @@ def booking_config(listing: dict, request) -> dict:
         "bookingWindowDays": rules["booking_window_days"],
         "holdMinutes": listing["policies"]["hold_minutes"],
         "cityTaxExemptUnderAge": rules["city_tax"]["exempt_under_age"],
+        # The quote's labels come from the API in English: these are the page's language.
+        "cleaningFeeLabel": breakdown_words.cleaning_fee_label(get_property()),
+        "cityTaxNote": breakdown_words.city_tax_note(rules["city_tax"]["note"]),
         # A stay chosen on /availability (or in a shared link) arrives preselected; the script
         # checks it against the calendar and ignores anything that does not fit.
         "initial": {

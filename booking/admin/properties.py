@@ -10,7 +10,7 @@ from django.urls import path
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from modeltranslation.admin import TranslationAdmin
+from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
 
 from booking.admin.rate_calendar import rate_calendar_view
 from booking.models import (
@@ -80,13 +80,13 @@ class PropertyForm(forms.ModelForm):
         fields = "__all__"
 
 
-class AmenityInline(admin.TabularInline):
+class AmenityInline(TranslationTabularInline):
     model = Amenity
     classes = ["tab-listing"]
     extra = 1
 
 
-class PhotoInline(admin.TabularInline):
+class PhotoInline(TranslationTabularInline):
     """Photos in the order the site shows them: move a row with its arrows (property-form.js
     renumbers `position`), or type the positions."""
 
@@ -162,7 +162,7 @@ class ArrivalDayMinimumInline(admin.TabularInline):
     extra = 0
 
 
-class DiscountInline(admin.TabularInline):
+class DiscountInline(TranslationTabularInline):
     model = LengthOfStayDiscount
     classes = ["tab-rates"]
     extra = 0

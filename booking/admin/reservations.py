@@ -23,6 +23,7 @@ from booking.admin.calendar import calendar_view
 from booking.admin.cancel import cancel_confirmation
 from booking.admin.refund import refund_view
 from booking.admin_display import local_time, with_currency
+from booking.breakdown_words import read_breakdown
 from booking.models import OutboundEmail, ProviderRefund, Reservation, ReservationEvent
 from booking.rate_calendar import source_label
 from booking.services import refunds
@@ -296,7 +297,7 @@ class ReservationAdmin(GuardedModelAdmin):
 
     @admin.display(description=gettext_lazy("Price breakdown"))
     def breakdown_table(self, obj):
-        b = obj.price_breakdown or {}
+        b = read_breakdown(obj.price_breakdown or {}, obj.property)  # its labels in the admin's language
         currency = b.get("currency") or obj.currency
 
         def amount(value):

@@ -2,7 +2,7 @@
 
 import json
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import InvalidOperation
 
 from babel.dates import get_day_names
 from django import template
@@ -10,6 +10,7 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
+from booking import breakdown_words
 from booking.formatting import (
     LOCALES,
     active_language,
@@ -69,12 +70,22 @@ def money_whole(amount, currency: str = "EUR") -> str:
 @register.filter
 def email_money(amount, currency: str = "EUR") -> str:
     """Amounts in emails: "240.00 EUR" in English (as they always were), "240,00 €" in Italian…"""
-    if active_language() == "en":
-        try:
-            return f"{Decimal(str(amount)):.2f} {currency}"
-        except (InvalidOperation, TypeError, ValueError):
-            return ""
-    return format_money(amount, currency)
+    try:
+        return breakdown_words.email_money(amount, currency)
+    except (InvalidOperation, TypeError, ValueError):
+        return ""
+
+
+@register.simple_tag
+def cleaning_fee_label(prop) -> str:
+    """The cleaning fee's label in the page's language (booking/breakdown_words.py)."""
+    return breakdown_words.cleaning_fee_label(prop) if prop else ""
+
+
+@register.filter
+def city_tax_note(note: str) -> str:
+    """The API's English city-tax note in the page's language, its money written the local way."""
+    return breakdown_words.city_tax_note(note)
 
 
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]

@@ -625,7 +625,7 @@
       body.appendChild(line(discount.percent === null ? label : `${label} (−${discount.percent}%)`, discount.amount, { className: "discount" }));
     }
     if (!quote.discounts && quote.discount_amount < 0) body.appendChild(line(`${quote.discount_label || t("Discount")} (−${quote.discount_percent}%)`, quote.discount_amount, { className: "discount" }));
-    body.appendChild(line(quote.cleaning_fee_label || t("Cleaning"), quote.cleaning_fee));
+    body.appendChild(line(config.cleaningFeeLabel || quote.cleaning_fee_label || t("Cleaning"), quote.cleaning_fee));
     body.appendChild(line(t("City tax"), quote.city_tax, { note: cityTaxNote(quote) }));
     for (const extra of quote.extras || []) {
       body.appendChild(line(extra.quantity > 1 ? `${extraName(extra.code)} × ${extra.quantity}` : extraName(extra.code), extra.amount, { className: "extra-line" }));
@@ -654,7 +654,7 @@
   // With children's ages given, say how many guests were taxed (the API's note ends with
   // "2 of 4 guests taxed"); without them, the API's note on how the tax is counted.
   function cityTaxNote(quote) {
-    const note = quote.city_tax_note || "";
+    const note = config.cityTaxNote || quote.city_tax_note || "";  // the page's language; the API's is English
     const ages = knownAges();
     if (!ages.length) return note;
     const counted = /(\d+) of (\d+) guests taxed/.exec(note);

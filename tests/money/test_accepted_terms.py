@@ -74,7 +74,7 @@ def test_editing_the_tiers_after_booking_keeps_the_old_refund(api, demo_property
 def test_the_migration_gives_existing_reservations_the_tiers_in_force(api, demo_property):
     body = api.post("/api/v1/reservations", stay(offset=90)).json()
     Reservation.objects.filter(pk=body["id"]).update(accepted_terms={}, payment_schedule=[])
-    migration = importlib.import_module("booking.migrations.0020_accepted_terms_on_reservations")
+    migration = importlib.import_module("booking.migrations.0021_accepted_terms_on_reservations")
     migration.copy_terms_in_force(apps, None)
     reservation = Reservation.objects.get(pk=body["id"])
     assert [t["days_before_arrival"] for t in reservation.accepted_terms["cancellation_tiers"]] == [30, 7, 0]

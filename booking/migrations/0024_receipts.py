@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0022_security_deposits"),
+        ("booking", "0023_security_deposits"),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0018_check_in_email_kinds"),
+        ("booking", "0019_translatable_listing_texts"),
     ]
 
     operations = [

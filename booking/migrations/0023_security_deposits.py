@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0021_payments_per_intent_and_balance_attempts"),
+        ("booking", "0022_payments_per_intent_and_balance_attempts"),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0020_accepted_terms_on_reservations"),
+        ("booking", "0021_accepted_terms_on_reservations"),
     ]
 
     operations = [

@@ -23,7 +23,7 @@ def copy_terms_in_force(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0019_payment_terms_and_schedule"),
+        ("booking", "0020_payment_terms_and_schedule"),
     ]
 
     operations = [

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0023_receipts"),
+        ("booking", "0024_receipts"),
     ]
 
     operations = [

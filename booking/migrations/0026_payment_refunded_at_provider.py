@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0024_payment_email_kinds"),
+        ("booking", "0025_payment_email_kinds"),
     ]
 
     operations = [
