@@ -57,6 +57,9 @@ def receipt_document(receipt: Receipt) -> ReceiptDocument:
         prices.append((breakdown.get("discount_label") or _("Discount"), money(breakdown["discount_amount"])))
     if breakdown.get("cleaning_fee"):
         prices.append((breakdown.get("cleaning_fee_label") or _("Cleaning"), money(breakdown["cleaning_fee"])))
+    for line in breakdown.get("extras") or []:  # sold with the stay, in the booking's language (docs/offers.md)
+        if Decimal(str(line["amount"])):
+            prices.append((f"{line['label']} × {line['quantity']}", money(line["amount"])))
     if breakdown.get("city_tax"):
         prices.append((_("City tax, collected on behalf of the municipality of %(city)s") % {"city": prop.city}, money(breakdown["city_tax"])))
     prices.append((_("Total of the stay"), money(reservation.total)))

@@ -83,3 +83,12 @@ def test_in_the_guests_language(api, demo_property, fake_stripe, webhook):
         document = receipt_document(receipt)
     assert document.title.startswith("Ricevuta")
     assert receipt_pdf(receipt).startswith(b"%PDF")
+
+
+def test_extras_have_their_own_lines(api, demo_property, fake_stripe, webhook):
+    body = api.post(LINK, {**stay(offset=90, nights=3, guests=2), "extras": [{"code": "airport_transfer", "quantity": 2}]}).json()
+    session = fake_stripe.complete(body["session_id"], email="guest@example.com")
+    assert webhook(stripe_event("checkout.session.completed", session)).json()["outcome"] == "confirmed"
+    document = receipt_document(Receipt.objects.get())
+    [extra] = [(label, amount) for label, amount in document.price_lines if label.endswith("× 2")]
+    assert extra[0].startswith("Airport transfer") and "120" in extra[1]
