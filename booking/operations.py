@@ -20,37 +20,29 @@ from booking.services.idempotency import recover_with
 from booking.services.reservations import cancel_reservation
 
 
-def hold_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
-    """hold_stay()'s arguments from a validated validation.ReservationCreate."""
+def _stay_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
+    """What every way of holding a stay takes: the stay, the party, the offers and who asks."""
     return {
         "check_in": data["check_in"],
         "check_out": data["check_out"],
         "guests": data["guests"],
-        "guest": GuestDetails.from_input(data.get("guest")),
-        "special_requests": data.get("special_requests"),
-        "agent_name": data.get("agent_name"),
-        "caller": caller,
         "children_ages": data.get("children_ages"),
         "promo_code": data.get("promo_code"),
         "extras": data.get("extras"),
+        "special_requests": data.get("special_requests"),
+        "agent_name": data.get("agent_name"),
+        "caller": caller,
     }
+
+
+def hold_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
+    """hold_stay()'s arguments from a validated validation.ReservationCreate."""
+    return {**_stay_arguments(data, caller), "guest": GuestDetails.from_input(data.get("guest"))}
 
 
 def checkout_link_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
     """create_checkout_link()'s arguments from a validated validation.CheckoutLinkCreate."""
-    return {
-        "check_in": data["check_in"],
-        "check_out": data["check_out"],
-        "guests": data["guests"],
-        "success_url": data.get("success_url"),
-        "cancel_url": data.get("cancel_url"),
-        "special_requests": data.get("special_requests"),
-        "agent_name": data.get("agent_name"),
-        "caller": caller,
-        "children_ages": data.get("children_ages"),
-        "promo_code": data.get("promo_code"),
-        "extras": data.get("extras"),
-    }
+    return {**_stay_arguments(data, caller), "success_url": data.get("success_url"), "cancel_url": data.get("cancel_url")}
 
 
 @recover_with("reservations")
