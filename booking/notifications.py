@@ -42,6 +42,7 @@ from booking.formatting import date_range, format_date, site_path, with_elision
 from booking.models import OutboundEmail, Reservation
 from booking.selectors import accepted_tiers
 from booking.services.audit import flag_for_staff, record_event
+from booking.services.receipts import attach_receipts
 from booking.smtp_delivery import OutcomeUnknown
 
 logger = logging.getLogger(__name__)
@@ -324,9 +325,7 @@ def _deliver_notice(row: OutboundEmail, now) -> int:
 
 
 def build_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
-    from booking.services.receipts import attach_receipts  # the receipts of the payment this email reports
-
-    return attach_receipts(row, _message_for(row))
+    return attach_receipts(row, _message_for(row))  # with the receipts of the payment the email reports
 
 
 def _message_for(row: OutboundEmail) -> EmailMultiAlternatives | None:

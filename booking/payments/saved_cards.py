@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from booking.errors import PaymentProviderError
 from booking.payments.models import SandboxCheckout
+from booking.payments.providers import StripeProvider
 
 logger = logging.getLogger(__name__)
 
@@ -94,8 +95,6 @@ class StripeSavedCards:
         return Charge(intent["id"], intent["status"], int(intent.get("amount") or 0))
 
     def _client(self):
-        from booking.payments.providers import StripeProvider
-
         return StripeProvider().client()
 
     def _call(self, what: str, request) -> dict:

@@ -27,8 +27,10 @@ from booking.errors import BookingError, InvalidTransition
 from booking.formatting import site_path
 from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe, queue_notice
+from booking.payments.checkout import CheckoutRequest
 from booking.payments.ledger import from_cents, to_cents
 from booking.payments.payment_models import BalanceAttempt, Payment
+from booking.payments.providers import get_provider
 from booking.payments.saved_cards import saved_cards
 from booking.services.audit import flag_for_staff, record_event
 from booking.services.locking import reservation_transaction
@@ -234,8 +236,6 @@ def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, char
 def start_balance_checkout(reservation: Reservation, *, return_url: str) -> str:
     """A checkout page for the balance owed; returns its URL. The payment is recorded by the same
     event handlers as any checkout (balance_checkout_paid)."""
-    from booking.payments.checkout import CheckoutRequest
-    from booking.payments.providers import get_provider
 
     owed = balance_owed(reservation)
     if owed <= 0:
