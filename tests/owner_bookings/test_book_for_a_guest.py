@@ -208,3 +208,18 @@ class TestTheLinkExpiresWithTheHold:
             assert gone.status_code == 303 and gone["Location"].startswith("/thank-you")
             assert client.post(f"/api/v1/payments/sandbox/{checkout.pk}", {**PAYER, "action": "pay"}).status_code == 409
         assert Reservation.objects.get().status != "confirmed"
+
+
+class TestInTheOwnersLanguage:
+    @pytest.mark.parametrize(
+        "language, title, refusal",
+        [
+            ("it", "Prenota per un ospite", "Un prezzo speciale può solo abbassare il prezzo"),
+            ("de", "Für einen Gast buchen", "Ein Sonderpreis kann den Preis nur senken"),
+            ("fr", "Réserver pour un client", "Un prix spécial ne peut que baisser le prix"),
+        ],
+    )
+    def test_the_screen_and_its_errors_follow_the_back_office_language(self, staff_client, demo_property, language, title, refusal):
+        assert title in staff_client.get(BOOK, headers={"accept-language": language}).content.decode()
+        refused = staff_client.post(BOOK, form(special_price="99999"), headers={"accept-language": language})
+        assert refusal in refused.content.decode() and not Reservation.objects.exists()
