@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from booking.admin_display import local_time, with_currency
-from booking.errors import DatesUnavailable, InvalidInput, RateLimited, ServiceUnavailable
+from booking.errors import BookingError, DatesUnavailable, InvalidInput, RateLimited, ServiceUnavailable
 from booking.pricing import Unavailable
 from booking.services.holds import GuestDetails
 from booking.services.owner_bookings import HOLD_HOURS_DEFAULT, HOLD_HOURS_MAX, HOLD_HOURS_MIN, Party, book_for_guest
@@ -162,6 +162,8 @@ def owner_booking_view(model_admin, request):
             add_service_errors(form, error)
         except (ServiceUnavailable, RateLimited):
             form.add_error(None, _("The calendar is busy; nothing was held. Try again in a moment."))
+        except BookingError as error:  # e.g. no property configured yet: said plainly, never a 500
+            form.add_error(None, _("Nothing was held: %(reason)s") % {"reason": error.detail})
         else:
             model_admin.message_user(
                 request,

@@ -16,8 +16,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from booking.models import OutboundEmail, Reservation, ReservationEvent, SandboxCheckout
+from booking.services import holds
 from booking.services.holds import hold_stay
 from tests.dates import future
+from tests.payments.conftest import stripe_event
 
 pytestmark = pytest.mark.django_db
 
@@ -223,3 +225,42 @@ class TestInTheOwnersLanguage:
         assert title in staff_client.get(BOOK, headers={"accept-language": language}).content.decode()
         refused = staff_client.post(BOOK, form(special_price="99999"), headers={"accept-language": language})
         assert refusal in refused.content.decode() and not Reservation.objects.exists()
+
+
+class TestWithStripe:
+    def test_the_link_opens_a_stripe_checkout_for_the_deposit_that_closes_with_the_hold_and_paying_confirms(
+        self, client, staff_client, demo_property, fake_stripe, webhook, django_capture_on_commit_callbacks
+    ):
+        book(staff_client, django_capture_on_commit_callbacks, special_price="600.00")
+        reservation = Reservation.objects.get()
+        assert not mail.outbox[0].subject.startswith("[TEST]") and "TEST PAYMENT" not in mail.outbox[0].body
+        with time_machine.travel(timezone.now() + timedelta(hours=2)):
+            opened = client.get(f"/pay/{reservation.pk}")
+        assert opened.status_code == 303
+        [session] = fake_stripe.sessions.values()
+        assert opened["Location"] == session["url"]
+        deposit = money(reservation.payment_schedule[0]["amount"])
+        assert session["amount_total"] == int(deposit * 100) and session["metadata"]["reservation_id"] == reservation.pk
+        assert abs(session["expires_at"] - reservation.hold_expires_at.timestamp()) < 1
+        completed = fake_stripe.complete(session["id"])
+        with django_capture_on_commit_callbacks(execute=True):
+            assert webhook(stripe_event("checkout.session.completed", completed)).status_code == 200
+        reservation.refresh_from_db()
+        assert reservation.status == "confirmed" and reservation.amount_paid == deposit
+        assert reservation.total == Decimal("600.00") + money(reservation.price_breakdown["city_tax"])
+
+
+class TestOneHoldPath:
+    def test_the_booking_is_made_by_hold_stay_under_the_calendar_lock(self, staff_client, demo_property, monkeypatch, django_capture_on_commit_callbacks):
+        locked, hooks = [], []
+        real_lock = holds.calendar_lock
+
+        def spying_lock(property_id):
+            locked.append(property_id)
+            return real_lock(property_id)
+
+        monkeypatch.setattr(holds, "calendar_lock", spying_lock)
+        monkeypatch.setattr(holds, "_before_hold", [lambda: hooks.append("refreshed")])
+        book(staff_client, django_capture_on_commit_callbacks)
+        assert locked == [demo_property.pk] and hooks == ["refreshed"]
+        assert Reservation.objects.get().status == "held"
