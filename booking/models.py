@@ -434,6 +434,7 @@ class Reservation(models.Model):
         WEB = "web", "Website"
         MCP = "mcp", "MCP agent"
         A2A = "a2a", "A2A agent"
+        OWNER = "owner", "Owner (back office)"
 
     id = models.CharField(primary_key=True, max_length=40, default=new_reservation_id, editable=False)
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="reservations")
@@ -445,6 +446,9 @@ class Reservation(models.Model):
     # Ages of the children among `guests`, as the guest gave them (city tax, emails); empty: not said.
     children_ages = models.JSONField(default=list, blank=True)
     hold_expires_at = models.DateTimeField(null=True, blank=True)
+    # How long the hold was made for, when not HOLD_MINUTES (a booking made by the owner for a guest
+    # lasts hours: docs/owner-bookings.md); the hold's ceiling (services.payments.hold_ceiling) counts from it.
+    hold_minutes = models.PositiveIntegerField(null=True, blank=True, editable=False)
     # The breakdown the guest was quoted, frozen at hold time (rates may change afterwards).
     price_breakdown = models.JSONField()
     total = models.DecimalField(**MONEY)
@@ -617,6 +621,7 @@ class OutboundEmail(models.Model):
         CHECK_IN_REMINDER_7 = "check_in_reminder_7", "Check-in reminder, 7 days before"
         CHECK_IN_REMINDER_2 = "check_in_reminder_2", "Check-in reminder, 2 days before"
         ARRIVAL_INFO = "arrival_info", "Arrival instructions"
+        PAYMENT_LINK = "payment_link", "Payment link (booked by the owner)"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)

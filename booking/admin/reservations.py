@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from booking.admin.calendar import calendar_view
 from booking.admin.cancel import cancel_confirmation
+from booking.admin.owner_booking import may_book_for_guests, owner_booking_view
 from booking.admin.refund import refund_view
 from booking.admin_display import local_time, with_currency
 from booking.breakdown_words import read_breakdown
@@ -412,6 +413,7 @@ class ReservationAdmin(GuardedModelAdmin):
     def get_urls(self):
         return [
             path("calendar/", self.admin_site.admin_view(self.calendar), name="booking_reservation_calendar"),
+            path("book-for-a-guest/", self.admin_site.admin_view(self.book_for_guest), name="booking_reservation_book_for_guest"),
             path("<path:object_id>/cancel/", self.admin_site.admin_view(self.cancel_view), name="booking_reservation_cancel"),
             path("<path:object_id>/refund/", self.admin_site.admin_view(self.refund), name="booking_reservation_refund"),
             *super().get_urls(),
@@ -419,6 +421,13 @@ class ReservationAdmin(GuardedModelAdmin):
 
     def calendar(self, request):
         return calendar_view(self, request)
+
+    def book_for_guest(self, request):
+        return owner_booking_view(self, request)
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {**(extra_context or {}), "can_book_for_guests": may_book_for_guests(request.user)}
+        return super().changelist_view(request, extra_context)
 
     def refund(self, request, object_id):
         return refund_view(self, request, object_id)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +22,8 @@ from django.utils import timezone, translation
 from booking import accepted_terms, pricing
 from booking.breakdown import breakdown_json
 from booking.callers import Caller
-from booking.errors import DatesUnavailable
+from booking.errors import DatesUnavailable, InvalidInput
+from booking.host_price import HostPriceRefused, at_host_price
 from booking.models import Property, Reservation
 from booking.payment_schedule import payment_schedule, schedule_json, terms_of
 from booking.rules import rules_for_version
@@ -78,6 +80,8 @@ def hold_stay(
     language: str = "en",
     promo_code: str | None = None,
     extras: list[dict[str, Any]] | None = None,
+    hold_minutes: int | None = None,
+    host_price: Decimal | None = None,
 ) -> Reservation:
     """Hold the stay's nights for HOLD_MINUTES, or raise DatesUnavailable (or RateLimited).
 
@@ -87,7 +91,13 @@ def hold_stay(
     so each sees the same calendar: the before-hold hooks run first, then the check and the insert
     under the lock. A promo code's maximum uses are counted under the same lock (live holds
     included), so concurrent holds cannot take more uses than the code has; `extras` are
-    validation.ExtrasField items. Bad offers are InvalidInput (422) at `body.promo_code`/`body.extras`."""
+    validation.ExtrasField items. Bad offers are InvalidInput (422) at `body.promo_code`/`body.extras`.
+
+    A booking the owner makes for a guest (services/owner_bookings.py) holds here too, with its own
+    `hold_minutes` and, optionally, the host's special price (host_price.py: one breakdown line in
+    place of the discounts; InvalidInput at `body.special_price` when it cannot be one)."""
+    if host_price is not None and promo_code:
+        raise InvalidInput.single(["body", "promo_code"], "A special price replaces every discount: no promo code with it.", "promo_code_invalid")
     caller = caller or Caller(Reservation.Source.API)
     client_ip = caller.client_ip
     check_hold_rate(client_ip)
@@ -121,6 +131,8 @@ def hold_stay(
                 time.sleep(settings.TEST_RACE_WINDOW_SECONDS)
             taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *window)
             quote = pricing.quote(stay, guests, rules, children_ages or (), today=today(), taken_nights=taken, promo=promo, extras=chosen)
+            if host_price is not None:
+                quote = _at_host_price(quote, host_price)
             with translation.override(language):  # discount and extra labels in the booking's language (its emails, its manage page)
                 breakdown = breakdown_json(quote)
             reservation = Reservation.objects.create(
@@ -131,7 +143,8 @@ def hold_stay(
                 check_out=check_out,
                 guests=guests,
                 children_ages=list(children_ages or ()),
-                hold_expires_at=now + timedelta(minutes=settings.HOLD_MINUTES),
+                hold_expires_at=now + timedelta(minutes=hold_minutes or settings.HOLD_MINUTES),
+                hold_minutes=hold_minutes,
                 price_breakdown=breakdown,
                 promo_code_id=promo_id,
                 accepted_terms=accepted_terms.snapshot(rules),
@@ -152,6 +165,24 @@ def hold_stay(
         # The PostgreSQL exclusion constraint: only reachable if the lock was bypassed.
         raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error
     return reservation
+
+
+def _at_host_price(quote: pricing.Quote, price: Decimal) -> pricing.Quote:
+    try:
+        return at_host_price(quote, price)
+    except HostPriceRefused as refused:
+        messages = {
+            "not_positive": "The special price must be more than zero.",
+            "above_list_price": f"The special price can only lower the price: at most {refused.limit} {quote.currency}.",
+            "below_fees": f"The special price must cover the fees: at least {refused.limit} {quote.currency}.",
+        }
+        error = {
+            "loc": ["body", "special_price"],
+            "msg": messages[refused.kind],
+            "type": f"special_price_{refused.kind}",
+            "ctx": {"limit": str(refused.limit), "currency": quote.currency},
+        }
+        raise InvalidInput([error]) from None
 
 
 def refuse_unless_free(stay: pricing.Stay, guests: int, rules: pricing.PricingRules, ranges: list[tuple[date, date, datetime | None]]) -> None:

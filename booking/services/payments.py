@@ -171,9 +171,10 @@ def _reusable_checkout(reservation: Reservation, provider_name: str, margin: tim
 
 
 def hold_ceiling(reservation: Reservation) -> datetime:
-    """The latest a hold may ever last: HOLD_MINUTES plus one provider minimum (Stripe's 30 minutes)
-    from its creation, however many checkout sessions are opened for it."""
-    return reservation.created_at + timedelta(minutes=settings.HOLD_MINUTES + PROVIDER_MIN_CHECKOUT_MINUTES)
+    """The latest a hold may ever last: HOLD_MINUTES (or the hours the owner gave a booking made for a
+    guest) plus one provider minimum (Stripe's 30 minutes) from its creation, however many checkout
+    sessions are opened for it."""
+    return reservation.created_at + timedelta(minutes=(reservation.hold_minutes or settings.HOLD_MINUTES) + PROVIDER_MIN_CHECKOUT_MINUTES)
 
 
 def checkout_expiry(hold_expires_at: datetime, now: datetime, *, ceiling: datetime | None = None) -> datetime | None:
