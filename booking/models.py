@@ -489,6 +489,10 @@ class Reservation(models.Model):
     review_requested_at = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
+    # An unpaid hold's one reminder (booking/services/hold_reminders.py): the address the guest gave
+    # on /book with the box ticked (only then), and when the reminder was claimed (at most once).
+    reminder_email = models.EmailField(blank=True, editable=False)
+    reminder_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]
@@ -622,6 +626,7 @@ class OutboundEmail(models.Model):
         CHECK_IN_REMINDER_2 = "check_in_reminder_2", "Check-in reminder, 2 days before"
         ARRIVAL_INFO = "arrival_info", "Arrival instructions"
         PAYMENT_LINK = "payment_link", "Payment link (booked by the owner)"
+        HOLD_REMINDER = "hold_reminder", "Reminder of an unfinished booking"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)

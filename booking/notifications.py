@@ -239,6 +239,11 @@ def _deliver(row: OutboundEmail, now) -> int:
         row.status, row.last_error = OutboundEmail.Status.GAVE_UP, f"not sent: the stay is {reservation.status}"
         row.save(update_fields=["status", "last_error"])
         return 0
+    # The reminder of an unfinished booking (services/hold_reminders.py) is only for an unpaid hold.
+    if row.kind == Kind.HOLD_REMINDER and reservation.status not in (Reservation.Status.HELD, Reservation.Status.EXPIRED):
+        row.status, row.last_error = OutboundEmail.Status.GAVE_UP, f"not sent: the stay is {reservation.status}"
+        row.save(update_fields=["status", "last_error"])
+        return 0
     try:
         message = build_message(row)
         if message is None:  # no address any more (e.g. the owner address was removed)

@@ -3,7 +3,7 @@
 from celery import shared_task
 
 from booking import notifications
-from booking.services import balances, cancellation, idempotency, reservations, reviews, security_deposits, stays_mail
+from booking.services import balances, cancellation, hold_reminders, idempotency, reservations, reviews, security_deposits, stays_mail
 from booking.services import payments as payment_services
 
 
@@ -11,6 +11,12 @@ from booking.services import payments as payment_services
 def expire_lapsed_holds() -> int:
     """Housekeeping: mark holds past their expiry as expired (they already stopped blocking)."""
     return reservations.expire_lapsed_holds(actor="expiry job")
+
+
+@shared_task(name="booking.tasks.send_hold_reminders")
+def send_hold_reminders() -> int:
+    """Email once the guests who asked for it a link back to a hold they have not paid (docs/own-holds.md)."""
+    return hold_reminders.queue_hold_reminders()
 
 
 @shared_task(name="booking.tasks.reconcile_open_checkouts")

@@ -94,6 +94,7 @@ PHRASES = [
     gettext_noop("Gap-night discount"),
     gettext_noop("a gap between two stays is booked whole: check out on {date}"),
     gettext_noop("a gap between two stays, bookable whole at {price} a night"),
+    gettext_noop("Please give your email for the reminder, or untick the box."),
 ]
 
 

@@ -3,7 +3,7 @@ Italian, German and French under /it/, /de/, /fr/ (the same paths after the pref
 
 from django.urls import path, re_path
 
-from pages import check_in, manage, views
+from pages import check_in, hold_reminders, manage, views
 from pages.caching import public_page
 
 app_name = "pages"
@@ -20,6 +20,9 @@ urlpatterns = [
     path("faq", public_page(views.faq), name="faq"),
     path("booking-policies", public_page(views.booking_policies), name="booking-policies"),
     path("book", views.book, name="book"),
+    # The one reminder of an unfinished booking (pages/hold_reminders.py).
+    path("book/remind", hold_reminders.remind, name="book-remind"),
+    path("book/resume/<str:token>", hold_reminders.resume, name="book-resume"),
     path("contact", views.contact, name="contact"),
     path("thank-you", views.thank_you, name="thank-you"),
     path("privacy", public_page(views.privacy), name="privacy"),

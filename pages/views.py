@@ -36,6 +36,7 @@ from booking.validation import BlogSlugPath, ReservationPath, return_url_problem
 from pages import i18n, seo
 from pages.booking_text import booking_text, cancelled_checkout, explain_stay_link
 from pages.forms import ContactForm
+from pages.hold_reminders import resumed_notice
 from pages.holds import holds_on_book, keep_cookie
 from pages.inquiries import TooManyInquiries, count_inquiry, submit_inquiry
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
@@ -156,6 +157,7 @@ def booking_config(listing: dict, request) -> dict:
             "calendar": "/api/v1/calendar",
             "quote": "/api/v1/quote",
             "checkoutLink": "/api/v1/payments/checkout-link",
+            "remind": "/book/remind",
         },
         # Money and dates in the page's language (Intl), and, off English, the way back to the
         # thank-you page in that language: the stay (and its emails) then keep the language.
@@ -426,6 +428,7 @@ def book(request, prop, listing):
             "checkout_cancelled": cancelled is not None,
             "onward": onward_link(request.GET.get(CONTINUE_PARAMETER), request.GET.get("reservation_id")),
             "link_problem": link_problem,
+            "resumed_notice": resumed_notice(request.GET, link_problem),
             "guest_choices": range(1, listing["capacity"]["max_guests"] + 1),
             "child_choices": range(0, listing["capacity"]["max_guests"]),
             "picker_mode": "book",

@@ -44,6 +44,8 @@
     promoApply: $("[data-promo-apply]"),
     promoStatus: $("[data-promo-status]"),
     extras: Array.from(root.querySelectorAll("[data-extra]")),
+    remind: $("[data-remind]"),
+    remindEmail: $("[data-remind-email]"),
   };
 
   // --- Dates as ISO strings (YYYY-MM-DD), computed in UTC so no time zone shifts a day ---------
@@ -696,9 +698,41 @@
     document.body.classList.toggle("has-book-bar", show);
   }
 
+  // The one reminder of an unfinished booking (pages/hold_reminders.py): the address, only when the
+  // box is ticked; "" for no reminder, null for a ticked box without a usable address.
+  function reminderAddress() {
+    if (!ui.remind || !ui.remind.checked) return "";
+    const address = ui.remindEmail ? ui.remindEmail.value.trim() : "";
+    return address && ui.remindEmail.checkValidity() ? address : null;
+  }
+
+  async function askForReminder(reservationId, address) {
+    // Best effort, and brief: the guest goes on to pay whatever the answer.
+    const controller = new AbortController();
+    const timer = window.setTimeout(() => controller.abort(), 4000);
+    try {
+      await fetch(config.endpoints.remind, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ reservation_id: reservationId, email: address }),
+        signal: controller.signal,
+      });
+    } catch {
+      /* no reminder then; the booking itself is unaffected */
+    } finally {
+      window.clearTimeout(timer);
+    }
+  }
+
   async function book() {
     if (!state.quote || !state.quote.available) return;
     showError("");
+    const reminder = reminderAddress();
+    if (reminder === null) {
+      showError(t("Please give your email for the reminder, or untick the box."));
+      ui.remindEmail.focus();
+      return;
+    }
     ui.book.disabled = true;
     ui.book.textContent = t("Holding your dates…");
     let response, body;
@@ -721,6 +755,7 @@
     if (response.ok && body.checkout_url) {
       ui.book.textContent = t("Opening secure payment…");
       say(t("Your dates are held for {minutes} minutes while you pay.", { minutes: config.holdMinutes }));
+      if (reminder && body.reservation_id) await askForReminder(body.reservation_id, reminder);
       window.location.assign(body.checkout_url);
       return;
     }

@@ -1,0 +1,60 @@
+"""The reminder of an unfinished booking on a phone (390×844, issue 34 item 2): the guest ticks "If I
+don't finish, email me once a link…", gives an address, goes to the payment page and leaves it; the
+job emails the link once; opened on another device, it shows the dates held for them and continues
+to the same payment page.
+
+Screenshots go to test-artifacts/browser/hold-reminder-*.png."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from booking.models import OutboundEmail, Reservation
+from booking.services.hold_reminders import queue_hold_reminders
+from tests.browser.conftest import PHONE, open_browser, requires_chromium, screenshot
+from tests.browser.test_booking_flow import choose_first_free_stay
+
+pytestmark = [pytest.mark.live, pytest.mark.slow, requires_chromium, pytest.mark.timeout(180)]
+
+
+def test_tick_the_reminder_leave_the_checkout_and_come_back_by_the_email_link(site_url):
+    from playwright.sync_api import expect
+
+    with open_browser(**PHONE) as (page, errors):
+        page.goto(site_url + "/book")
+        expect(page.locator(".day").first).to_be_visible()
+        choose_first_free_stay(page, expect)
+        reminder = page.locator("#remind-me")
+        expect(reminder).not_to_be_checked()
+        reminder.check()
+        page.locator("#book-button").click()
+        expect(page.locator("[data-error]")).to_contain_text("Please give your email for the reminder, or untick the box.")
+        page.locator("#remind-email").fill("anna@example.com")
+        box = page.locator("[data-reminder]").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, "the reminder box fits the phone"
+        screenshot(page, "hold-reminder-1-ticked")
+        page.locator("#book-button").click()
+        expect(page.locator("#pay-button")).to_be_visible()
+        checkout_url = page.url
+        assert errors == []
+
+    # The tab is left; the beat job runs (the ORM outside Playwright's event loop).
+    hold = Reservation.objects.get(reminder_email="anna@example.com")
+    assert queue_hold_reminders(now=timezone.now() + timedelta(minutes=16)) == 1
+    assert queue_hold_reminders(now=timezone.now() + timedelta(minutes=17)) == 0
+    body = OutboundEmail.objects.get(reservation=hold, kind=OutboundEmail.Kind.HOLD_REMINDER).body
+    link = re.search(r"https?://\S+(/book/resume/\S+)", body)
+    assert link, body
+
+    with open_browser(**PHONE) as (page, errors):  # another device: no cookie of its own
+        page.goto(site_url + link.group(1))
+        own = page.locator("[data-own-hold]")
+        expect(own).to_be_visible()
+        expect(own).to_contain_text(re.compile(r"are held for you until \d\d:\d\d\."))
+        screenshot(page, "hold-reminder-2-back-by-the-link")
+        own.get_by_role("link", name="Continue to payment").click()
+        expect(page.locator("#pay-button")).to_be_visible()
+        assert page.url == checkout_url, "the same checkout: no second way to pay"
+        assert errors == []
