@@ -617,6 +617,7 @@ class OutboundEmail(models.Model):
         CHECK_IN_REMINDER_7 = "check_in_reminder_7", "Check-in reminder, 7 days before"
         CHECK_IN_REMINDER_2 = "check_in_reminder_2", "Check-in reminder, 2 days before"
         ARRIVAL_INFO = "arrival_info", "Arrival instructions"
+        DATES_CHANGED = "dates_changed", "Dates changed"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)

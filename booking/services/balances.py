@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Sum
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -29,6 +30,7 @@ from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe, queue_notice
 from booking.payments.checkout import CheckoutRequest
 from booking.payments.ledger import from_cents, to_cents
+from booking.payments.models import ProviderRefund
 from booking.payments.payment_models import BalanceAttempt, Payment
 from booking.payments.providers import get_provider
 from booking.payments.saved_cards import saved_cards
@@ -51,10 +53,26 @@ def due_at_checkout(reservation: Reservation) -> Decimal:
     return schedules.due_now(schedule_of(reservation))
 
 
-def balance_owed(reservation: Reservation) -> Decimal:
+def balance_owed(reservation: Reservation, *, total: Decimal | None = None) -> Decimal:
+    """What a confirmed stay still owes: its total (or `total`, a date change's new one) less what
+    was paid, plus what date changes gave back (a stay moved to cheaper dates and back owes the
+    difference again; other refunds, such as a goodwill refund by staff, are never owed back)."""
     if reservation.status != Status.CONFIRMED:
         return ZERO
-    return max(ZERO, reservation.total - reservation.amount_paid)
+    total = reservation.total if total is None else total
+    return max(ZERO, total - reservation.amount_paid + given_back_for_date_changes(reservation))
+
+
+# The refund service's idempotency keys of the refunds a date change makes (services/date_changes.py).
+DATE_CHANGE_REFUND_PREFIX = "date-change-"
+
+
+def given_back_for_date_changes(reservation: Reservation) -> Decimal:
+    """Refunds made or being made because a date change lowered the total (failed ones excluded)."""
+    if reservation.pk is None:
+        return ZERO
+    refunds = ProviderRefund.objects.filter(reservation_id=reservation.pk, idempotency_key__startswith=DATE_CHANGE_REFUND_PREFIX)
+    return refunds.exclude(status=ProviderRefund.Status.FAILED).aggregate(total=Sum("amount"))["total"] or ZERO
 
 
 # --- Recording payments (called by the payment event handlers, inside their transaction) -------------
@@ -273,6 +291,7 @@ def queue_guest_notice(reservation: Reservation, kind: str, template: str, **con
         subjects: dict[str, str] = {
             OutboundEmail.Kind.PAYMENT_RECEIVED: _("Payment received for your stay at %(name)s"),
             OutboundEmail.Kind.BALANCE_DECLINED: _("Your card was refused for the balance of your stay at %(name)s"),
+            OutboundEmail.Kind.DATES_CHANGED: _("The dates of your stay at %(name)s have changed"),
         }
         subject = subjects[kind] % {"name": reservation.property.name}
         body = render_to_string(template, context)
