@@ -18,7 +18,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -30,10 +29,10 @@ from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe, queue_notice
 from booking.payments.checkout import CheckoutRequest
 from booking.payments.ledger import from_cents, to_cents
-from booking.payments.models import ProviderRefund
 from booking.payments.payment_models import BalanceAttempt, Payment
 from booking.payments.providers import get_provider
 from booking.payments.saved_cards import saved_cards
+from booking.selectors import given_back_for_date_changes
 from booking.services.audit import flag_for_staff, record_event
 from booking.services.locking import reservation_transaction
 from booking.services.receipts import issue_receipt
@@ -61,18 +60,6 @@ def balance_owed(reservation: Reservation, *, total: Decimal | None = None) -> D
         return ZERO
     total = reservation.total if total is None else total
     return max(ZERO, total - reservation.amount_paid + given_back_for_date_changes(reservation))
-
-
-# The refund service's idempotency keys of the refunds a date change makes (services/date_changes.py).
-DATE_CHANGE_REFUND_PREFIX = "date-change-"
-
-
-def given_back_for_date_changes(reservation: Reservation) -> Decimal:
-    """Refunds made or being made because a date change lowered the total (failed ones excluded)."""
-    if reservation.pk is None:
-        return ZERO
-    refunds = ProviderRefund.objects.filter(reservation_id=reservation.pk, idempotency_key__startswith=DATE_CHANGE_REFUND_PREFIX)
-    return refunds.exclude(status=ProviderRefund.Status.FAILED).aggregate(total=Sum("amount"))["total"] or ZERO
 
 
 # --- Recording payments (called by the payment event handlers, inside their transaction) -------------

@@ -33,10 +33,10 @@ from booking.errors import BookingError, DatesUnavailable
 from booking.models import OutboundEmail, Reservation
 from booking.payment_schedule import payment_schedule, schedule_json, terms_of
 from booking.rules import promo_rule, rules_for
-from booking.selectors import blocking_reservations, blocks_between, today
+from booking.selectors import DATE_CHANGE_REFUND_PREFIX, blocking_reservations, blocks_between, today
 from booking.services import refunds
 from booking.services.audit import flag_for_staff, record_event
-from booking.services.balances import DATE_CHANGE_REFUND_PREFIX, balance_owed, manage_url, queue_guest_notice
+from booking.services.balances import balance_owed, manage_url, queue_guest_notice
 from booking.services.holds import expire_lapsed_holds_overlapping
 from booking.services.locking import reservation_transaction
 

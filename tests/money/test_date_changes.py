@@ -162,6 +162,7 @@ class TestMoney:
         # Moved back to the dearer dates: what the change gave back is owed again.
         back = change_dates(moved.pk, future(10), future(14), actor=STAFF, by_guest=False)
         assert back.quote.owed == balance_owed(back.reservation) == excess
+        assert client.get(f"/api/v1/reservations/{moved.pk}").json()["payment"]["balance_due"] == float(excess)  # the API says the same
 
     def test_a_deposit_stay_keeps_owing_its_balance_on_the_new_schedule(self, client, demo_property, sandbox):
         reservation = book_and_pay(client, 60)
