@@ -37,7 +37,7 @@ from booking.selectors import DATE_CHANGE_REFUND_PREFIX, blocking_reservations, 
 from booking.services import refunds
 from booking.services.audit import flag_for_staff, record_event
 from booking.services.balances import balance_owed, manage_url, queue_guest_notice
-from booking.services.holds import expire_lapsed_holds_overlapping
+from booking.services.holds import _run_before_hold_hooks, expire_lapsed_holds_overlapping
 from booking.services.locking import reservation_transaction
 
 logger = logging.getLogger(__name__)
@@ -228,6 +228,7 @@ def change_dates(reservation_id: str, check_in: date, check_out: date, *, actor:
     """Move a confirmed stay to [check_in, check_out): DatesUnavailable when a new night is taken or
     the rules refuse the stay, DateChangeNotAllowed otherwise (the stay is then untouched). With
     `expected_total` (the total the person confirmed) a price that moved since is refused too."""
+    _run_before_hold_hooks()  # as before a hold: stale listing-platform feeds are brought up to date first
     try:
         with reservation_transaction(reservation_id) as locked:
             now = timezone.now()
