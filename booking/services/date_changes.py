@@ -125,10 +125,6 @@ def guest_change_refusal(reservation: Reservation, *, on: date | None = None) ->
     return None
 
 
-def guest_may_change(reservation: Reservation) -> bool:
-    return guest_change_refusal(reservation) is None
-
-
 # --- Pricing the new dates ----------------------------------------------------------------------
 
 
