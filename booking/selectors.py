@@ -197,10 +197,18 @@ def refund_if_cancelled(reservation: Reservation, *, on: date | None = None) -> 
 DATE_CHANGE_REFUND_PREFIX = "date-change-"
 
 
+def _date_change_refunds():
+    return ProviderRefund.objects.filter(idempotency_key__startswith=DATE_CHANGE_REFUND_PREFIX).exclude(status=ProviderRefund.Status.FAILED)
+
+
+def stays_given_back_for_date_changes() -> set[str]:
+    """The reservations a date change refunded (the balance job also looks at those paid in full)."""
+    return set(_date_change_refunds().values_list("reservation_id", flat=True))
+
+
 def given_back_for_date_changes(reservation: Reservation) -> Decimal:
     """Refunds made or being made because a date change lowered the total (failed ones excluded):
     owed again if the stay later costs more (services/balances.balance_owed, the API's balance_due)."""
     if reservation.pk is None:
         return Decimal("0.00")
-    refunds = ProviderRefund.objects.filter(reservation_id=reservation.pk, idempotency_key__startswith=DATE_CHANGE_REFUND_PREFIX)
-    return refunds.exclude(status=ProviderRefund.Status.FAILED).aggregate(total=Sum("amount"))["total"] or Decimal("0.00")
+    return _date_change_refunds().filter(reservation_id=reservation.pk).aggregate(total=Sum("amount"))["total"] or Decimal("0.00")

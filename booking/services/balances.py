@@ -32,7 +32,7 @@ from booking.payments.ledger import from_cents, to_cents
 from booking.payments.payment_models import BalanceAttempt, Payment
 from booking.payments.providers import get_provider
 from booking.payments.saved_cards import saved_cards
-from booking.selectors import given_back_for_date_changes
+from booking.selectors import given_back_for_date_changes, stays_given_back_for_date_changes
 from booking.services.audit import flag_for_staff, record_event
 from booking.services.locking import reservation_transaction
 from booking.services.receipts import issue_receipt
@@ -147,8 +147,9 @@ def charge_due_balances(*, as_of: date | None = None) -> dict[str, int]:
     as_of = as_of or timezone.localdate()
     counts: dict[str, int] = {}
     owing = Reservation.objects.filter(status=Status.CONFIRMED, amount_paid__gt=0).exclude(payment_schedule=[]).values_list("pk", "total", "amount_paid")
+    owe_again = stays_given_back_for_date_changes()  # paid in full once, then a date change's refund is owed again
     for reservation_id, total, paid in owing:
-        if paid >= total:
+        if paid >= total and reservation_id not in owe_again:
             continue
         outcome = charge_balance(reservation_id, as_of=as_of)
         counts[outcome] = counts.get(outcome, 0) + 1

@@ -19,11 +19,12 @@ from booking.errors import DatesUnavailable
 from booking.models import DateBlock, OutboundEmail, Reservation
 from booking.notifications import build_message
 from booking.payments.models import ProviderRefund
-from booking.services.balances import balance_owed
+from booking.services.balances import balance_owed, charge_due_balances
 from booking.services.date_changes import DateChangeNotAllowed, change_dates, quote_change
 from booking.services.holds import hold_stay
 from tests.conftest import is_postgresql
 from tests.dates import future
+from tests.money.test_balance_job import on
 
 PAYER = {"email": "ada@example.com", "name": "Ada Lovelace", "phone": "+39 055 1234567", "action": "pay"}
 STAFF = "staff admin"
@@ -163,6 +164,22 @@ class TestMoney:
         back = change_dates(moved.pk, future(10), future(14), actor=STAFF, by_guest=False)
         assert back.quote.owed == balance_owed(back.reservation) == excess
         assert client.get(f"/api/v1/reservations/{moved.pk}").json()["payment"]["balance_due"] == float(excess)  # the API says the same
+
+    def test_the_balance_job_charges_a_refund_owed_again_on_the_balance_date(self, client, demo_property, sandbox):
+        reservation = book_and_pay(client, 90, nights=4)  # the deposit now…
+        checkout = client.post(f"/manage/{reservation.manage_token}/pay-balance")
+        assert client.post(urlsplit(checkout["Location"]).path, PAYER).status_code == 303  # …and the balance early
+        reservation.refresh_from_db()
+        assert reservation.amount_paid == reservation.total
+        cheaper = change_dates(reservation.pk, future(90), future(93), actor=STAFF, by_guest=False)
+        assert cheaper.quote.refund > 0 and not cheaper.refund_failed
+        back = change_dates(reservation.pk, future(90), future(94), actor=STAFF, by_guest=False).reservation
+        assert balance_owed(back) == cheaper.quote.refund and back.amount_paid >= back.total
+        with on(future(90) - timedelta(days=30)):
+            assert charge_due_balances() == {"charged": 1}
+            assert charge_due_balances() == {"not_due": 1}  # still looked at (it was refunded once), nothing owed
+        back.refresh_from_db()
+        assert back.amount_paid - back.amount_refunded == back.total and balance_owed(back) == 0
 
     def test_a_deposit_stay_keeps_owing_its_balance_on_the_new_schedule(self, client, demo_property, sandbox):
         reservation = book_and_pay(client, 60)
