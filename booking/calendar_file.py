@@ -13,6 +13,8 @@ from icalendar import Calendar, Event
 from booking.formatting import active_language, site_path
 from booking.models import Reservation
 
+DATES_CHANGED_ACTION = "change_dates"  # the audit action of a date change (services/date_changes.py)
+
 
 def manage_url(reservation: Reservation) -> str:
     return f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token)}" if reservation.manage_token else ""
@@ -30,7 +32,12 @@ def stay_calendar(reservation: Reservation) -> bytes:
     calendar.add("method", "PUBLISH")
     event = Event()
     event.add("uid", f"{reservation.pk}@{urlsplit(settings.BASE_URL).hostname or 'localhost'}")
-    event.add("dtstamp", reservation.confirmed_at or timezone.now())
+    # Each date change (services/date_changes.py) is a new version of the same event: the same UID,
+    # a higher SEQUENCE and the change's time as DTSTAMP, so calendar apps replace the old dates.
+    changes = list(reservation.events.filter(action=DATES_CHANGED_ACTION).values_list("at", flat=True)) if reservation.pk else []
+    event.add("dtstamp", changes[-1] if changes else reservation.confirmed_at or timezone.now())
+    if changes:
+        event.add("sequence", len(changes))
     event.add("dtstart", reservation.check_in)
     event.add("dtend", reservation.check_out)
     event.add("summary", gettext("Stay at %(name)s") % {"name": prop.name}, parameters=words)

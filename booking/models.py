@@ -627,6 +627,7 @@ class OutboundEmail(models.Model):
         ARRIVAL_INFO = "arrival_info", "Arrival instructions"
         PAYMENT_LINK = "payment_link", "Payment link (booked by the owner)"
         HOLD_REMINDER = "hold_reminder", "Reminder of an unfinished booking"
+        DATES_CHANGED = "dates_changed", "Dates changed"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)

@@ -337,13 +337,17 @@ def _message_for(row: OutboundEmail) -> EmailMultiAlternatives | None:
     """The owner's copies are in English; the guest's emails in the language they booked in. Every
     attempt at one row carries the same Message-ID, so mail clients show a resent copy as one."""
     if row.kind not in OutboundEmail.STAY_KINDS:  # written when queued
-        message: EmailMultiAlternatives | None = EmailMultiAlternatives(
+        notice = EmailMultiAlternatives(
             subject=row.subject,
             body=row.body,
             from_email=settings.DEFAULT_FROM_EMAIL,
             to=[row.to_address],
             reply_to=[row.reply_to] if row.reply_to else [],
         )
+        if row.kind == OutboundEmail.Kind.DATES_CHANGED and row.reservation is not None:
+            with translation.override(row.reservation.language or "en"):  # the stay's new dates, same UID, higher SEQUENCE
+                notice.attach("stay.ics", stay_calendar(row.reservation), "text/calendar; method=PUBLISH; charset=utf-8")
+        message: EmailMultiAlternatives | None = notice
     else:
         with translation.override("en" if row.recipient == OutboundEmail.Recipient.OWNER else row.reservation.language or "en"):
             message = _build_message(row)

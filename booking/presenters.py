@@ -15,7 +15,7 @@ from booking import payment_schedule as schedules
 from booking.breakdown import breakdown_json, number
 from booking.models import Property, Reservation
 from booking.privacy import mask_email, mask_phone
-from booking.selectors import accepted_tiers, refund_if_cancelled
+from booking.selectors import accepted_tiers, given_back_for_date_changes, refund_if_cancelled
 
 CHECKOUT_SESSION_PATH = "/api/v1/payments/checkout-session"
 ZERO = Decimal("0.00")
@@ -154,7 +154,7 @@ def payment_json(reservation: Reservation, status: str) -> dict:
     if held:
         due_now, balance_due = schedules.due_now(schedule), balance.amount if balance else ZERO
     elif status == Reservation.Status.CONFIRMED:
-        balance_due = max(ZERO, reservation.total - reservation.amount_paid)
+        balance_due = max(ZERO, reservation.total - reservation.amount_paid + given_back_for_date_changes(reservation))
         due_now = balance_due if balance_due and (balance is None or balance.due_date <= timezone.localdate()) else ZERO
     else:  # expired or cancelled: nothing more is owed (an unpaid balance is waived)
         due_now = balance_due = ZERO

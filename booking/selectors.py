@@ -5,13 +5,13 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from booking import accepted_terms, pricing
 from booking.errors import NotFound
-from booking.models import DateBlock, Property, Reservation
+from booking.models import DateBlock, Property, ProviderRefund, Reservation
 from booking.payment_schedule import money_back
 from booking.rules import rules_for
 
@@ -191,3 +191,24 @@ def refund_if_cancelled(reservation: Reservation, *, on: date | None = None) -> 
     )
     amount = money_back(total=total, refund_due=refund_due, amount_paid=reservation.amount_paid, already_refunded=reservation.amount_refunded)
     return RefundQuote(amount, reservation.currency, (reservation.check_in - on).days, on)
+
+
+# The refund service's idempotency keys of the refunds a date change makes (services/date_changes.py).
+DATE_CHANGE_REFUND_PREFIX = "date-change-"
+
+
+def _date_change_refunds():
+    return ProviderRefund.objects.filter(idempotency_key__startswith=DATE_CHANGE_REFUND_PREFIX).exclude(status=ProviderRefund.Status.FAILED)
+
+
+def stays_given_back_for_date_changes() -> set[str]:
+    """The reservations a date change refunded (the balance job also looks at those paid in full)."""
+    return set(_date_change_refunds().values_list("reservation_id", flat=True))
+
+
+def given_back_for_date_changes(reservation: Reservation) -> Decimal:
+    """Refunds made or being made because a date change lowered the total (failed ones excluded):
+    owed again if the stay later costs more (services/balances.balance_owed, the API's balance_due)."""
+    if reservation.pk is None:
+        return Decimal("0.00")
+    return _date_change_refunds().filter(reservation_id=reservation.pk).aggregate(total=Sum("amount"))["total"] or Decimal("0.00")

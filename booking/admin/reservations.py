@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from booking.admin.calendar import calendar_view
 from booking.admin.cancel import cancel_confirmation
+from booking.admin.change_dates import change_dates_view
 from booking.admin.owner_booking import may_book_for_guests, owner_booking_view
 from booking.admin.refund import refund_view
 from booking.admin_display import local_time, with_currency
@@ -355,6 +356,7 @@ class ReservationAdmin(GuardedModelAdmin):
                 Reservation.Status.HELD,
                 Reservation.Status.CONFIRMED,
             )
+            extra_context["can_change_dates"] = self.has_change_permission(request, reservation) and reservation.status == Reservation.Status.CONFIRMED
             extra_context["can_refund"] = self.has_refund_permission(request) and refunds.refundable(reservation) > 0
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -416,6 +418,7 @@ class ReservationAdmin(GuardedModelAdmin):
             path("book-for-a-guest/", self.admin_site.admin_view(self.book_for_guest), name="booking_reservation_book_for_guest"),
             path("<path:object_id>/cancel/", self.admin_site.admin_view(self.cancel_view), name="booking_reservation_cancel"),
             path("<path:object_id>/refund/", self.admin_site.admin_view(self.refund), name="booking_reservation_refund"),
+            path("<path:object_id>/change-dates/", self.admin_site.admin_view(self.change_dates), name="booking_reservation_change_dates"),
             *super().get_urls(),
         ]
 
@@ -431,3 +434,6 @@ class ReservationAdmin(GuardedModelAdmin):
 
     def refund(self, request, object_id):
         return refund_view(self, request, object_id)
+
+    def change_dates(self, request, object_id):
+        return change_dates_view(self, request, object_id)

@@ -32,6 +32,7 @@ from booking.payments.ledger import from_cents, to_cents
 from booking.payments.payment_models import BalanceAttempt, Payment
 from booking.payments.providers import get_provider
 from booking.payments.saved_cards import saved_cards
+from booking.selectors import given_back_for_date_changes, stays_given_back_for_date_changes
 from booking.services.audit import flag_for_staff, record_event
 from booking.services.locking import reservation_transaction
 from booking.services.receipts import issue_receipt
@@ -51,10 +52,14 @@ def due_at_checkout(reservation: Reservation) -> Decimal:
     return schedules.due_now(schedule_of(reservation))
 
 
-def balance_owed(reservation: Reservation) -> Decimal:
+def balance_owed(reservation: Reservation, *, total: Decimal | None = None) -> Decimal:
+    """What a confirmed stay still owes: its total (or `total`, a date change's new one) less what
+    was paid, plus what date changes gave back (a stay moved to cheaper dates and back owes the
+    difference again; other refunds, such as a goodwill refund by staff, are never owed back)."""
     if reservation.status != Status.CONFIRMED:
         return ZERO
-    return max(ZERO, reservation.total - reservation.amount_paid)
+    total = reservation.total if total is None else total
+    return max(ZERO, total - reservation.amount_paid + given_back_for_date_changes(reservation))
 
 
 # --- Recording payments (called by the payment event handlers, inside their transaction) -------------
@@ -142,8 +147,9 @@ def charge_due_balances(*, as_of: date | None = None) -> dict[str, int]:
     as_of = as_of or timezone.localdate()
     counts: dict[str, int] = {}
     owing = Reservation.objects.filter(status=Status.CONFIRMED, amount_paid__gt=0).exclude(payment_schedule=[]).values_list("pk", "total", "amount_paid")
+    owe_again = stays_given_back_for_date_changes()  # paid in full once, then a date change's refund is owed again
     for reservation_id, total, paid in owing:
-        if paid >= total:
+        if paid >= total and reservation_id not in owe_again:
             continue
         outcome = charge_balance(reservation_id, as_of=as_of)
         counts[outcome] = counts.get(outcome, 0) + 1
@@ -273,6 +279,7 @@ def queue_guest_notice(reservation: Reservation, kind: str, template: str, **con
         subjects: dict[str, str] = {
             OutboundEmail.Kind.PAYMENT_RECEIVED: _("Payment received for your stay at %(name)s"),
             OutboundEmail.Kind.BALANCE_DECLINED: _("Your card was refused for the balance of your stay at %(name)s"),
+            OutboundEmail.Kind.DATES_CHANGED: _("The dates of your stay at %(name)s have changed"),
         }
         subject = subjects[kind] % {"name": reservation.property.name}
         body = render_to_string(template, context)
