@@ -9,6 +9,7 @@ docs/back-office.md, "The reservation's history"."""
 from collections.abc import Mapping
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
+from functools import cache
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
@@ -38,6 +39,10 @@ MESSAGES = {
     "email_sent": gettext_lazy("%(email)s emailed to the %(recipient)s"),
     "email_unconfirmed": gettext_lazy("%(email)s handed to the mail server for the %(recipient)s, unconfirmed (not resent)"),
     "edited": gettext_lazy("changed: %(fields)s"),
+    # Fixed sentences callers pass as a note or reason: recognised when read (see describe).
+    "checkout_expired": gettext_lazy("checkout session expired"),
+    "payment_failed": gettext_lazy("the payment failed"),
+    "released_by_creator": gettext_lazy("hold released by its creator"),
 }
 
 ACTIONS = {
@@ -63,6 +68,8 @@ ACTORS = {
     "the guest": gettext_lazy("the guest"),
     "api": gettext_lazy("the API"),
     "web": gettext_lazy("the website"),
+    "mcp": gettext_lazy("an MCP agent"),
+    "a2a": gettext_lazy("an A2A agent"),
     "stripe webhook": gettext_lazy("the Stripe webhook"),
     "expiry job": gettext_lazy("the expiry job"),
     "hold path": gettext_lazy("a new hold"),
@@ -163,7 +170,17 @@ def english_note(message: str, params: Mapping[str, Any]) -> str:
         return render(message, params, for_note=True)
 
 
+@cache
+def _fixed_sentences() -> dict[str, str]:
+    """English sentence → code, for the messages without parameters."""
+    with override("en"):
+        return {str(template): code for code, template in MESSAGES.items() if "%(" not in str(template)}
+
+
 def describe(message: str, params: Mapping[str, Any], note: str) -> str:
-    """What the history shows: the sentence in the reader's language; a row without a code (older
-    than the codes, or a staff-written note) shows its note as written."""
+    """What the history shows: the sentence in the reader's language. A row without a code whose
+    note is one of the fixed sentences (older rows: "hold time ran out", "payment succeeded") is
+    translated too; any other note (a person's words, older rows) is shown as written."""
+    if not message:
+        message, params = _fixed_sentences().get(note.strip(), ""), {}
     return render(message, params) or note

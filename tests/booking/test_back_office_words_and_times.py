@@ -58,6 +58,12 @@ def test_a_line_written_before_the_codes_is_shown_as_written(people, paid):  # n
     assert "written in the old days" in history
 
 
+def test_an_old_line_with_a_fixed_sentence_is_translated_too(people, paid):  # noqa: F811 (fixtures)
+    ReservationEvent.objects.create(reservation=paid, action="expire", actor="mcp (Claude)", note="checkout session expired")
+    history = history_of(people["owner"].get(change_page(paid), **ITALIAN))
+    assert "sessione di pagamento scaduta" in history and "un agente MCP (Claude)" in history and "checkout session expired" not in history
+
+
 def test_a_staff_edit_names_the_fields_in_the_readers_language(people, paid):  # noqa: F811 (fixtures)
     edit_by_staff(paid.pk, changes={"guest_phone": "+39 055 000000"}, actor="staff olivia")
     event = paid.events.get(action="edit")
