@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -53,6 +54,7 @@ def rate_calendar_view(model_admin, request):
         "can_set_rates": user.has_perm("booking.change_property"),
         "can_block": user.has_perm("booking.add_dateblock"),
         "today": timezone.localdate(),
+        "weekdays": [WEEKDAYS_ABBR[day] for day in range(7)],  # Django's own names, in the reader's language
     }
     return TemplateResponse(request, "admin/booking/rate_calendar.html", context)
 
