@@ -130,10 +130,9 @@ def _format(name: str, value: Any, params: Mapping[str, Any], *, for_note: bool)
         return actor_label(str(value))
     if name == "fields":
         return ", ".join(value if for_note else (_field_label(field) for field in value))
-    if name == "email":
-        return _choice_label("email", str(value)).lower()
-    if name == "recipient":
-        return _choice_label("recipient", str(value)).lower()
+    if name in ("email", "recipient"):
+        label = _choice_label(name, str(value))
+        return label.lower() if for_note else label  # the note as it always read; German keeps its nouns' capitals
     return str(value)
 
 

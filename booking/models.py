@@ -536,7 +536,7 @@ class ReservationEvent(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self):
-        return f"{self.at:%Y-%m-%d %H:%M} {self.action} by {self.actor}"
+        return f"{timezone.localtime(self.at):%Y-%m-%d %H:%M %Z} {self.action} by {self.actor}"  # the property's clock
 
 
 class DateBlock(models.Model):

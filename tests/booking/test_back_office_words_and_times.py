@@ -12,6 +12,7 @@ import time_machine
 from django.urls import reverse
 
 from booking.models import Reservation, ReservationEvent
+from booking.services.audit import record_event
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.reservations import edit_by_staff
 from tests.booking.test_back_office import CHANGELIST, RATES, change_page, paid, people  # noqa: F401 (fixtures)
@@ -33,8 +34,16 @@ def history_of(page) -> str:
 @pytest.mark.parametrize(
     ("language", "words", "english"),
     [
-        (ITALIAN, ["pagamento riuscito", "confermata", "il webhook Stripe", "bloccata fino al", "Confermata"], ["payment succeeded", "held until"]),
-        (GERMAN, ["Zahlung erfolgreich", "bestätigt", "der Stripe-Webhook", "reserviert bis", "Bestätigt"], ["payment succeeded", "held until"]),
+        (
+            ITALIAN,
+            ["pagamento riuscito", "confermata", "il webhook Stripe", "bloccata fino al"],
+            ["payment succeeded", "held until"],
+        ),
+        (
+            GERMAN,
+            ["Zahlung erfolgreich", "bestätigt", "der Stripe-Webhook", "reserviert bis"],
+            ["payment succeeded", "held until"],
+        ),
     ],
 )
 def test_the_history_speaks_the_back_office_language(people, paid, language, words, english):  # noqa: F811 (fixtures)
@@ -56,6 +65,13 @@ def test_a_line_written_before_the_codes_is_shown_as_written(people, paid):  # n
     ReservationEvent.objects.create(reservation=paid, action="confirm", actor="stripe webhook", note="written in the old days")
     history = history_of(people["owner"].get(change_page(paid), **GERMAN))
     assert "written in the old days" in history
+
+
+def test_an_email_line_names_the_email_and_its_reader_in_the_readers_language(people, paid):  # noqa: F811 (fixtures)
+    event = record_event(paid, action="email", actor="notifications", message="email_sent", params={"email": "confirmation", "recipient": "guest"})
+    assert event.note == "booking confirmed emailed to the guest"  # the English note, as before
+    history = history_of(people["owner"].get(change_page(paid), **GERMAN))
+    assert "Buchung bestätigt: E-Mail gesendet an Gast" in history and "der E-Mail-Ausgang" in history
 
 
 def test_an_old_line_with_a_fixed_sentence_is_translated_too(people, paid):  # noqa: F811 (fixtures)
