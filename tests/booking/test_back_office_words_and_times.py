@@ -162,3 +162,9 @@ def test_a_cancelled_stay_owes_no_city_tax_and_keeps_its_money(people, paid):  #
     [row] = export(people["staff"], Reservation.objects.get(pk=paid.pk))
     assert Decimal(row["city_tax"]) == 0 and Decimal(row["kept"]) == Decimal("525.00")
     assert datetime.fromisoformat(row["cancelled"]).utcoffset() is not None
+
+
+def test_the_payments_list_shows_when_each_was_paid_on_the_local_clock(people, paid):  # noqa: F811 (fixtures)
+    page = people["owner"].get(reverse("admin:booking_payment_changelist"), **ITALIAN).content.decode()
+    rows = page.split('id="result_list"')[1]
+    assert "pagato il" in page.lower() and (" CET" in rows or " CEST" in rows)
