@@ -13,12 +13,12 @@ from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
-from django.utils import timezone
+from django.utils import dates, timezone
 from django.utils.translation import gettext_lazy as _
 
 from booking.images import UnreadableImage, open_upright, process_photo
 
-WEEKDAYS = [(0, "Monday"), (1, "Tuesday"), (2, "Wednesday"), (3, "Thursday"), (4, "Friday"), (5, "Saturday"), (6, "Sunday")]
+WEEKDAYS = list(dates.WEEKDAYS.items())  # Django's own names, in the reader's language
 MONEY = {"max_digits": 10, "decimal_places": 2}
 
 
@@ -535,12 +535,16 @@ class ReservationEvent(models.Model):
     action = models.CharField(max_length=50)
     actor = models.CharField(max_length=150, help_text=_("Who or what made the change: a staff user, 'api', 'stripe webhook', 'expiry job'."))
     note = models.TextField(blank=True)
+    # What happened as a code and its parameters (booking/event_messages.py), so the history reads in
+    # the back office's language; `note` keeps the English sentence (rows older than codes: only it).
+    message = models.CharField(max_length=50, blank=True)
+    params = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["at", "id"]
 
     def __str__(self):
-        return f"{self.at:%Y-%m-%d %H:%M} {self.action} by {self.actor}"
+        return f"{timezone.localtime(self.at):%Y-%m-%d %H:%M %Z} {self.action} by {self.actor}"  # the property's clock
 
 
 class DateBlock(models.Model):

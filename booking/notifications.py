@@ -258,7 +258,8 @@ def _deliver(row: OutboundEmail, now) -> int:
             action="email",
             actor="notifications",
             from_status=reservation.status,
-            note=f"{row.get_kind_display().lower()} handed to the mail server for the {row.recipient}, unconfirmed (not resent)",
+            message="email_unconfirmed",
+            params={"email": row.kind, "recipient": row.recipient},
         )
         return 1
     except Exception as error:  # SMTP down, refused, timed out: keep it and try again later
@@ -287,7 +288,8 @@ def _deliver(row: OutboundEmail, now) -> int:
         action="email",
         actor="notifications",
         from_status=reservation.status,
-        note=f"{row.get_kind_display().lower()} emailed to the {row.recipient}",
+        message="email_sent",
+        params={"email": row.kind, "recipient": row.recipient},
     )
     return 1
 

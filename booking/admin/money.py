@@ -17,6 +17,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from booking.admin_display import local_time
 from booking.errors import BookingError
 from booking.payments.payment_models import Payment, SecurityDeposit
 from booking.services.security_deposits import claim_security_deposit
@@ -28,10 +29,14 @@ REFUND_PERMISSION = "booking.refund_reservation"
 class PaymentAdmin(admin.ModelAdmin):
     """Read-only: payments are written by the payment code only."""
 
-    list_display = ["paid_at", "reservation", "kind", "amount", "currency", "provider", "provider_id"]
+    list_display = ["paid_when", "reservation", "kind", "amount", "currency", "provider", "provider_id"]
     list_filter = ["kind", "provider"]
     search_fields = ["reservation__id", "provider_id"]
     date_hierarchy = "paid_at"
+
+    @admin.display(description=gettext_lazy("paid at"), ordering="paid_at")
+    def paid_when(self, obj):
+        return local_time(obj.paid_at)  # the property's clock with its zone
 
     def has_add_permission(self, request):
         return False

@@ -11,10 +11,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.utils import timezone
+from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from booking.admin_display import with_currency
 from booking.errors import BookingError
 from booking.rate_calendar import rate_month
 from booking.selectors import get_property
@@ -52,6 +54,7 @@ def rate_calendar_view(model_admin, request):
         "can_set_rates": user.has_perm("booking.change_property"),
         "can_block": user.has_perm("booking.add_dateblock"),
         "today": timezone.localdate(),
+        "weekdays": [WEEKDAYS_ABBR[day] for day in range(7)],  # Django's own names, in the reader's language
     }
     return TemplateResponse(request, "admin/booking/rate_calendar.html", context)
 
@@ -118,5 +121,13 @@ class RateCalendarForm(forms.Form):
             nightly_rate=data["nightly_rate"] if data["what"] == "price" else None,
             min_nights=data["min_nights"] if data["what"] == "min_nights" else None,
         )
+        # Said here in the back office's language: the service's `what` is the API's English.
         nights = ngettext("%(count)d night", "%(count)d nights", change.nights) % {"count": change.nights}
-        return f"{span} ({nights}): {change.what}."
+        if data["what"] == "price":
+            what = _("price %(price)s a night") % {"price": with_currency(data["nightly_rate"], get_property().currency)}
+        elif data["what"] == "min_nights":
+            shortest = ngettext("%(count)d night", "%(count)d nights", data["min_nights"]) % {"count": data["min_nights"]}
+            what = _("minimum stay %(nights)s") % {"nights": shortest}
+        else:
+            what = _("back to the seasons and base rates")
+        return _("%(span)s (%(nights)s): %(what)s.") % {"span": span, "nights": nights, "what": what}

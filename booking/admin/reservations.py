@@ -19,6 +19,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
+from booking import event_messages
 from booking.admin.calendar import calendar_view
 from booking.admin.cancel import cancel_confirmation
 from booking.admin.change_dates import change_dates_view
@@ -37,14 +38,40 @@ class ReservationEventInline(admin.TabularInline):
     model = ReservationEvent
     extra = 0
     can_delete = False
-    fields = readonly_fields = ["when", "action", "from_status", "to_status", "actor", "note"]
+    # Each line in the back office's language (booking/event_messages.py): a row written before the
+    # codes shows its English note as written.
+    fields = readonly_fields = ["when", "what", "status_change", "by", "details"]
 
     @admin.display(description=gettext_lazy("when"))
     def when(self, obj):
         return local_time(obj.at)
 
+    @admin.display(description=gettext_lazy("what happened"))
+    def what(self, obj):
+        return event_messages.action_label(obj.action)
+
+    @admin.display(description=gettext_lazy("status"))
+    def status_change(self, obj):
+        before, after = status_label(obj.from_status), status_label(obj.to_status)
+        return after if before in ("", after) else f"{before} → {after}"
+
+    @admin.display(description=gettext_lazy("by whom"))
+    def by(self, obj):
+        return event_messages.actor_label(obj.actor)
+
+    @admin.display(description=gettext_lazy("details"))
+    def details(self, obj):
+        return event_messages.describe(obj.message, obj.params or {}, obj.note)
+
     def has_add_permission(self, request, obj=None):
         return False
+
+
+def status_label(status: str) -> str:
+    try:
+        return _(str(Reservation.Status(status).label))
+    except ValueError:
+        return status
 
 
 class OutboundEmailInline(admin.TabularInline):
@@ -118,6 +145,20 @@ RESERVATION_CSV_COLUMNS = [
     "confirmed",
     "cancelled",
 ]
+
+
+def csv_instant(moment: datetime | None) -> str:
+    """ISO 8601 on the property's clock with its offset, to the second: 2027-02-12T14:32:05+01:00."""
+    return timezone.localtime(moment).replace(microsecond=0).isoformat() if moment else ""
+
+
+def csv_city_tax(reservation: Reservation) -> str:
+    """The city tax owed for the stay: only for nights stayed, so none for a cancelled stay (the
+    money it kept is in `kept`), nor for a hold that lapsed."""
+    if reservation.status in (Reservation.Status.CANCELLED, Reservation.Status.EXPIRED):
+        return "0.00"
+    tax = (reservation.price_breakdown or {}).get("city_tax")
+    return "" if tax in (None, "") else f"{Decimal(str(tax)):.2f}"
 
 
 def parse_search_date(term: str) -> date | None:
@@ -392,8 +433,8 @@ class ReservationAdmin(GuardedModelAdmin):
                 [
                     r.pk,
                     r.status,
-                    r.check_in,
-                    r.check_out,
+                    r.check_in.isoformat(),
+                    r.check_out.isoformat(),
                     (r.check_out - r.check_in).days,
                     r.guests,
                     r.guest_name,
@@ -404,10 +445,10 @@ class ReservationAdmin(GuardedModelAdmin):
                     r.amount_refunded,
                     r.amount_paid - r.amount_refunded,
                     r.currency,
-                    (r.price_breakdown or {}).get("city_tax", ""),
-                    local_time(r.created_at),
-                    local_time(r.confirmed_at),
-                    local_time(r.cancelled_at),
+                    csv_city_tax(r),
+                    csv_instant(r.created_at),
+                    csv_instant(r.confirmed_at),
+                    csv_instant(r.cancelled_at),
                 ]
             )
         return response

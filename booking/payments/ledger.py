@@ -42,7 +42,8 @@ def record_checkout(reservation_id: str, *, provider: str, session_id: str, url:
         action="checkout",
         actor=actor,
         from_status=reservation.status,
-        note=f"{provider} checkout {session_id}, open until {timezone.localtime(expires_at):%Y-%m-%d %H:%M %Z}",
+        message="checkout_opened",
+        params={"provider": provider, "session": session_id, "until": expires_at},
     )
 
 

@@ -133,7 +133,14 @@ def _record_balance(
     if locked.needs_attention.startswith(OVERDUE_FLAG):
         locked.needs_attention = ""
     locked.save(update_fields=["amount_paid", "needs_attention", "updated_at"])
-    record_event(locked, action="balance", actor=actor, from_status=locked.status, note=f"balance of {amount} {locked.currency} paid ({payment_intent_id})")
+    record_event(
+        locked,
+        action="balance",
+        actor=actor,
+        from_status=locked.status,
+        message="balance_paid",
+        params={"amount": amount, "currency": locked.currency, "payment": payment_intent_id},
+    )
     queue_guest_notice(locked, OutboundEmail.Kind.PAYMENT_RECEIVED, "emails/guest_payment_received.txt", amount=amount)
     return payment
 
@@ -218,7 +225,14 @@ def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, char
         BalanceAttempt.objects.filter(reservation=locked, attempted_on=as_of).update(
             outcome=BalanceAttempt.Outcome.DECLINED, provider_id=charge_id, error=reason[:300]
         )
-        record_event(locked, action="balance_declined", actor=ACTOR, from_status=locked.status, note=f"balance of {owed} {locked.currency} refused: {reason}")
+        record_event(
+            locked,
+            action="balance_declined",
+            actor=ACTOR,
+            from_status=locked.status,
+            message="balance_refused",
+            params={"amount": owed, "currency": locked.currency, "reason": reason},
+        )
         if not OutboundEmail.objects.filter(reservation=locked, kind=OutboundEmail.Kind.BALANCE_DECLINED).exists():
             queue_guest_notice(
                 locked,

@@ -76,8 +76,8 @@ def cancel_stay(reservation_id: str, *, actor: str, refund: Decimal | None = Non
         reservation.refund_pending = owed
         reservation.save(update_fields=["status", "cancelled_at", "refund_pending", "updated_at"])
         who = "the guest" if by_guest else actor
-        note = f"cancelled by {who}; refund owed {owed} {reservation.currency}" + (f": {reason}" if reason else "")
-        record_event(reservation, action="cancel", actor=actor, from_status=previous, note=note)
+        said = {"who": who, "owed": owed, "currency": reservation.currency, "reason": reason}
+        record_event(reservation, action="cancel", actor=actor, from_status=previous, message="cancelled_because" if reason else "cancelled", params=said)
         if previous == Status.CONFIRMED:
             queue_emails(reservation, OutboundEmail.Kind.CANCELLATION)
     if owed > 0:

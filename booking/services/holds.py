@@ -160,7 +160,7 @@ def hold_stay(
                 client_ip=client_ip,
                 language=language,
             )
-            record_event(reservation, action="hold", actor=caller.actor(agent_name), note=f"held until {reservation.hold_expires_at:%Y-%m-%d %H:%M %Z}")
+            record_event(reservation, action="hold", actor=caller.actor(agent_name), message="held_until", params={"until": reservation.hold_expires_at})
     except IntegrityError as error:
         # The PostgreSQL exclusion constraint: only reachable if the lock was bypassed.
         raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error
@@ -205,7 +205,7 @@ def expire_lapsed_holds_overlapping(prop: Property | int, start: date, end: date
     for reservation in lapsed:
         reservation.status = Reservation.Status.EXPIRED
         reservation.save(update_fields=["status", "updated_at"])
-        record_event(reservation, action="expire", actor="hold path", from_status=Reservation.Status.HELD, note="hold time ran out")
+        record_event(reservation, action="expire", actor="hold path", from_status=Reservation.Status.HELD, message="hold_lapsed")
     return len(lapsed)
 
 

@@ -303,7 +303,14 @@ def _raise_refunded_total(locked: Reservation, at_least: Decimal, *, actor: str,
         locked.refund_pending = max(locked.refund_pending - increase, ZERO)
         fields.append("refund_pending")
     locked.save(update_fields=fields)
-    record_event(locked, action="refund", actor=actor, from_status=locked.status, note=f"{note}; refunded so far {new_total} {locked.currency}")
+    record_event(
+        locked,
+        action="refund",
+        actor=actor,
+        from_status=locked.status,
+        message="refunded_so_far",
+        params={"detail": note, "refunded_so_far": new_total, "currency": locked.currency},
+    )
 
 
 def cancellation_requests(locked: Reservation, *, actor: str) -> list[ProviderRefund]:

@@ -79,7 +79,7 @@ def confirm_reservation(
         reservation.save()
         late = previous != Status.HELD or (reservation.hold_expires_at and reservation.hold_expires_at <= reservation.confirmed_at)
         record_event(
-            reservation, action="confirm", actor=actor, from_status=previous, note=note or ("late payment, nights still free" if late else "payment succeeded")
+            reservation, action="confirm", actor=actor, from_status=previous, note=note, message="" if note else "late_payment" if late else "payment_succeeded"
         )
         # Owed with the confirmation itself: delivered after commit, retried while SMTP is down.
         queue_emails(reservation, OutboundEmail.Kind.CONFIRMATION)
@@ -103,14 +103,14 @@ def _backfill_payer(reservation: Reservation, payer: Payer | None, save: bool = 
         reservation.save(update_fields=[*changed, "updated_at"])
 
 
-def expire_hold(reservation_id: str, *, actor: str, note: str = "hold time ran out") -> Reservation:
+def expire_hold(reservation_id: str, *, actor: str, note: str = "") -> Reservation:
     """Release a hold (its time ran out, or its checkout session expired or failed)."""
     with reservation_transaction(reservation_id) as reservation:
         if reservation.status != Status.HELD:
             return reservation  # already decided: an `expired` after `completed` changes nothing
         reservation.status = Status.EXPIRED
         reservation.save(update_fields=["status", "updated_at"])
-        record_event(reservation, action="expire", actor=actor, from_status=Status.HELD, note=note)
+        record_event(reservation, action="expire", actor=actor, from_status=Status.HELD, note=note, message="" if note else "hold_lapsed")
     return reservation
 
 
@@ -124,7 +124,7 @@ def expire_lapsed_holds(*, now: datetime | None = None, actor: str = "expiry job
             if reservation.status == Status.HELD and reservation.hold_expires_at is not None and reservation.hold_expires_at <= now:
                 reservation.status = Status.EXPIRED
                 reservation.save(update_fields=["status", "updated_at"])
-                record_event(reservation, action="expire", actor=actor, from_status=Status.HELD, note="hold time ran out")
+                record_event(reservation, action="expire", actor=actor, from_status=Status.HELD, message="hold_lapsed")
                 expired += 1
     return expired
 
@@ -164,7 +164,7 @@ def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservat
         if reservation.status == Status.HELD and reservation.hold_expires_at and until > reservation.hold_expires_at:
             reservation.hold_expires_at = until
             reservation.save(update_fields=["hold_expires_at", "updated_at"])
-            record_event(reservation, action="extend_hold", actor=actor, from_status=Status.HELD, note=f"held until {until:%Y-%m-%d %H:%M %Z}")
+            record_event(reservation, action="extend_hold", actor=actor, from_status=Status.HELD, message="held_until", params={"until": until})
     return reservation
 
 
@@ -185,5 +185,5 @@ def edit_by_staff(reservation_id: str, *, changes: dict[str, object], actor: str
         for name, value in changes.items():
             setattr(reservation, name, value)
         reservation.save(update_fields=[*changes, "updated_at"])
-        record_event(reservation, action="edit", actor=actor, from_status=reservation.status, note="changed: " + ", ".join(changes))
+        record_event(reservation, action="edit", actor=actor, from_status=reservation.status, message="edited", params={"fields": list(changes)})
         return reservation

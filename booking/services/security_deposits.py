@@ -102,7 +102,12 @@ def place_or_renew(reservation_id: str, *, as_of: date) -> str:
             SecurityDeposit.objects.create(reservation=locked, amount=amount, currency=currency, provider=card.provider, provider_id=hold.id, placed_on=as_of)
             what = "renewed" if replaced else "placed"
             record_event(
-                locked, action="security_deposit", actor=ACTOR, from_status=locked.status, note=f"{amount} {currency} held on the card ({what}, {hold.id})"
+                locked,
+                action="security_deposit",
+                actor=ACTOR,
+                from_status=locked.status,
+                message=f"deposit_{what}",
+                params={"amount": amount, "currency": currency, "hold": hold.id},
             )
     except IntegrityError:  # another worker recorded the same hold (same key: the same intent)
         return "done_today"
@@ -152,7 +157,13 @@ def _release_at_provider(deposit: SecurityDeposit) -> bool:
         # A hold replaced by a renewal is already marked so; only an open one becomes released.
         closed = SecurityDeposit.objects.filter(pk=deposit.pk, status=Held.HELD).update(status=Held.RELEASED, closed_at=timezone.now())
         if closed:
-            record_event(deposit.reservation, action="security_deposit", actor=ACTOR, note=f"hold of {deposit.amount} {deposit.currency} released")
+            record_event(
+                deposit.reservation,
+                action="security_deposit",
+                actor=ACTOR,
+                message="deposit_released",
+                params={"amount": deposit.amount, "currency": deposit.currency},
+            )
     return True
 
 
@@ -169,7 +180,14 @@ def claim_security_deposit(deposit_id: int, *, amount: Decimal, reason: str, act
     saved_cards(deposit.provider).capture(deposit.provider_id, amount_cents=to_cents(amount), idempotency_key=f"security-claim-{deposit.pk}-{to_cents(amount)}")
     with reservation_transaction(deposit.reservation_id) as locked:
         SecurityDeposit.objects.filter(pk=deposit.pk).update(status=Held.CLAIMED, claimed_amount=amount, claim_reason=reason, closed_at=timezone.now())
-        record_event(locked, action="security_deposit", actor=actor, from_status=locked.status, note=f"claimed {amount} {deposit.currency}: {reason}")
+        record_event(
+            locked,
+            action="security_deposit",
+            actor=actor,
+            from_status=locked.status,
+            message="deposit_claimed",
+            params={"amount": amount, "currency": deposit.currency, "reason": reason},
+        )
         _queue_claim_email(locked, amount, reason)
     deposit.refresh_from_db()
     return deposit

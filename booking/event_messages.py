@@ -1,0 +1,185 @@
+"""What a reservation's history says, in the reader's language.
+
+An event (ReservationEvent) stores a message code and its parameters (`message`, `params`); the
+sentence is built when it is read, in the language active then (the back office's), with times on
+the property's clock and its zone ("12 Feb 2027 14:32 CET"). `note` keeps the English sentence
+written at the time, for logs and for rows older than the codes (shown as they are). See
+docs/back-office.md, "The reservation's history"."""
+
+from collections.abc import Mapping
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from functools import cache
+from typing import Any
+
+from django.core.exceptions import FieldDoesNotExist
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import number_format
+from django.utils.translation import gettext, gettext_lazy, override, pgettext_lazy
+
+from booking.admin_display import local_time
+from booking.models import OutboundEmail, Reservation
+
+# message code → sentence; %(name)s parameters are formatted by their name (see _format).
+MESSAGES = {
+    "held_until": gettext_lazy("held until %(until)s"),
+    "hold_lapsed": gettext_lazy("hold time ran out"),
+    "payment_succeeded": gettext_lazy("payment succeeded"),
+    "late_payment": gettext_lazy("late payment, nights still free"),
+    "checkout_opened": gettext_lazy("%(provider)s checkout %(session)s, open until %(until)s"),
+    "cancelled": gettext_lazy("cancelled by %(who)s; refund owed %(owed)s"),
+    "cancelled_because": gettext_lazy("cancelled by %(who)s; refund owed %(owed)s: %(reason)s"),
+    "refunded_so_far": gettext_lazy("%(detail)s; refunded so far %(refunded_so_far)s"),
+    "balance_paid": gettext_lazy("balance of %(amount)s paid (%(payment)s)"),
+    "balance_refused": gettext_lazy("balance of %(amount)s refused: %(reason)s"),
+    "deposit_placed": gettext_lazy("%(amount)s held on the card (placed, %(hold)s)"),
+    "deposit_renewed": gettext_lazy("%(amount)s held on the card (renewed, %(hold)s)"),
+    "deposit_released": gettext_lazy("hold of %(amount)s released"),
+    "deposit_claimed": gettext_lazy("claimed %(amount)s: %(reason)s"),
+    "email_sent": gettext_lazy("%(email)s emailed to the %(recipient)s"),
+    "email_unconfirmed": gettext_lazy("%(email)s handed to the mail server for the %(recipient)s, unconfirmed (not resent)"),
+    "edited": gettext_lazy("changed: %(fields)s"),
+    # Fixed sentences callers pass as a note or reason: recognised when read (see describe).
+    "checkout_expired": gettext_lazy("checkout session expired"),
+    "payment_failed": gettext_lazy("the payment failed"),
+    "released_by_creator": gettext_lazy("hold released by its creator"),
+}
+
+ACTIONS = {
+    "hold": pgettext_lazy("history", "hold"),
+    "extend_hold": pgettext_lazy("history", "hold extended"),
+    "expire": pgettext_lazy("history", "expired"),
+    "checkout": pgettext_lazy("history", "checkout opened"),
+    "confirm": pgettext_lazy("history", "confirmed"),
+    "cancel": pgettext_lazy("history", "cancelled"),
+    "release": pgettext_lazy("history", "hold released"),
+    "refund": pgettext_lazy("history", "refund"),
+    "balance": pgettext_lazy("history", "balance paid"),
+    "balance_declined": pgettext_lazy("history", "balance refused"),
+    "security_deposit": pgettext_lazy("history", "security deposit"),
+    "email": pgettext_lazy("history", "email"),
+    "edit": pgettext_lazy("history", "edited"),
+    "change_stay": pgettext_lazy("history", "stay changed"),
+    "flag": pgettext_lazy("history", "flagged for staff"),
+}
+
+# Who acted, when it was not a person: the names services write into `actor`.
+ACTORS = {
+    "the guest": gettext_lazy("the guest"),
+    "api": gettext_lazy("the API"),
+    "web": gettext_lazy("the website"),
+    "mcp": gettext_lazy("an MCP agent"),
+    "a2a": gettext_lazy("an A2A agent"),
+    "stripe webhook": gettext_lazy("the Stripe webhook"),
+    "expiry job": gettext_lazy("the expiry job"),
+    "hold path": gettext_lazy("a new hold"),
+    "notifications": gettext_lazy("the outbox"),
+    "balance job": gettext_lazy("the balance job"),
+    "refund job": gettext_lazy("the refund job"),
+    "security deposit job": gettext_lazy("the security deposit job"),
+    "idempotency recovery": gettext_lazy("a repeated request"),
+    "police registration": gettext_lazy("the police registration"),
+}
+
+INSTANTS = {"until"}
+AMOUNTS = {"amount", "owed", "refunded_so_far"}
+
+
+def to_params(values: Mapping[str, Any]) -> dict[str, Any]:
+    """JSON-safe parameters: instants as ISO 8601 with their offset, amounts as decimal strings."""
+    safe: dict[str, Any] = {}
+    for name, value in values.items():
+        if isinstance(value, datetime):
+            safe[name] = value.isoformat()
+        elif isinstance(value, Decimal):
+            safe[name] = str(value)
+        elif isinstance(value, (list, tuple)):
+            safe[name] = [str(item) for item in value]
+        else:
+            safe[name] = value if isinstance(value, (int, float)) else str(value)
+    return safe
+
+
+def actor_label(actor: str) -> str:
+    if actor.startswith("staff "):
+        return gettext("staff %(name)s") % {"name": actor.removeprefix("staff ")}
+    known = ACTORS.get(actor)
+    if known is not None:
+        return str(known)
+    base, _, agent = actor.partition(" (")  # "mcp (Claude)"
+    return f"{ACTORS[base]} ({agent}" if agent and base in ACTORS else actor
+
+
+def action_label(action: str) -> str:
+    return str(ACTIONS.get(action, action))
+
+
+def _format(name: str, value: Any, params: Mapping[str, Any], *, for_note: bool) -> str:
+    if name in INSTANTS:
+        moment = parse_datetime(str(value))
+        return local_time(moment) if moment else str(value)
+    if name in AMOUNTS:
+        currency = params.get("currency", "")
+        try:
+            amount = Decimal(str(value))
+        except InvalidOperation:
+            return str(value)
+        shown = str(amount) if for_note else number_format(amount, 2, force_grouping=True)
+        return f"{shown} {currency}".strip()
+    if name == "who":
+        return actor_label(str(value))
+    if name == "fields":
+        return ", ".join(value if for_note else (_field_label(field) for field in value))
+    if name in ("email", "recipient"):
+        label = _choice_label(name, str(value))
+        return label.lower() if for_note else label  # the note as it always read; German keeps its nouns' capitals
+    return str(value)
+
+
+def _field_label(field: str) -> str:
+    try:
+        return str(Reservation._meta.get_field(field).verbose_name)
+    except FieldDoesNotExist:
+        return field
+
+
+def _choice_label(kind: str, value: str) -> str:
+    choices = OutboundEmail.Kind if kind == "email" else OutboundEmail.Recipient
+    try:
+        return gettext(str(choices(value).label))
+    except ValueError:
+        return value
+
+
+def render(message: str, params: Mapping[str, Any], *, for_note: bool = False) -> str:
+    """The sentence of a message code in the active language; "" for an unknown code."""
+    template = MESSAGES.get(message)
+    if template is None:
+        return ""
+    values = {name: _format(name, value, params, for_note=for_note) for name, value in params.items()}
+    try:
+        return str(template) % values
+    except (KeyError, TypeError, ValueError):
+        return ""
+
+
+def english_note(message: str, params: Mapping[str, Any]) -> str:
+    """What `note` keeps: the sentence in English, as written at the time."""
+    with override("en"):
+        return render(message, params, for_note=True)
+
+
+@cache
+def _fixed_sentences() -> dict[str, str]:
+    """English sentence → code, for the messages without parameters."""
+    with override("en"):
+        return {str(template): code for code, template in MESSAGES.items() if "%(" not in str(template)}
+
+
+def describe(message: str, params: Mapping[str, Any], note: str) -> str:
+    """What the history shows: the sentence in the reader's language. A row without a code whose
+    note is one of the fixed sentences (older rows: "hold time ran out", "payment succeeded") is
+    translated too; any other note (a person's words, older rows) is shown as written."""
+    if not message:
+        message, params = _fixed_sentences().get(note.strip(), ""), {}
+    return render(message, params) or note
