@@ -13,8 +13,8 @@ from functools import cache
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
-from django.utils.dateparse import parse_datetime
-from django.utils.formats import number_format
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_lazy, override, pgettext_lazy
 
 from booking.admin_display import local_time
@@ -39,6 +39,15 @@ MESSAGES = {
     "email_sent": gettext_lazy("%(email)s emailed to the %(recipient)s"),
     "email_unconfirmed": gettext_lazy("%(email)s handed to the mail server for the %(recipient)s, unconfirmed (not resent)"),
     "edited": gettext_lazy("changed: %(fields)s"),
+    "dates_changed_owed": gettext_lazy("%(old_check_in)s–%(old_check_out)s → %(check_in)s–%(check_out)s; total %(old_total)s → %(total)s; %(owed)s owed"),
+    "dates_changed_refund": gettext_lazy(
+        "%(old_check_in)s–%(old_check_out)s → %(check_in)s–%(check_out)s; total %(old_total)s → %(total)s; %(refund)s to refund"
+    ),
+    "booked_for_guest": gettext_lazy("booked for the guest in the back office, held %(hours)s h; payment link emailed"),
+    "booked_for_guest_special_price": gettext_lazy(
+        "booked for the guest in the back office, held %(hours)s h; payment link emailed; special price %(price)s before city tax"
+    ),
+    "hold_reminder_queued": gettext_lazy("one reminder of the unfinished booking queued"),
     # Fixed sentences callers pass as a note or reason: recognised when read (see describe).
     "checkout_expired": gettext_lazy("checkout session expired"),
     "payment_failed": gettext_lazy("the payment failed"),
@@ -61,6 +70,8 @@ ACTIONS = {
     "edit": pgettext_lazy("history", "edited"),
     "change_stay": pgettext_lazy("history", "stay changed"),
     "flag": pgettext_lazy("history", "flagged for staff"),
+    "change_dates": pgettext_lazy("history", "dates changed"),
+    "owner_booking": pgettext_lazy("history", "booked by staff"),
 }
 
 # Who acted, when it was not a person: the names services write into `actor`.
@@ -79,10 +90,13 @@ ACTORS = {
     "security deposit job": gettext_lazy("the security deposit job"),
     "idempotency recovery": gettext_lazy("a repeated request"),
     "police registration": gettext_lazy("the police registration"),
+    "guest (manage page)": gettext_lazy("the guest (booking page)"),
+    "hold reminders": gettext_lazy("the reminder job"),
 }
 
 INSTANTS = {"until"}
-AMOUNTS = {"amount", "owed", "refunded_so_far"}
+DATES = {"check_in", "check_out", "old_check_in", "old_check_out"}
+AMOUNTS = {"amount", "owed", "refunded_so_far", "refund", "total", "old_total", "price"}
 
 
 def to_params(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,6 +132,9 @@ def _format(name: str, value: Any, params: Mapping[str, Any], *, for_note: bool)
     if name in INSTANTS:
         moment = parse_datetime(str(value))
         return local_time(moment) if moment else str(value)
+    if name in DATES and not for_note:
+        day = parse_date(str(value))
+        return date_format(day, "SHORT_DATE_FORMAT") if day else str(value)
     if name in AMOUNTS:
         currency = params.get("currency", "")
         try:

@@ -237,13 +237,23 @@ def change_dates(reservation_id: str, check_in: date, check_out: date, *, actor:
             locked.check_in, locked.check_out = check_in, check_out
             locked.price_breakdown, locked.total, locked.payment_schedule = quote.breakdown, quote.total, quote.schedule
             locked.save(update_fields=["check_in", "check_out", "price_breakdown", "total", "payment_schedule", "updated_at"])
-            money_note = f"{quote.refund} {quote.currency} to refund" if quote.refund else f"{quote.owed} {quote.currency} owed"
             record_event(
                 locked,
                 action=ACTION,
                 actor=actor,
                 from_status=locked.status,
-                note=f"{quote.old_check_in}–{quote.old_check_out} → {check_in}–{check_out}; total {quote.old_total} → {quote.total} {quote.currency}; {money_note}",
+                message="dates_changed_refund" if quote.refund else "dates_changed_owed",
+                params={
+                    "old_check_in": quote.old_check_in,
+                    "old_check_out": quote.old_check_out,
+                    "check_in": check_in,
+                    "check_out": check_out,
+                    "old_total": quote.old_total,
+                    "total": quote.total,
+                    "refund": quote.refund,
+                    "owed": quote.owed,
+                    "currency": quote.currency,
+                },
             )
             queue_guest_notice(
                 locked,

@@ -102,7 +102,7 @@ def _claim_and_queue(reservation_id: str, now: datetime) -> int:
             to_address=to,
             **reminder_email(hold, now),
         )
-        record_event(hold, action="email", actor="hold reminders", from_status=hold.status, note="one reminder of the unfinished booking queued")
+        record_event(hold, action="email", actor="hold reminders", from_status=hold.status, message="hold_reminder_queued")
         transaction.on_commit(deliver_soon)
     return 1
 

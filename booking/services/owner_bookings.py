@@ -113,10 +113,14 @@ def book_for_guest(
     )
     try:
         with reservation_transaction(reservation.pk) as locked:
-            note = f"booked for the guest in the back office, held {hold_hours} h; payment link emailed"
-            if special_price is not None:
-                note += f"; special price {special_price:.2f} {locked.currency} before city tax"
-            record_event(locked, action="owner_booking", actor=caller.actor(), from_status=locked.status, note=note)
+            record_event(
+                locked,
+                action="owner_booking",
+                actor=caller.actor(),
+                from_status=locked.status,
+                message="booked_for_guest" if special_price is None else "booked_for_guest_special_price",
+                params={"hours": hold_hours, "price": special_price, "currency": locked.currency} if special_price is not None else {"hours": hold_hours},
+            )
             queue_payment_link_email(locked)
     except BaseException:
         try:
