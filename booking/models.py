@@ -617,6 +617,7 @@ class OutboundEmail(models.Model):
         CHECK_IN_REMINDER_7 = "check_in_reminder_7", "Check-in reminder, 7 days before"
         CHECK_IN_REMINDER_2 = "check_in_reminder_2", "Check-in reminder, 2 days before"
         ARRIVAL_INFO = "arrival_info", "Arrival instructions"
+        DEPOSIT_AUTHORISATION_NEEDED = "deposit_auth_needed", "Security deposit hold refused, link to authorise"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)
@@ -685,4 +686,4 @@ class OwnerAlert(models.Model):
 # The payment records live beside the payment code; imported here so Django registers them.
 from booking.models_offers import Extra, PromoCode  # noqa: E402, F401  (models of this app, kept in their own module)
 from booking.payments.models import PaymentEvent, ProviderRefund, SandboxCheckout  # noqa: E402, F401
-from booking.payments.payment_models import BalanceAttempt, Payment, Receipt, SecurityDeposit  # noqa: E402, F401
+from booking.payments.payment_models import BalanceAttempt, GuestCheckout, Payment, Receipt, SecurityDeposit  # noqa: E402, F401
