@@ -343,7 +343,9 @@ def _reconcile_guest_checkouts(provider: PaymentProvider) -> int:
             if session.status == "expired":
                 guest_checkouts.settle(session.id)
                 continue
-            if session.status != "complete":
+            # A balance paid by a delayed method completes unpaid: asked again until it is paid. An
+            # authorisation is complete when the card is held (nothing is "paid").
+            if session.status != "complete" or (checkout.purpose == checkout.Purpose.BALANCE and session.payment_status != "paid"):
                 continue
             outcome = apply_payment_event(
                 {"id": _reconcile_event_id(session.id, "complete"), "type": "checkout.session.completed", "data": {"object": session.data}},

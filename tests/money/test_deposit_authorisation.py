@@ -93,6 +93,17 @@ class TestWithStripe:
         deposit.refresh_from_db()
         assert deposit.status == "released" and fake_stripe.payment_intents[deposit.provider_id]["status"] == "canceled"
 
+    def test_the_guest_is_written_to_in_their_language(self, api, client, demo_property, fake_stripe, webhook):
+        reservation = book(api, fake_stripe, webhook)
+        Reservation.objects.filter(pk=reservation.pk).update(language="it")
+        refused_hold(reservation)
+        [email] = guest_emails(reservation)
+        assert email.subject.startswith("Autorizza il deposito cauzionale") and "blocco sulla carta" in email.body
+        assert f"/manage/{reservation.manage_token}/authorise-deposit" in email.body
+        with on(reservation.check_in - timedelta(days=1)):
+            page = client.get(f"/it/manage/{reservation.manage_token}/authorise-deposit").content.decode()
+        assert "Autorizza il deposito cauzionale" in page
+
     def test_staff_claim_from_an_authorised_deposit(self, api, client, demo_property, fake_stripe, webhook):
         reservation = book(api, fake_stripe, webhook)
         with on(reservation.check_in - timedelta(days=1)):
