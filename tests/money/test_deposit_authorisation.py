@@ -231,7 +231,8 @@ class TestWithTheSandbox:
             refused_hold(reservation)
             assert len(guest_emails(reservation)) == 1
             page = start(client, reservation).replace("http://testserver", "")
-            assert "300" in client.get(page).content.decode()
+            shown = client.get(page).content.decode()
+            assert "300" in shown and "Hold €300.00 on the card (test)" in shown
             paid = client.post(page, {**payer, "card_number": "4242 4242 4242 4242"})
             assert paid.status_code == 303 and f"/manage/{reservation.manage_token}?paid=1" in paid["Location"]
             assert client.post(page, {**payer, "card_number": "4242 4242 4242 4242"}).status_code == 409  # once
