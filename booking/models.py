@@ -632,6 +632,7 @@ class OutboundEmail(models.Model):
         PAYMENT_LINK = "payment_link", "Payment link (booked by the owner)"
         HOLD_REMINDER = "hold_reminder", "Reminder of an unfinished booking"
         DATES_CHANGED = "dates_changed", "Dates changed"
+        DEPOSIT_AUTHORISATION_NEEDED = "deposit_auth_needed", "Security deposit hold refused, link to authorise"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)
@@ -700,4 +701,4 @@ class OwnerAlert(models.Model):
 # The payment records live beside the payment code; imported here so Django registers them.
 from booking.models_offers import Extra, PromoCode  # noqa: E402, F401  (models of this app, kept in their own module)
 from booking.payments.models import PaymentEvent, ProviderRefund, SandboxCheckout  # noqa: E402, F401
-from booking.payments.payment_models import BalanceAttempt, Payment, Receipt, SecurityDeposit  # noqa: E402, F401
+from booking.payments.payment_models import BalanceAttempt, GuestCheckout, Payment, Receipt, SecurityDeposit  # noqa: E402, F401

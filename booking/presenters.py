@@ -84,6 +84,8 @@ def stays_json(found) -> dict:
             for s in found.stays
         ],
         **({"promo_code": found.promo_code} if found.promo_code else {}),
+        # The same for every stay found: a card hold before arrival, never in any total above.
+        "security_deposit": schedules.security_deposit_json(found.terms.security_deposit, found.currency),
     }
 
 

@@ -1,19 +1,22 @@
 """A payment receipt as a PDF (fpdf2: pure Python, installs from PyPI on any machine, no system
 libraries or fonts needed; docs/money.md says why). Pure: plain data in, bytes out.
 
-The built-in Helvetica covers Latin-1, which holds Italian, German and French; the few characters
-outside it (€, dashes, typographic spaces and quotes) are written in their plain equivalents.
+The built-in Helvetica is written with WinAnsiEncoding (cp1252), which holds Italian, German and
+French and also "€", typographic dashes and quotes: amounts read as in the guest's other documents
+("€1,234.50", "1.234,50 €"; booking/formatting.py). The few characters outside it (the narrow
+no-break space French puts before "€", anything exotic in a name) become a plain space or "?".
 """
 
 from dataclasses import dataclass
 
 from fpdf import FPDF
 
-PLAIN = str.maketrans({"€": "EUR", "—": "-", "–": "-", "\u202f": " ", "\u00a0": " ", "’": "'", "‘": "'", "“": '"', "”": '"', "…": "..."})
+ENCODING = "windows-1252"  # what fpdf2 writes core fonts in (WinAnsiEncoding)
+PLAIN = str.maketrans({"\u202f": "\u00a0"})
 
 
 def plain(text: str) -> str:
-    return text.translate(PLAIN).encode("latin-1", "replace").decode("latin-1")
+    return text.translate(PLAIN).encode(ENCODING, "replace").decode(ENCODING)
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class ReceiptDocument:
 
 def render(document: ReceiptDocument) -> bytes:
     pdf = FPDF(format="A4")
+    pdf.core_fonts_encoding = ENCODING
     pdf.set_title(plain(document.title))
     pdf.set_creator("booking")
     pdf.add_page()

@@ -82,6 +82,10 @@ PHRASES = [
     gettext_noop("Choose each child's age to book: it decides the city tax."),
     gettext_noop("{amount} total"),
     gettext_noop("Pay now: {amount}. The balance of {balance} is charged to your card on {date}."),
+    gettext_noop(
+        "Refundable security deposit (card hold): {amount}, not part of the total. "
+        "It is held on your card on {placed} and released by {released}; it is charged only for damage."
+    ),
     gettext_noop("{taxed} of {guests} guests taxed"),
     gettext_noop("{taxed} of {guests} guests taxed: children under {age} pay no city tax"),
     gettext_noop("Code {code} applied: you save {amount}."),

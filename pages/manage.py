@@ -28,7 +28,7 @@ from booking.errors import BookingError, InvalidInput, NotFound
 from booking.italy.arrival import manage_page_context
 from booking.models import Reservation
 from booking.selectors import accepted_tiers, refund_if_cancelled
-from booking.services import reviews
+from booking.services import reviews, security_deposits
 from booking.services.balances import balance_owed, schedule_of, start_balance_checkout
 from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
 from booking.services.limits import count_in_window
@@ -185,6 +185,7 @@ def context_for(request, reservation: Reservation) -> dict:
         "balance_due": balance_owed(reservation),
         "balance_due_date": balance.due_date if balance else None,
         "security_deposit": accepted_terms.security_deposit(reservation.accepted_terms) if confirmed else Decimal("0"),
+        "authorise_deposit": security_deposits.needs_authorisation(reservation),  # the card refused the hold
         "can_review": reviews.review_window_open(reservation),
         "just_reviewed": request.GET.get("reviewed") == "1",
         "italy": manage_page_context(reservation),  # online check-in and arrival instructions

@@ -3,7 +3,7 @@ Italian, German and French under /it/, /de/, /fr/ (the same paths after the pref
 
 from django.urls import path, re_path
 
-from pages import change_dates, check_in, hold_reminders, manage, views
+from pages import change_dates, check_in, deposit, hold_reminders, manage, views
 from pages.caching import public_page
 
 app_name = "pages"
@@ -36,6 +36,7 @@ urlpatterns = [
     path("manage/<str:token>/check-in", check_in.check_in, name="check-in"),
     path("manage/<str:token>/check-in/comuni", check_in.comuni, name="check-in-comuni"),
     path("manage/<str:token>/change-dates", change_dates.change_dates_page, name="manage-change-dates"),
+    path("manage/<str:token>/authorise-deposit", deposit.authorise_deposit, name="manage-authorise-deposit"),
     path("blog", public_page(views.blog_index), name="blog"),
     path("blog/<str:slug>", public_page(views.blog_post), name="blog-post"),
     re_path(

@@ -133,6 +133,7 @@ def booking_config(listing: dict, request) -> dict:
     """What the date picker needs besides the calendar feed: read by static/js/booking.js."""
     rules = listing["pricing_rules"]
     cancel_url = settings.BASE_URL + i18n.lang_path("/book")
+    prop = get_property()
     return {
         "today": today().isoformat(),
         "currency": rules["currency"],
@@ -142,8 +143,10 @@ def booking_config(listing: dict, request) -> dict:
         "holdMinutes": listing["policies"]["hold_minutes"],
         "cityTaxExemptUnderAge": rules["city_tax"]["exempt_under_age"],
         # The quote's labels come from the API in English: these are the page's language.
-        "cleaningFeeLabel": breakdown_words.cleaning_fee_label(get_property()),
+        "cleaningFeeLabel": breakdown_words.cleaning_fee_label(prop),
         "cityTaxNote": breakdown_words.city_tax_note(rules["city_tax"]["note"]),
+        # When the refundable security deposit is held and released (the quote carries its amount).
+        "securityDeposit": {"daysBefore": prop.security_deposit_days_before, "releaseDays": prop.security_deposit_release_days},
         # A stay chosen on /availability (or in a shared link) arrives preselected; the script
         # checks it against the calendar and ignores anything that does not fit.
         "initial": {

@@ -15,6 +15,11 @@ class CheckoutRequest:
     success_url: str
     cancel_url: str
     expires_at: datetime
+    # A checkout for a confirmed stay says what it pays (metadata.purpose: "balance", or
+    # "security_deposit": an authorisation only, capture_method=manual); a booking's has none.
+    purpose: str = ""
+    capture_manual: bool = False
+    idempotency_key: str = ""  # empty: the SDK's own per-request key
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from booking.notifications import queue_refunded_payment_notice
 from booking.payments.ledger import from_cents, record_unbookable_payment, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
-from booking.services import balances, refunds
+from booking.services import balances, guest_checkouts, refunds, security_deposits
 from booking.services.locking import lock_reservation, writer_transaction
 from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold
 
@@ -34,6 +34,7 @@ Status = Reservation.Status
 
 
 REFUNDED_PREFIX = "refunded: "
+SECURITY_DEPOSIT = "security_deposit"  # metadata.purpose of a deposit's authorisation checkout
 
 
 class MalformedEvent(ValueError):
@@ -136,6 +137,8 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
     reservation = _reservation_of(session)
     if reservation is None:
         return Outcome(None, "ignored: no reservation of ours in this session")
+    if (session.get("metadata") or {}).get("purpose") == SECURITY_DEPOSIT:
+        return deposit_authorised(reservation, session, actor=actor)
     if session.get("payment_status") != "paid":
         # Delayed methods complete unpaid; async_payment_succeeded follows. Never confirm unpaid.
         return Outcome(reservation.pk, f"waiting: payment_status is {session.get('payment_status')!r}")
@@ -152,6 +155,7 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
     if (
         paid_balance := balances.balance_checkout_paid(locked, session, amount_cents=amount_cents, payment_intent_id=payment_intent_id, actor=actor)
     ) is not None:
+        guest_checkouts.settle(session.get("id"))
         return Outcome(locked.pk, paid_balance)
     _refuse_a_payment_that_is_not_this_stays(locked, owed, currency)
     try:
@@ -168,6 +172,34 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
         raise RefundOwed(**owed, reason=f"paid for a reservation that is {locked.status}") from None
     balances.record_checkout_payment(confirmed, session, amount=from_cents(amount_cents), payment_intent_id=payment_intent_id)
     return Outcome(confirmed.pk, "confirmed" if locked.status != Status.CONFIRMED else "already confirmed; payer details backfilled")
+
+
+def deposit_authorised(reservation: Reservation, session: dict, *, actor: str) -> Outcome:
+    """A security deposit authorised on a checkout page (capture_method=manual): nothing is paid, the
+    card is held. Stripe completes such a session with payment_status "unpaid" or "paid" depending
+    on the payment method; what matters is that it is complete and names its payment intent."""
+    payment_intent_id = session.get("payment_intent")
+    if session.get("status") != "complete" or not isinstance(payment_intent_id, str) or not payment_intent_id:
+        return Outcome(reservation.pk, "waiting: the security deposit's checkout is not complete")
+    currency = session.get("currency")
+    if currency is not None and not isinstance(currency, str):
+        raise MalformedEvent("currency is not a string.")
+    summary = security_deposits.record_authorisation(
+        reservation.pk,
+        payment_intent_id=payment_intent_id,
+        amount=from_cents(_cents(session.get("amount_total"), "amount_total")),
+        currency=currency or reservation.currency,
+        provider=reservation.payment_provider or "stripe",
+        customer_id=_text(session.get("customer")),
+        payment_method_id=_text(session.get("payment_method")),
+        actor=actor,
+    )
+    guest_checkouts.settle(session.get("id"))
+    return Outcome(reservation.pk, summary)
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _refuse_a_payment_that_is_not_this_stays(locked: Reservation, owed: OwedPayment, currency: str | None) -> None:
@@ -200,6 +232,8 @@ def checkout_expired(session: dict, *, actor: str) -> Outcome:
     reservation = _reservation_of(session)
     if reservation is None:
         return Outcome(None, "ignored: no reservation of ours in this session")
+    if guest_checkouts.settle(session.get("id")):
+        return Outcome(reservation.pk, "closed: a checkout for the balance or the security deposit; nothing changes")
     if reservation.checkout_session_id and reservation.checkout_session_id != session.get("id"):
         return Outcome(reservation.pk, "ignored: an older checkout of this reservation; a newer one is open")
     released = expire_hold(reservation.pk, actor=actor, note="checkout session expired")

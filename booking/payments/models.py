@@ -37,6 +37,7 @@ class SandboxCheckout(models.Model):
         OPEN = "open", "Open"
         COMPLETE = "complete", "Paid (test)"
         EXPIRED = "expired", "Expired or cancelled"
+        AUTHORISED = "authorised", "Card held (test), not captured"
 
     id = models.CharField(primary_key=True, max_length=100, editable=False)
     reservation = models.ForeignKey("booking.Reservation", on_delete=models.CASCADE, related_name="sandbox_checkouts")
@@ -57,6 +58,9 @@ class SandboxCheckout(models.Model):
     # Idempotency keys of the refunds made, like Stripe's: a retried refund is not made twice.
     refund_keys = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # "manual": paying it only holds the card (a security deposit's authorisation), like Stripe's
+    # payment_intent_data.capture_method=manual.
+    capture_method = models.CharField(max_length=10, default="automatic")
 
     class Meta:
         app_label = "booking"

@@ -93,6 +93,10 @@ class SecurityDeposit(models.Model):
     error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The card the guest authorised on the checkout page (after the saved card was refused):
+    # renewals hold this one, not the refused one. Blank for holds on the saved card.
+    customer_id = models.CharField(max_length=255, blank=True)
+    payment_method_id = models.CharField(max_length=255, blank=True)
 
     class Meta:
         app_label = "booking"
@@ -104,6 +108,34 @@ class SecurityDeposit(models.Model):
 
     def __str__(self):
         return f"security deposit {self.amount} {self.currency} of {self.reservation_id}: {self.status}"
+
+
+class GuestCheckout(models.Model):
+    """A checkout page opened for a confirmed stay (the balance, or the security deposit's
+    authorisation after the saved card was refused). Kept so the reconciliation job can ask the
+    provider about it when its webhook is lost; `settled_at` is set once its payment is recorded."""
+
+    class Purpose(models.TextChoices):
+        BALANCE = "balance", "Balance"
+        SECURITY_DEPOSIT = "security_deposit", "Security deposit authorisation"
+
+    reservation = models.ForeignKey("booking.Reservation", on_delete=models.CASCADE, related_name="guest_checkouts")
+    purpose = models.CharField(max_length=20, choices=Purpose.choices)
+    provider = models.CharField(max_length=20)
+    session_id = models.CharField(max_length=255, unique=True)
+    url = models.URLField(max_length=2000)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    expires_at = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "booking"
+        ordering = ["created_at", "pk"]
+
+    def __str__(self):
+        return f"{self.purpose} checkout {self.session_id} of {self.reservation_id}"
 
 
 class Receipt(models.Model):

@@ -46,6 +46,9 @@ class StripeProvider:
         )
 
     def create_checkout_session(self, checkout: CheckoutRequest) -> CheckoutSession:
+        metadata = {"reservation_id": checkout.reservation_id, **({"purpose": checkout.purpose} if checkout.purpose else {})}
+        capture = {"capture_method": "manual"} if checkout.capture_manual else {}
+        options = {"idempotency_key": checkout.idempotency_key} if checkout.idempotency_key else {}
         params = {
             "mode": "payment",
             "line_items": [
@@ -59,16 +62,16 @@ class StripeProvider:
                 }
             ],
             "client_reference_id": checkout.reservation_id,
-            "metadata": {"reservation_id": checkout.reservation_id},
+            "metadata": metadata,
             # Charges and refunds carry the reservation too, so charge.refunded finds it.
-            "payment_intent_data": {"metadata": {"reservation_id": checkout.reservation_id}, "description": checkout.description[:250], **KEEP_CARD},
+            "payment_intent_data": {"metadata": metadata, "description": checkout.description[:250], **KEEP_CARD, **capture},
             "customer_creation": "always",  # the card is kept on a Customer for the balance and the security deposit
             "phone_number_collection": {"enabled": True},
             "expires_at": int(checkout.expires_at.timestamp()),
             "success_url": checkout.success_url,
             "cancel_url": checkout.cancel_url,
         }
-        return self._call("create a checkout session", lambda client: client.v1.checkout.sessions.create(params))
+        return self._call("create a checkout session", lambda client: client.v1.checkout.sessions.create(params, options))
 
     def retrieve_checkout_session(self, session_id: str) -> CheckoutSession:
         return self._call("read a checkout session", lambda client: client.v1.checkout.sessions.retrieve(session_id))

@@ -46,7 +46,8 @@ def pay(session_id: str, payer: PayerInput) -> tuple[SandboxCheckout, Outcome]:
             raise NotFound("No test checkout with this id.")
         if checkout.status != SandboxCheckout.Status.OPEN or checkout.expires_at <= timezone.now():
             raise SandboxCheckoutClosed()
-        checkout.status = SandboxCheckout.Status.COMPLETE
+        # A manual-capture checkout (a security deposit) only holds the test card, like Stripe's.
+        checkout.status = SandboxCheckout.Status.AUTHORISED if checkout.capture_method == "manual" else SandboxCheckout.Status.COMPLETE
         checkout.payer_email, checkout.payer_name, checkout.payer_phone = payer.email, payer.name, payer.phone
         checkout.payment_intent_id = "pi_sandbox_" + secrets.token_urlsafe(16)
         checkout.payment_method = saved_cards.sandbox_card(payer.card_number)
@@ -62,7 +63,7 @@ def cancel(session_id: str) -> tuple[SandboxCheckout, Outcome | None]:
     (Stripe's own page has no cancel event; its session simply runs out. The sandbox frees the dates
     at once because the person said no.)"""
     checkout = get_checkout(session_id)
-    if checkout.status == SandboxCheckout.Status.COMPLETE:
+    if checkout.status in (SandboxCheckout.Status.COMPLETE, SandboxCheckout.Status.AUTHORISED):
         return checkout, None
     SandboxCheckout.objects.filter(pk=session_id, status=SandboxCheckout.Status.OPEN).update(status=SandboxCheckout.Status.EXPIRED)
     checkout.refresh_from_db()

@@ -19,19 +19,22 @@ from booking.payments.models import SandboxCheckout
 
 def session_object(checkout: SandboxCheckout) -> dict[str, Any]:
     """The checkout as a Stripe Checkout Session object: the handlers read nothing else."""
-    paid = checkout.status == SandboxCheckout.Status.COMPLETE
+    held = checkout.status == SandboxCheckout.Status.AUTHORISED  # a manual-capture checkout the payer completed
+    paid = checkout.status == SandboxCheckout.Status.COMPLETE or held
+    manual = checkout.capture_method == "manual"
     return {
         "id": checkout.id,
         "object": "checkout.session",
         "livemode": False,
         "mode": "payment",
         "url": checkout_url(checkout.id) if checkout.status == SandboxCheckout.Status.OPEN else None,
-        "status": checkout.status,
-        "payment_status": "paid" if paid else "unpaid",
+        "status": "complete" if held else checkout.status,
+        # Authorised, not captured: no money has moved yet.
+        "payment_status": "paid" if paid and not held else "unpaid",
         "amount_total": checkout.amount_cents,
         "currency": checkout.currency.lower(),
         "client_reference_id": checkout.reservation_id,
-        "metadata": {"reservation_id": checkout.reservation_id},
+        "metadata": {"reservation_id": checkout.reservation_id, **({"purpose": "security_deposit"} if manual else {})},
         "expires_at": int(checkout.expires_at.timestamp()),
         "success_url": checkout.success_url,
         "cancel_url": checkout.cancel_url,
@@ -81,6 +84,7 @@ class SandboxProvider:
             success_url=checkout.success_url.replace("{CHECKOUT_SESSION_ID}", session_id),  # as Stripe does
             cancel_url=checkout.cancel_url,
             expires_at=checkout.expires_at.replace(microsecond=0),
+            capture_method="manual" if checkout.capture_manual else "automatic",
         )
         return _session(session)
 

@@ -26,6 +26,8 @@ logger = logging.getLogger(__name__)
 SANDBOX_CARD = "pm_sandbox_visa"
 SANDBOX_CARD_DECLINES_LATER = "pm_sandbox_declines_later"  # like Stripe's 4000 0000 0000 0341
 DECLINES_LATER_NUMBER = "4000000000000341"
+# A sandbox hold: an off-session authorisation is kept open; one made on the checkout page is authorised.
+HELD = (SandboxCheckout.Status.OPEN, SandboxCheckout.Status.AUTHORISED)
 
 
 def sandbox_card(number: str) -> str:
@@ -145,13 +147,13 @@ class SandboxSavedCards:
     def capture(self, payment_intent_id: str, *, amount_cents: int, idempotency_key: str) -> Charge:
         with transaction.atomic():
             checkout = SandboxCheckout.objects.select_for_update().get(payment_intent_id=payment_intent_id)
-            if checkout.status == SandboxCheckout.Status.OPEN:
+            if checkout.status in HELD:
                 checkout.status, checkout.amount_cents = SandboxCheckout.Status.COMPLETE, min(amount_cents, checkout.amount_cents)
                 checkout.save(update_fields=["status", "amount_cents"])
         return Charge(payment_intent_id, "succeeded", checkout.amount_cents)
 
     def cancel(self, payment_intent_id: str) -> Charge:
-        SandboxCheckout.objects.filter(payment_intent_id=payment_intent_id, status=SandboxCheckout.Status.OPEN).update(status=SandboxCheckout.Status.EXPIRED)
+        SandboxCheckout.objects.filter(payment_intent_id=payment_intent_id, status__in=HELD).update(status=SandboxCheckout.Status.EXPIRED)
         return Charge(payment_intent_id, "canceled", 0)
 
 

@@ -225,7 +225,7 @@ class SandboxCheckoutView(View):
             checkout, _ = sandbox.cancel(checkout.pk)
         except (ServiceUnavailable, DatabaseError):
             logger.warning("sandbox cancel %s: hold release delayed", checkout.pk, exc_info=True)
-        target = checkout.success_url if checkout.status == checkout.Status.COMPLETE else checkout.cancel_url
+        target = checkout.success_url if checkout.status in (checkout.Status.COMPLETE, checkout.Status.AUTHORISED) else checkout.cancel_url
         return HttpResponseRedirect(target, status=303)
 
     @staticmethod
@@ -252,9 +252,10 @@ class SandboxCheckoutView(View):
             "reservation": reservation,
             "property": reservation.property if reservation else None,
             "amount": money_label(checkout.amount_cents, checkout.currency) if checkout else "",
-            "price_lines": price_lines(reservation) if reservation else [],
+            # A card hold (the security deposit) is not the stay's price: its own line only.
+            "price_lines": ([] if checkout.capture_method == "manual" else price_lines(reservation)) if reservation else [],
             "form": form or SandboxPayerForm(),
-            "state": state or (checkout.status if checkout else "not_found"),
+            "state": state or (("complete" if checkout.status == checkout.Status.AUTHORISED else checkout.status) if checkout else "not_found"),
         }
         return render(request, self.template_name, context, status=status)
 

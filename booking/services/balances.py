@@ -12,7 +12,7 @@ each day, and after the grace days staff are flagged and the owner emailed.
 """
 
 import logging
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -26,14 +26,14 @@ from booking import payment_schedule as schedules
 from booking.errors import BookingError, InvalidTransition
 from booking.formatting import site_path
 from booking.models import OutboundEmail, Reservation
-from booking.notifications import deliver_soon, email_address, header_safe, queue_notice
-from booking.payments.checkout import CheckoutRequest
+from booking.notifications import deliver_soon, email_address, header_safe
 from booking.payments.ledger import from_cents, to_cents
-from booking.payments.payment_models import BalanceAttempt, Payment
-from booking.payments.providers import get_provider
+from booking.payments.payment_models import BalanceAttempt, GuestCheckout, Payment
 from booking.payments.saved_cards import saved_cards
 from booking.selectors import given_back_for_date_changes, stays_given_back_for_date_changes
+from booking.services import money_alerts
 from booking.services.audit import flag_for_staff, record_event
+from booking.services.guest_checkouts import start_guest_checkout
 from booking.services.locking import reservation_transaction
 from booking.services.receipts import issue_receipt
 
@@ -220,7 +220,7 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
 
 def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, charge_id: str, reason: str) -> str:
     """The card was refused: the stay stands. The guest is emailed a link to pay (once per balance);
-    after the grace days staff are flagged and the owner emailed (once)."""
+    after the grace days staff are flagged (once) and the owner emailed (at most once a day)."""
     with reservation_transaction(reservation_id) as locked:
         BalanceAttempt.objects.filter(reservation=locked, attempted_on=as_of).update(
             outcome=BalanceAttempt.Outcome.DECLINED, provider_id=charge_id, error=reason[:300]
@@ -243,10 +243,12 @@ def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, char
                 pay_url=manage_url(locked) + "/pay-balance",
             )
         grace = locked.property.balance_grace_days
-        if (as_of - due).days >= grace and not locked.needs_attention.startswith(OVERDUE_FLAG):
+        if (as_of - due).days >= grace:
             note = f"{OVERDUE_FLAG}: {owed} {locked.currency} due on {due} was refused for {grace} days ({reason}). Contact the guest."
-            flag_for_staff(reservation_id, actor=ACTOR, note=note)
-            _queue_owner_overdue(locked, note)
+            if not locked.needs_attention.startswith(OVERDUE_FLAG):
+                flag_for_staff(reservation_id, actor=ACTOR, note=note)
+            # Each refused try past the grace days reminds the owner, at most once a day.
+            money_alerts.alert_balance_overdue(locked, note=note, reason=reason, manage_url=manage_url(locked))
     return "declined"
 
 
@@ -260,19 +262,14 @@ def start_balance_checkout(reservation: Reservation, *, return_url: str) -> str:
     owed = balance_owed(reservation)
     if owed <= 0:
         raise InvalidTransition("Nothing is left to pay for this stay.")
-    provider = get_provider(reservation.payment_provider or None)
-    session = provider.create_checkout_session(
-        CheckoutRequest(
-            reservation_id=reservation.pk,
-            amount_cents=to_cents(owed),
-            currency=reservation.currency,
-            description=f"{reservation.property.name}: balance, {reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}",
-            success_url=return_url + "?paid=1",
-            cancel_url=return_url,
-            expires_at=timezone.now() + timedelta(hours=1),
-        )
+    checkout = start_guest_checkout(
+        reservation,
+        purpose=GuestCheckout.Purpose.BALANCE,
+        amount=owed,
+        description=f"{reservation.property.name}: balance, {reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}",
+        return_url=return_url,
     )
-    return session.url
+    return checkout.url
 
 
 # --- Emails -----------------------------------------------------------------------------------------
@@ -294,6 +291,7 @@ def queue_guest_notice(reservation: Reservation, kind: str, template: str, **con
             OutboundEmail.Kind.PAYMENT_RECEIVED: _("Payment received for your stay at %(name)s"),
             OutboundEmail.Kind.BALANCE_DECLINED: _("Your card was refused for the balance of your stay at %(name)s"),
             OutboundEmail.Kind.DATES_CHANGED: _("The dates of your stay at %(name)s have changed"),
+            OutboundEmail.Kind.DEPOSIT_AUTHORISATION_NEEDED: _("Please authorise the security deposit for your stay at %(name)s"),
         }
         subject = subjects[kind] % {"name": reservation.property.name}
         body = render_to_string(template, context)
@@ -307,17 +305,6 @@ def queue_guest_notice(reservation: Reservation, kind: str, template: str, **con
     )
     transaction.on_commit(deliver_soon)
     return row
-
-
-def _queue_owner_overdue(reservation: Reservation, note: str) -> None:
-    with translation.override("en"):
-        queue_notice(
-            kind=OutboundEmail.Kind.BALANCE_OVERDUE,
-            reservation=reservation,
-            subject=f"Balance overdue: {reservation.guest_name or reservation.pk}, {reservation.check_in:%d %b %Y}",
-            body=render_to_string("emails/owner_balance_overdue.txt", {"reservation": reservation, "note": note, "manage_url": manage_url(reservation)}),
-            to=settings.OWNER_EMAIL or reservation.property.contact_email,
-        )
 
 
 def _text(value: object) -> str:

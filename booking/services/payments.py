@@ -24,7 +24,7 @@ from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import record_checkout, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import CheckoutRequest, PaymentProvider, get_provider
-from booking.services import balances
+from booking.services import balances, guest_checkouts
 from booking.services.holds import GuestDetails, hold_stay
 from booking.services.locking import lock_reservation, writer_transaction
 from booking.services.reservations import cancel_reservation, extend_hold, get_reservation, release_live_hold
@@ -330,6 +330,34 @@ def reconcile_open_checkouts(*, now: datetime | None = None) -> int:
         if not outcome.summary.startswith("duplicate"):
             settled += 1
             logger.info("reconciled %s: %s", reservation_id, outcome.summary)
+    return settled + _reconcile_guest_checkouts(provider)
+
+
+def _reconcile_guest_checkouts(provider: PaymentProvider) -> int:
+    """Checkouts of confirmed stays (the balance, the security deposit's authorisation) whose
+    outcome was never recorded: a completed one is applied through the same handlers as its lost
+    webhook would have been (they record it once, by its payment intent); a closed one is settled."""
+    settled = 0
+    for checkout in guest_checkouts.unsettled(provider.name, since=RECONCILE_LOOKBACK):
+        try:
+            session = provider.retrieve_checkout_session(checkout.session_id)
+            if session.status == "expired":
+                guest_checkouts.settle(session.id)
+                continue
+            # A balance paid by a delayed method completes unpaid: asked again until it is paid. An
+            # authorisation is complete when the card is held (nothing is "paid").
+            if session.status != "complete" or (checkout.purpose == checkout.Purpose.BALANCE and session.payment_status != "paid"):
+                continue
+            outcome = apply_payment_event(
+                {"id": _reconcile_event_id(session.id, "complete"), "type": "checkout.session.completed", "data": {"object": session.data}},
+                source="reconciliation job",
+            )
+        except (BookingError, MalformedEvent) as error:
+            logger.warning("reconciling %s checkout %s failed: %s", checkout.purpose, checkout.session_id, getattr(error, "detail", error))
+            continue
+        if not outcome.summary.startswith("duplicate"):  # the handler settled it when it recorded the payment
+            settled += 1
+            logger.info("reconciled %s checkout of %s: %s", checkout.purpose, checkout.reservation_id, outcome.summary)
     return settled
 
 

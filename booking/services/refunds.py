@@ -37,6 +37,7 @@ from booking.payments.models import ProviderRefund
 from booking.payments.payment_models import Payment
 from booking.payments.providers import Refund, get_provider
 from booking.pricing import money
+from booking.services import money_alerts
 from booking.services.audit import record_event
 from booking.services.locking import reservation_transaction
 
@@ -46,6 +47,7 @@ ZERO = Decimal("0.00")
 # A request still unanswered after this long was left by a process that died mid-call (the
 # provider's own timeout and retries take about a minute): the refund job asks again, same key.
 REDRIVE_AFTER = timedelta(minutes=5)
+REFUND_FAILED_FLAG = "Refund failed"
 
 
 class RefundNotPossible(BookingError):
@@ -212,10 +214,15 @@ def make_refund(request: ProviderRefund) -> Reservation:
             idempotency_key=request.idempotency_key,
         )
     except BookingError as error:
-        with reservation_transaction(request.reservation_id):
-            ProviderRefund.objects.filter(pk=request.pk, status=ProviderRefund.Status.REQUESTED).update(
+        with reservation_transaction(request.reservation_id) as locked:
+            failed = ProviderRefund.objects.filter(pk=request.pk, status=ProviderRefund.Status.REQUESTED).update(
                 status=ProviderRefund.Status.FAILED, failure=error.detail[:300], settled_at=timezone.now()
             )
+            if failed:  # on the dashboard until a refund succeeds; the owner emailed at most once a day
+                if not locked.needs_attention:
+                    locked.needs_attention = f"{REFUND_FAILED_FLAG}: {request.amount} {locked.currency} ({error.detail})"[:300]
+                    locked.save(update_fields=["needs_attention", "updated_at"])
+                money_alerts.alert_refund_failed(locked, amount=request.amount, failure=error.detail)
         raise
     return record_refund(request.pk, answer)
 
@@ -232,6 +239,9 @@ def record_refund(request_id: int, answer: Refund) -> Reservation:
         request.amount = from_cents(answer.amount_cents)
         request.settled_at = timezone.now()
         request.save(update_fields=["status", "provider_refund_id", "amount", "settled_at"])
+        if locked.needs_attention.startswith(REFUND_FAILED_FLAG):
+            locked.needs_attention = ""
+            locked.save(update_fields=["needs_attention", "updated_at"])
         counts_toward_cancellation = request.kind == Kind.CANCELLATION or (locked.cancelled_at is not None and request.requested_at >= locked.cancelled_at)
         note = f"{request.get_kind_display().lower()} {answer.id} of {request.amount} {locked.currency} by {request.actor}" + (
             f": {request.reason}" if request.reason else ""

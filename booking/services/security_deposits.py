@@ -6,12 +6,15 @@ Each step runs its provider call outside the reservation's lock with an idempote
 reservation and the local date, and records the outcome under the lock; one row per stay and day
 (unique) and one open hold per stay (unique) mean two workers, or the command beside the beat
 job, never hold the card twice. A refused authorisation never touches the stay: it is flagged for
-staff.
+staff, the guest is emailed a link to authorise the deposit on a checkout page (manual capture), and
+the owner is told (at most once a day). That authorisation is then held, renewed, released or
+claimed like any other.
 """
 
 import logging
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
@@ -23,11 +26,13 @@ from booking.errors import BookingError, InvalidTransition
 from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe
 from booking.payments.ledger import to_cents
-from booking.payments.payment_models import SecurityDeposit
+from booking.payments.payment_models import GuestCheckout, SecurityDeposit
 from booking.payments.saved_cards import saved_cards
 from booking.pricing import money
+from booking.services import money_alerts
 from booking.services.audit import flag_for_staff, record_event
-from booking.services.balances import manage_url
+from booking.services.balances import manage_url, queue_guest_notice
+from booking.services.guest_checkouts import open_checkout_of, start_guest_checkout
 from booking.services.locking import reservation_transaction
 
 logger = logging.getLogger(__name__)
@@ -74,7 +79,7 @@ def place_or_renew(reservation_id: str, *, as_of: date) -> str:
         current = locked.security_deposits.filter(status=Held.HELD).first()
         if current is not None and as_of < current.placed_on + timedelta(days=RENEW_AFTER_DAYS):
             return "held"
-        card = locked.payments.exclude(customer_id="").order_by("-paid_at", "-pk").first()
+        card = _card_to_hold(locked)
         currency = locked.currency
     if card is None:
         return _refused(reservation_id, as_of, amount, "No saved card to hold the deposit on.")
@@ -116,7 +121,30 @@ def place_or_renew(reservation_id: str, *, as_of: date) -> str:
     return what
 
 
+class Card(NamedTuple):
+    provider: str
+    provider_id: str  # a payment intent made with the card (to read its payment method from)
+    customer_id: str
+    payment_method_id: str
+
+
+def _card_to_hold(locked: Reservation) -> Card | None:
+    """The card the guest authorised on the checkout page (after the saved one was refused), else
+    the card saved at the last payment."""
+    authorised = locked.security_deposits.exclude(customer_id="").order_by("-created_at", "-pk").first()
+    if authorised is not None:
+        return Card(authorised.provider, authorised.provider_id, authorised.customer_id, authorised.payment_method_id)
+    paid = locked.payments.exclude(customer_id="").order_by("-paid_at", "-pk").first()
+    return Card(paid.provider, paid.provider_id, paid.customer_id, paid.payment_method_id) if paid is not None else None
+
+
+FLAG = "Security deposit not held"
+
+
 def _refused(reservation_id: str, as_of: date, amount: Decimal, reason: str) -> str:
+    """The card refused the hold: the stay stands. Staff are flagged, the guest is emailed a link to
+    authorise it on a checkout page (once per refusal since the last hold) and the owner at most
+    once a day."""
     try:
         with reservation_transaction(reservation_id) as locked:
             SecurityDeposit.objects.create(
@@ -128,10 +156,130 @@ def _refused(reservation_id: str, as_of: date, amount: Decimal, reason: str) -> 
                 placed_on=as_of,
                 error=reason[:300],
             )
-            flag_for_staff(reservation_id, actor=ACTOR, note=f"Security deposit of {amount} {locked.currency} could not be held on the card: {reason}")
+            note = f"{FLAG}: {amount} {locked.currency} could not be held on the card ({reason}). The guest was emailed a link to authorise it."
+            flag_for_staff(reservation_id, actor=ACTOR, note=note)
+            _email_guest_the_link(locked, amount)
+            money_alerts.alert_deposit_refused(locked, amount=amount, reason=reason, manage_url=manage_url(locked))
     except IntegrityError:
         return "done_today"
     return "failed"
+
+
+def _email_guest_the_link(locked: Reservation, amount: Decimal) -> None:
+    last_hold = locked.security_deposits.exclude(status=Held.FAILED).order_by("-created_at").first()
+    sent = OutboundEmail.objects.filter(reservation=locked, kind=OutboundEmail.Kind.DEPOSIT_AUTHORISATION_NEEDED)
+    if last_hold is not None:
+        sent = sent.filter(created_at__gt=last_hold.created_at)
+    if sent.exists():
+        return
+    _, release_on = hold_window(locked)
+    queue_guest_notice(
+        locked,
+        OutboundEmail.Kind.DEPOSIT_AUTHORISATION_NEEDED,
+        "emails/guest_deposit_authorise.txt",
+        amount=amount,
+        release_on=release_on,
+        authorise_url=manage_url(locked) + AUTHORISE_PATH,
+    )
+
+
+# --- The guest authorises the deposit on a checkout page ------------------------------------------
+
+AUTHORISE_PATH = "/authorise-deposit"
+
+
+def needs_authorisation(reservation: Reservation, *, today: date | None = None) -> bool:
+    """The card refused the hold and nothing is held now, while the hold window lasts: the guest may
+    authorise it on a checkout page (the manage page shows the link)."""
+    if reservation.status != Status.CONFIRMED or deposit_amount(reservation) <= 0:
+        return False
+    _, release_on = hold_window(reservation)
+    if (today or timezone.localdate()) >= release_on:
+        return False
+    last = reservation.security_deposits.order_by("-placed_on", "-pk").first()
+    return last is not None and last.status == Held.FAILED
+
+
+def start_authorisation(reservation: Reservation, *, return_url: str) -> str:
+    """A checkout page (mode=payment, capture_method=manual) for exactly the deposit; returns its
+    URL. A page still open is reused; each new one has its own idempotency key. The authorisation
+    is recorded by the payment event handlers (record_authorisation)."""
+    if not needs_authorisation(reservation):
+        raise InvalidTransition("The security deposit needs no authorisation now.")
+    purpose = GuestCheckout.Purpose.SECURITY_DEPOSIT
+    if (still_open := open_checkout_of(reservation, purpose)) is not None:
+        return still_open.url
+    attempt = reservation.guest_checkouts.filter(purpose=purpose).count() + 1
+    checkout = start_guest_checkout(
+        reservation,
+        purpose=purpose,
+        amount=deposit_amount(reservation),
+        description=(
+            f"{reservation.property.name}: refundable security deposit (card hold), {reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}"
+        ),
+        return_url=return_url,
+        capture_manual=True,
+        idempotency_key=f"security-deposit-authorise-{reservation.pk}-{attempt}",
+    )
+    return checkout.url
+
+
+def record_authorisation(
+    reservation_id: str, *, payment_intent_id: str, amount: Decimal, currency: str, provider: str, customer_id: str, payment_method_id: str, actor: str
+) -> str:
+    """The guest authorised the deposit on the checkout page (webhook, sandbox page or
+    reconciliation job): record the hold once, by its payment intent, and clear the flag. A hold
+    nobody needs any more (one is already held, the stay is over or cancelled, the amount is not the
+    deposit) is released at the provider after commit."""
+    with reservation_transaction(reservation_id) as locked:
+        if locked.security_deposits.filter(provider_id=payment_intent_id).exists():
+            return "already recorded"
+        today = timezone.localdate()
+        same_day = locked.security_deposits.filter(placed_on=today).first()
+        wanted = (
+            locked.status == Status.CONFIRMED
+            and amount == deposit_amount(locked)
+            and currency.upper() == locked.currency
+            and not locked.security_deposits.filter(status=Held.HELD).exists()
+            and (same_day is None or same_day.status == Held.FAILED)
+            and today < hold_window(locked)[1]
+        )
+        if not wanted:
+            record_event(locked, action="security_deposit", actor=actor, from_status=locked.status, note=f"surplus authorisation {payment_intent_id} released")
+            transaction.on_commit(lambda: _release_quietly(provider, payment_intent_id))
+            return "released: no security deposit is to be held with this authorisation"
+        fields = {
+            "status": Held.HELD,
+            "provider": provider,
+            "provider_id": payment_intent_id,
+            "error": "",
+            "customer_id": customer_id,
+            "payment_method_id": payment_method_id,
+            "amount": amount,
+            "currency": locked.currency,
+        }
+        if same_day is not None:
+            SecurityDeposit.objects.filter(pk=same_day.pk).update(**fields)
+        else:
+            SecurityDeposit.objects.create(reservation=locked, placed_on=today, **fields)
+        if locked.needs_attention.startswith(FLAG):
+            locked.needs_attention = ""
+            locked.save(update_fields=["needs_attention", "updated_at"])
+        record_event(
+            locked,
+            action="security_deposit",
+            actor=actor,
+            from_status=locked.status,
+            note=f"{amount} {locked.currency} held on the card (authorised by the guest, {payment_intent_id})",
+        )
+    return f"security deposit of {amount} {currency.upper()} authorised"
+
+
+def _release_quietly(provider: str, payment_intent_id: str) -> None:
+    try:
+        saved_cards(provider).cancel(payment_intent_id)
+    except BookingError as error:  # it lapses at the provider within 7 days anyway
+        logger.warning("surplus security deposit authorisation %s not released: %s", payment_intent_id, error.detail)
 
 
 def release_security_deposits(*, as_of: date | None = None) -> dict[str, int]:

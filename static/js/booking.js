@@ -646,6 +646,19 @@
       });
       parts.push(schedule);
     }
+    // The refundable security deposit: a hold on the card before arrival, never part of the total.
+    const hold = quote.security_deposit;
+    if (hold && hold.amount > 0 && state.checkIn && state.checkOut) {
+      const days = config.securityDeposit || { daysBefore: 1, releaseDays: 3 };
+      const note = Object.assign(document.createElement("p"), { className: "help" });
+      note.dataset.securityDeposit = "";
+      note.textContent = t("Refundable security deposit (card hold): {amount}, not part of the total. It is held on your card on {placed} and released by {released}; it is charged only for damage.", {
+        amount: money(hold.amount, hold.currency),
+        placed: shortDateYear.format(toDate(addDays(state.checkIn, -days.daysBefore))),
+        released: shortDateYear.format(toDate(addDays(state.checkOut, days.releaseDays))),
+      });
+      parts.push(note);
+    }
     if (quote.currency !== quote.charge_currency && quote.charge_currency) {
       parts.push(Object.assign(document.createElement("p"), { className: "help", textContent: t("Charged in {currency}: {amount}.", { currency: quote.charge_currency, amount: money(quote.charge_total, quote.charge_currency) }) }));
     }

@@ -33,6 +33,7 @@ def test_a_deposit_on_a_phone_then_the_balance_early_then_the_receipt(site_url):
         schedule = page.locator("[data-payment-schedule]")
         expect(schedule).to_contain_text("Pay now:")
         expect(schedule).to_contain_text("The balance of")
+        expect(page.locator("[data-security-deposit]")).to_contain_text("Refundable security deposit (card hold): €300.00, not part of the total")
         screenshot(page, "deposit-1-quote")
         page.locator("#book-button").click()
         pay_in_the_sandbox(page, expect, "deposit.guest@example.com")

@@ -1,14 +1,19 @@
 """A numbered receipt (per calendar year) for every payment: a PDF on the guest's page, attached to
 the payment's email, in the guest's language, with the city tax on its own line."""
 
+import re
+import zlib
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 import time_machine
 from django.core import mail
 from django.utils import timezone
 
+from booking.formatting import format_money
 from booking.models import Receipt, Reservation
+from booking.receipt_pdf import ReceiptDocument, render
 from booking.services.balances import charge_due_balances
 from booking.services.receipts import receipt_document
 from tests.payments.conftest import stay, stripe_event
@@ -92,3 +97,14 @@ def test_extras_have_their_own_lines(api, demo_property, fake_stripe, webhook):
     document = receipt_document(Receipt.objects.get())
     [extra] = [(label, amount) for label, amount in document.price_lines if label.endswith("× 2")]
     assert extra[0].startswith("Airport transfer") and "120" in extra[1]
+
+
+@pytest.mark.parametrize(("language", "amount"), [("en", "€1,234.50"), ("it", "1.234,50\u00a0€"), ("de", "1.234,50\u00a0€"), ("fr", "1\u202f234,50\u00a0€")])
+def test_amounts_are_written_with_the_euro_sign_as_in_the_guests_other_documents(language, amount):
+    written = format_money(Decimal("1234.50"), "EUR", language)
+    assert written.replace("\u202f", "\u00a0") == amount.replace("\u202f", "\u00a0")
+    document = ReceiptDocument("Receipt 2027/0001", "1 May 2027", ["Host"], ["Guest"], ["Stay"], [("Total", written)], [("This payment", written)], [])
+    pdf = render(document)
+    text = b"".join(zlib.decompress(stream) for stream in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S) if stream[:1] == b"x")
+    shown = written.replace("\u202f", "\u00a0").encode("cp1252")
+    assert shown in text and b"EUR" not in text  # "\x80" is the euro sign in WinAnsiEncoding

@@ -2,7 +2,8 @@
 STRIPE_API_BASE at it. It implements only what the service calls: Checkout Session create,
 retrieve and expire, Refund create, and PaymentIntent create (off-session, with manual capture),
 retrieve, capture and cancel, with Stripe's form encoding, errors and idempotency keys. A session
-made with `customer_creation=always` gets a Customer when completed; the card the payer used is
+made with `customer_creation=always` gets a Customer when completed (one made with
+`payment_intent_data[capture_method]=manual` completes as a hold: its intent `requires_capture`); the card the payer used is
 kept on it (`card="pm_card_chargeCustomerFail"`, Stripe's 4000 0000 0000 0341, is kept but every
 later charge to it is declined). Tests can make it fail (`fail_with = 500` or `402`) and complete
 a session as a payer would.
@@ -41,12 +42,14 @@ class FakeStripe:
     def complete(self, session_id: str, *, email="payer@example.com", name="Pat Payer", phone="+39 055 1234567", paid=True, card="pm_card_visa") -> dict:
         with self.lock:
             session = self.sessions[session_id]
-            intent = self._intent(session["amount_total"], session["currency"], "succeeded" if paid else "processing", card)
+            hold = session.get("_capture_method") == "manual"  # an authorisation: the card is held, nothing is taken
+            status = ("requires_capture" if hold else "succeeded") if paid else "processing"
+            intent = self._intent(session["amount_total"], session["currency"], status, card, capture_method="manual" if hold else "automatic")
             customer = "cus_" + secrets.token_hex(7) if session.get("_customer_creation") == "always" else None
             intent.update(customer=customer, setup_future_usage=session.get("_setup_future_usage"))
             session.update(
                 status="complete",
-                payment_status="paid" if paid else "unpaid",
+                payment_status="paid" if paid and not hold else "unpaid",
                 payment_intent=intent["id"],
                 customer=customer,
                 customer_details={"email": email, "name": name, "phone": phone, "address": None, "tax_exempt": "none"},
@@ -157,6 +160,7 @@ class FakeStripe:
             "customer": None,
             "_customer_creation": form.get("customer_creation"),
             "_setup_future_usage": form.get("payment_intent_data[setup_future_usage]"),
+            "_capture_method": form.get("payment_intent_data[capture_method]"),
         }
         with self.lock:
             self.sessions[session_id] = session

@@ -259,6 +259,7 @@ STAYS_EXAMPLE = {
             "payment_schedule": [{"type": "immediate", "amount": 303.3, "due_date": None}, {"type": "deferred", "amount": 707.7, "due_date": "2027-04-04"}],
         }
     ],
+    "security_deposit": _SECURITY_DEPOSIT,
 }
 
 _POLICY_TEXT = (

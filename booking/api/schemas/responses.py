@@ -111,6 +111,7 @@ class StaysResult(s.Serializer):
     currency = s.CharField()
     stays = FoundStay(many=True, help_text="Up to 10 bookable stays, cheapest first (then earliest).")
     promo_code = s.CharField(required=False, help_text="The promo code the stays were priced with, when one was given.")
+    security_deposit = SecurityDepositOut(allow_null=True, help_text=DEPOSIT_HELP)
 
 
 class QuoteResult(PriceBreakdown):
