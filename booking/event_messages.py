@@ -35,6 +35,8 @@ MESSAGES = {
     "deposit_placed": gettext_lazy("%(amount)s held on the card (placed, %(hold)s)"),
     "deposit_renewed": gettext_lazy("%(amount)s held on the card (renewed, %(hold)s)"),
     "deposit_released": gettext_lazy("hold of %(amount)s released"),
+    "deposit_authorised_by_guest": gettext_lazy("%(amount)s held on the card (authorised by the guest, %(hold)s)"),
+    "deposit_surplus_released": gettext_lazy("surplus authorisation %(hold)s released"),
     "deposit_claimed": gettext_lazy("claimed %(amount)s: %(reason)s"),
     "email_sent": gettext_lazy("%(email)s emailed to the %(recipient)s"),
     "email_unconfirmed": gettext_lazy("%(email)s handed to the mail server for the %(recipient)s, unconfirmed (not resent)"),

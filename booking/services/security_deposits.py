@@ -245,7 +245,14 @@ def record_authorisation(
             and today < hold_window(locked)[1]
         )
         if not wanted:
-            record_event(locked, action="security_deposit", actor=actor, from_status=locked.status, note=f"surplus authorisation {payment_intent_id} released")
+            record_event(
+                locked,
+                action="security_deposit",
+                actor=actor,
+                from_status=locked.status,
+                message="deposit_surplus_released",
+                params={"hold": payment_intent_id},
+            )
             transaction.on_commit(lambda: _release_quietly(provider, payment_intent_id))
             return "released: no security deposit is to be held with this authorisation"
         fields = {
@@ -270,7 +277,8 @@ def record_authorisation(
             action="security_deposit",
             actor=actor,
             from_status=locked.status,
-            note=f"{amount} {locked.currency} held on the card (authorised by the guest, {payment_intent_id})",
+            message="deposit_authorised_by_guest",
+            params={"amount": amount, "currency": locked.currency, "hold": payment_intent_id},
         )
     return f"security deposit of {amount} {currency.upper()} authorised"
 
