@@ -551,8 +551,12 @@ def check_stay_against_ranges(stay: Stay, guests: int, rules: PricingRules, rang
 
 
 def gap_window(stay: Stay) -> tuple[date, date]:
-    """The nights to read to judge a stay: its own, and one each side (is it a gap between two taken ones?)."""
-    return stay.check_in - timedelta(days=1), stay.check_out + timedelta(days=1)
+    """The nights to read to judge a stay: its own, and one each side (is it a gap between two taken ones?).
+    Kept inside the dates Python can represent: a stay at either end of the calendar is refused by
+    the rules (booking window), never by an OverflowError."""
+    before = stay.check_in - timedelta(days=1) if stay.check_in > date.min else stay.check_in
+    after = stay.check_out + timedelta(days=1) if stay.check_out < date.max else stay.check_out
+    return before, after
 
 
 def held_only_nights(ranges: Iterable[tuple[date, date, datetime | None]], window_start: date, window_end: date) -> dict[date, datetime]:

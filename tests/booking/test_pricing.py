@@ -15,6 +15,7 @@ from booking.pricing import (
     calendar,
     check_stay,
     check_stay_against_ranges,
+    gap_window,
     money,
     quote,
     taken_nights_from_ranges,
@@ -257,3 +258,16 @@ def test_the_city_tax_is_described_as_paid_with_the_booking_everywhere():
     )
     assert "included in the total" in note and "on arrival" not in note
     assert "children under 12 are exempt when their ages are given at booking" in note
+
+
+class TestTheEndsOfTheCalendar:
+    """A stay at either end of the dates Python represents is refused by the rules, not by an
+    OverflowError (the owner's and the change-dates forms take any date a browser sends)."""
+
+    def test_the_gap_window_stays_inside_the_calendar(self):
+        assert gap_window(Stay(date(9999, 12, 30), date.max)) == (date(9999, 12, 29), date.max)
+        assert gap_window(Stay(date.min, date(1, 1, 3))) == (date.min, date(1, 1, 4))
+
+    def test_a_stay_in_the_year_9999_is_beyond_the_booking_window(self):
+        verdict = check_stay_against_ranges(Stay(date(9999, 12, 30), date.max), 2, RULES, [], TODAY)
+        assert not verdict.available and verdict.reason == Unavailable.BEYOND_BOOKING_WINDOW

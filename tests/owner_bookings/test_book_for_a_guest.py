@@ -149,6 +149,8 @@ class TestBookingForAGuest:
             ({"children_ages": "5, 19"}, "from 0 to 17"),
             ({"email": "not-an-address"}, "valid email"),
             ({"hold_hours": "48"}, "less than or equal to 24"),
+            ({"check_in": "9999-12-30", "check_out": "9999-12-31"}, "beyond the booking window"),  # was a 500 (OverflowError)
+            ({"check_out": "9999-12-31"}, "at most 3660 nights"),
         ],
     )
     def test_the_party_and_the_form_are_checked_as_for_guests(self, staff_client, demo_property, changes, message):
