@@ -312,5 +312,7 @@ def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: s
         )
         # Owed with the refund's record, delivered after commit by the outbox's task (retried).
         queue_refunded_payment_notice(owed.reservation_id, note)
+        # Its checkout's outcome is recorded: the reconciliation job must not apply it again.
+        guest_checkouts.settle(owed.session_id)
     logger.warning("payment event %s for %s: %s", event_id, owed.reservation_id, note)
     return Outcome(owed.reservation_id, REFUNDED_PREFIX + owed.reason)
