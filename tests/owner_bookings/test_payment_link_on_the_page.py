@@ -3,6 +3,8 @@ while a hold booked in the back office lives, staff see the link the guest was e
 stops working, and can send the same email again: POST with the CSRF token, the change permission,
 at most once a minute, refused once the hold has ended or the stay is paid."""
 
+import threading
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -11,6 +13,7 @@ from django.conf import settings
 from django.contrib.admin.utils import quote
 from django.contrib.auth.models import Permission
 from django.core import mail
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -20,6 +23,8 @@ from booking.admin_display import local_time
 from booking.callers import Caller
 from booking.models import OutboundEmail, Reservation
 from booking.services.holds import GuestDetails, hold_stay
+from booking.services.owner_bookings import Party, PaymentLinkNotResent, book_for_guest, resend_payment_link
+from tests.conftest import is_postgresql
 from tests.dates import future
 from tests.owner_bookings.test_book_for_a_guest import book, pay_through_the_link
 
@@ -159,3 +164,42 @@ class TestSendingTheLinkAgain:
         with time_machine.travel(timezone.now() + timedelta(minutes=2)):
             assert viewer.post(resend_url(held)).status_code == 403
         assert links_sent(held) == 1
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.django_db(transaction=True)
+def test_staff_pressing_at_the_same_instant_send_one_email(demo_property, sandbox):
+    if not is_postgresql():
+        pytest.skip("threads racing on row locks need PostgreSQL (SQLite serialises every writer anyway)")
+    held = book_for_guest(
+        check_in=future(90),
+        check_out=future(93),
+        party=Party(adults=2),
+        guest=GuestDetails(first_name="Anna", last_name="Rossi", email="anna.rossi@example.com"),
+        language="en",
+        staff="giulia",
+        hold_hours=3,
+    )
+    racers, outcomes, tally = 5, Counter(), threading.Lock()
+    barrier = threading.Barrier(racers)
+
+    def press():
+        try:
+            barrier.wait(timeout=10)
+            resend_payment_link(held.pk, staff="giulia")
+            outcome = "sent"
+        except PaymentLinkNotResent as error:
+            outcome = error.reason
+        finally:
+            connections.close_all()
+        with tally:
+            outcomes[outcome] += 1
+
+    with time_machine.travel(timezone.now() + timedelta(minutes=2)):
+        threads = [threading.Thread(target=press) for _ in range(racers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert outcomes == Counter({"sent": 1, PaymentLinkNotResent.TOO_SOON: racers - 1}), outcomes
+    assert links_sent(held) == 2
