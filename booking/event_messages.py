@@ -49,6 +49,7 @@ MESSAGES = {
     "booked_for_guest_special_price": gettext_lazy(
         "booked for the guest in the back office, held %(hours)s h; payment link emailed; special price %(price)s before city tax"
     ),
+    "payment_link_resent": gettext_lazy("payment link emailed again; it works until %(until)s"),
     "hold_reminder_queued": gettext_lazy("one reminder of the unfinished booking queued"),
     # Fixed sentences callers pass as a note or reason: recognised when read (see describe).
     "checkout_expired": gettext_lazy("checkout session expired"),
@@ -74,6 +75,7 @@ ACTIONS = {
     "flag": pgettext_lazy("history", "flagged for staff"),
     "change_dates": pgettext_lazy("history", "dates changed"),
     "owner_booking": pgettext_lazy("history", "booked by staff"),
+    "resend_payment_link": pgettext_lazy("history", "payment link sent again"),
 }
 
 # Who acted, when it was not a person: the names services write into `actor`.

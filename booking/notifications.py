@@ -346,7 +346,7 @@ def _message_for(row: OutboundEmail) -> EmailMultiAlternatives | None:
             to=[row.to_address],
             reply_to=[row.reply_to] if row.reply_to else [],
         )
-        if row.kind == OutboundEmail.Kind.DATES_CHANGED and row.reservation is not None:
+        if row.kind == OutboundEmail.Kind.DATES_CHANGED and row.reservation is not None and row.recipient == OutboundEmail.Recipient.GUEST:
             with translation.override(row.reservation.language or "en"):  # the stay's new dates, same UID, higher SEQUENCE
                 notice.attach("stay.ics", stay_calendar(row.reservation), "text/calendar; method=PUBLISH; charset=utf-8")
         message: EmailMultiAlternatives | None = notice

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
-from booking import breakdown_words, presenters, pricing
+from booking import breakdown_words, own_holds, presenters, pricing
 from booking.callers import client_ip
 from booking.errors import InvalidInput, NotFound
 from booking.italy.models import ItalySettings
@@ -583,6 +583,9 @@ def privacy(request, prop, listing):
             "page": page,
             "listing": listing,
             "hold_minutes": listing["policies"]["hold_minutes"],
+            "own_holds_cookie": own_holds.COOKIE,
+            "own_holds_minutes": own_holds.MAX_AGE_SECONDS // 60,
+            "own_holds_kept": own_holds.KEPT,
             "contact_email": prop.contact_email,
             "document_retention_days": ItalySettings.read(prop).document_retention_days,
         },

@@ -1,6 +1,9 @@
 """The "Book for a guest" screen: the owner or staff hold a stay for a guest who phoned, and the
 guest is emailed a link to pay (services.owner_bookings.book_for_guest: the same hold, the same
-lock as every other booking). Offered to users who may add or change reservations; others get a 403."""
+lock as every other booking). Offered to users who may add or change reservations; others get a 403.
+
+On the reservation's page, while such a hold lives: the link the guest was emailed, when it stops
+working, and "Send the link again" (services.owner_bookings.resend_payment_link)."""
 
 from decimal import Decimal
 
@@ -9,7 +12,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.utils import quote
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
@@ -18,9 +21,20 @@ from django.utils.translation import gettext_lazy
 
 from booking.admin_display import local_time, with_currency
 from booking.errors import BookingError, DatesUnavailable, InvalidInput, RateLimited, ServiceUnavailable
+from booking.models import Reservation
 from booking.pricing import Unavailable
 from booking.services.holds import GuestDetails
-from booking.services.owner_bookings import HOLD_HOURS_DEFAULT, HOLD_HOURS_MAX, HOLD_HOURS_MIN, Party, book_for_guest
+from booking.services.owner_bookings import (
+    HOLD_HOURS_DEFAULT,
+    HOLD_HOURS_MAX,
+    HOLD_HOURS_MIN,
+    Party,
+    PaymentLinkNotResent,
+    book_for_guest,
+    link_is_live,
+    payment_link,
+    resend_payment_link,
+)
 
 
 def may_book_for_guests(user) -> bool:
@@ -184,3 +198,53 @@ def owner_booking_view(model_admin, request):
         "form": form,
     }
     return TemplateResponse(request, "admin/booking/reservation/owner_booking.html", context)
+
+
+# --- The payment link on the reservation's page ---------------------------------------------------
+
+
+def payment_link_panel(model_admin, request, reservation: Reservation | None) -> dict | None:
+    """What the reservation's page shows of the emailed payment link, while it works; else None."""
+    if reservation is None or not link_is_live(reservation):
+        return None
+    return {
+        "url": payment_link(reservation),
+        "expires": local_time(reservation.hold_expires_at),
+        "email": reservation.guest_email,
+        "can_resend": model_admin.has_change_permission(request, reservation),
+    }
+
+
+def resend_refusal_message(error: PaymentLinkNotResent) -> str:
+    return {
+        PaymentLinkNotResent.PAID: _("The link was not sent: the stay is paid."),
+        PaymentLinkNotResent.ENDED: _(
+            "The link was not sent: the hold has ended, so the link no longer works. Book the stay for the guest again if they still want it."
+        ),
+        PaymentLinkNotResent.TOO_SOON: _("The link was not sent again: it was emailed less than a minute ago."),
+        PaymentLinkNotResent.NOT_OWNER_BOOKING: _("The link was not sent: only a stay booked in the back office has an emailed payment link."),
+    }.get(error.reason, _("The link was not sent: %(reason)s") % {"reason": error.detail})
+
+
+def resend_payment_link_view(model_admin, request, object_id: str):
+    """POST only (the admin checks the CSRF token): email the guest the payment link again, then
+    back to the reservation's page with what happened."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    reservation = model_admin.get_object(request, object_id)
+    if reservation is None:
+        raise Http404(_("No reservation with this id."))
+    if not model_admin.has_change_permission(request, reservation):
+        raise PermissionDenied
+    try:
+        resend_payment_link(reservation.pk, staff=request.user.get_username())
+    except PaymentLinkNotResent as error:
+        model_admin.message_user(request, resend_refusal_message(error), messages.WARNING)
+    else:
+        model_admin.message_user(
+            request,
+            _("The payment link was emailed again to %(email)s. It works until %(until)s.")
+            % {"email": reservation.guest_email, "until": local_time(reservation.hold_expires_at)},
+            messages.SUCCESS,
+        )
+    return HttpResponseRedirect(reverse("admin:booking_reservation_change", args=[quote(reservation.pk)]))

@@ -23,7 +23,7 @@ from booking import event_messages
 from booking.admin.calendar import calendar_view
 from booking.admin.cancel import cancel_confirmation
 from booking.admin.change_dates import change_dates_view
-from booking.admin.owner_booking import may_book_for_guests, owner_booking_view
+from booking.admin.owner_booking import may_book_for_guests, owner_booking_view, payment_link_panel, resend_payment_link_view
 from booking.admin.refund import refund_view
 from booking.admin_display import local_time, with_currency
 from booking.breakdown_words import read_breakdown
@@ -399,6 +399,7 @@ class ReservationAdmin(GuardedModelAdmin):
             )
             extra_context["can_change_dates"] = self.has_change_permission(request, reservation) and reservation.status == Reservation.Status.CONFIRMED
             extra_context["can_refund"] = self.has_refund_permission(request) and refunds.refundable(reservation) > 0
+            extra_context["payment_link"] = payment_link_panel(self, request, reservation)
         return super().change_view(request, object_id, form_url, extra_context)
 
     @admin.action(description=gettext_lazy("Cancel the selected reservations (with the refund the policy gives, or another)"), permissions=["change"])
@@ -460,6 +461,7 @@ class ReservationAdmin(GuardedModelAdmin):
             path("<path:object_id>/cancel/", self.admin_site.admin_view(self.cancel_view), name="booking_reservation_cancel"),
             path("<path:object_id>/refund/", self.admin_site.admin_view(self.refund), name="booking_reservation_refund"),
             path("<path:object_id>/change-dates/", self.admin_site.admin_view(self.change_dates), name="booking_reservation_change_dates"),
+            path("<path:object_id>/resend-payment-link/", self.admin_site.admin_view(self.resend_payment_link), name="booking_reservation_resend_payment_link"),
             *super().get_urls(),
         ]
 
@@ -478,3 +480,6 @@ class ReservationAdmin(GuardedModelAdmin):
 
     def change_dates(self, request, object_id):
         return change_dates_view(self, request, object_id)
+
+    def resend_payment_link(self, request, object_id):
+        return resend_payment_link_view(self, request, unquote(object_id))

@@ -6,7 +6,8 @@ kept where they still apply), its accepted cancellation and payment terms are ke
 schedule is recomputed for the new total and check-in. Under the calendar lock the hold path takes
 (locking.py), the new nights are checked free of every other stay, live hold and block (the stay's
 own nights do not count against it) and the stay moves: the old nights are freed and the new ones
-taken in the same transaction, audited, with the guest's "dates changed" email queued in it.
+taken in the same transaction, audited, with the guest's "dates changed" email queued in it (and,
+when the guest made the change, one notice to the owner in the owner's language).
 
 The money follows: a dearer stay owes the difference as its balance (paid from the manage page's
 existing balance checkout, or charged on the balance date); a cheaper one gives back what was paid
@@ -24,13 +25,17 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from booking import accepted_terms, pricing
 from booking.breakdown import breakdown_json
 from booking.calendar_file import DATES_CHANGED_ACTION
 from booking.errors import BookingError, DatesUnavailable
+from booking.formatting import format_date
 from booking.models import OutboundEmail, Reservation
+from booking.notifications import admin_url, queue_notice
 from booking.payment_schedule import payment_schedule, schedule_json, terms_of
 from booking.rules import promo_rule, rules_for
 from booking.selectors import DATE_CHANGE_REFUND_PREFIX, blocking_reservations, blocks_between, today
@@ -39,6 +44,7 @@ from booking.services.audit import flag_for_staff, record_event
 from booking.services.balances import balance_owed, manage_url, queue_guest_notice
 from booking.services.holds import _run_before_hold_hooks, expire_lapsed_holds_overlapping
 from booking.services.locking import reservation_transaction
+from booking.services.owner_alerts import in_owner_language
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
@@ -262,6 +268,8 @@ def change_dates(reservation_id: str, check_in: date, check_out: date, *, actor:
                 change=quote,
                 pay_url=manage_url(locked) + "/pay-balance" if quote.owed > 0 else "",
             )
+            if by_guest:  # staff who moved a stay know it already
+                queue_owner_notice(locked, quote)
             changes = locked.events.filter(action=ACTION).count()
     except IntegrityError as error:  # the PostgreSQL exclusion constraint: only if the lock was bypassed
         raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error
@@ -269,6 +277,28 @@ def change_dates(reservation_id: str, check_in: date, check_out: date, *, actor:
     if quote.refund > 0:
         refund_failed = _refund(reservation_id, quote, actor=actor, key=f"{DATE_CHANGE_REFUND_PREFIX}{reservation_id}-{changes}")
     return DateChange(Reservation.objects.select_related("property").get(pk=reservation_id), quote, refund_failed)
+
+
+def queue_owner_notice(reservation: Reservation, quote: DateChangeQuote) -> OutboundEmail | None:
+    """Owe the owner one email saying the guest moved their stay: old and new dates, old and new
+    total, what the guest still owes or gets back; written now in the owner's language (the
+    outbox row's kind is DATES_CHANGED, its recipient the owner). Call in the change's transaction."""
+    with in_owner_language():
+        guest = reservation.guest_name or reservation.guest_email or reservation.pk
+        values = {"guest": guest, "check_in": format_date(quote.check_in, "j M Y"), "check_out": format_date(quote.check_out, "j M Y")}
+        subject = _("Dates changed by the guest: %(guest)s, now %(check_in)s to %(check_out)s") % values
+        body = render_to_string(
+            "emails/owner_dates_changed.txt",
+            {"reservation": reservation, "property": reservation.property, "change": quote, "guest": guest, "admin_url": admin_url(reservation)},
+        )
+    return queue_notice(
+        kind=OutboundEmail.Kind.DATES_CHANGED,
+        reservation=reservation,
+        subject=("[TEST] " if reservation.payment_provider == "sandbox" else "") + subject,
+        body=body,
+        to=settings.OWNER_EMAIL or reservation.property.contact_email,
+        reply_to=reservation.guest_email,
+    )
 
 
 def _refund(reservation_id: str, quote: DateChangeQuote, *, actor: str, key: str) -> str:

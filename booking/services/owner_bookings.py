@@ -5,11 +5,12 @@ nights and, optionally, a special price. The hold is made by holds.hold_stay, un
 and with the same rules as every other hold (the party is validated by the same schema as the
 API's); only its length and, with a special price, its breakdown differ. The guest is then emailed
 a link to the ordinary payment page ({BASE_URL}/pay/<id>), which works for as long as the hold
-does. If the email cannot be queued the hold is released: nothing is left behind.
+does. If the email cannot be queued the hold is released: nothing is left behind. While the hold
+lives, staff may send the same email again (`resend_payment_link`), at most once a minute.
 """
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -21,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from booking.breakdown_words import email_money, read_breakdown
 from booking.callers import Caller
-from booking.errors import InvalidInput
+from booking.errors import BookingError, InvalidInput
 from booking.formatting import format_date, site_languages
 from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe, stay_dates, test_payment_notice
@@ -37,6 +38,26 @@ from booking.validation import ReservationCreate, validate
 # A phone booking needs longer than HOLD_MINUTES: the guest pays when they read the email. A Stripe
 # Checkout Session lives at most 24 hours, so the hold does too.
 HOLD_HOURS_MIN, HOLD_HOURS_MAX, HOLD_HOURS_DEFAULT = 1, 24, 24
+# A second "send the link again" within this time is refused: a double click sends one email.
+RESEND_INTERVAL = timedelta(minutes=1)
+
+
+class PaymentLinkNotResent(BookingError):
+    """The payment link was not emailed again (see `reason`)."""
+
+    status = 409
+    code = "payment_link_not_resent"
+    default_detail = "The payment link was not sent again."
+
+    # Reasons, for the back office to say in the reader's language.
+    NOT_OWNER_BOOKING = "not_owner_booking"  # only a hold made in the back office has an emailed link
+    PAID = "paid"  # the stay is paid (confirmed): nothing left to pay by link
+    ENDED = "ended"  # the hold lapsed, expired or was cancelled: the link leads nowhere
+    TOO_SOON = "too_soon"  # the link was emailed less than RESEND_INTERVAL ago
+
+    def __init__(self, detail: str, reason: str):
+        super().__init__(detail)
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -129,6 +150,44 @@ def book_for_guest(
             pass
         raise
     return locked
+
+
+def link_is_live(reservation: Reservation, now: datetime | None = None) -> bool:
+    """Whether this stay has an emailed payment link that still works: a hold made in the back
+    office, unpaid, and not lapsed."""
+    return (
+        reservation.source == Reservation.Source.OWNER
+        and reservation.status == Reservation.Status.HELD
+        and reservation.hold_expires_at is not None
+        and reservation.hold_expires_at > (now or timezone.now())
+    )
+
+
+def resend_payment_link(reservation_id: str, *, staff: str) -> OutboundEmail:
+    """Email the guest the payment link again (the same email, written now, through
+    `queue_payment_link_email`) while the hold lives. Refused (PaymentLinkNotResent) for a stay
+    paid, a hold ended, a hold not made in the back office, or when the link was emailed less than
+    a minute ago: under the reservation's lock, so two clicks at once send one email."""
+    with reservation_transaction(reservation_id) as locked:
+        now = timezone.now()
+        if locked.source != Reservation.Source.OWNER:
+            raise PaymentLinkNotResent("Only a stay booked in the back office has an emailed payment link.", PaymentLinkNotResent.NOT_OWNER_BOOKING)
+        if locked.status == Reservation.Status.CONFIRMED or locked.amount_paid > 0:
+            raise PaymentLinkNotResent("The stay is paid: there is no link to send.", PaymentLinkNotResent.PAID)
+        if not link_is_live(locked, now):
+            raise PaymentLinkNotResent("The hold has ended: the link no longer works.", PaymentLinkNotResent.ENDED)
+        last = locked.emails.filter(kind=OutboundEmail.Kind.PAYMENT_LINK).order_by("-created_at").values_list("created_at", flat=True).first()
+        if last is not None and now - last < RESEND_INTERVAL:
+            raise PaymentLinkNotResent("The link was emailed less than a minute ago.", PaymentLinkNotResent.TOO_SOON)
+        record_event(
+            locked,
+            action="resend_payment_link",
+            actor=f"staff {staff}",
+            from_status=locked.status,
+            message="payment_link_resent",
+            params={"until": locked.hold_expires_at},
+        )
+        return queue_payment_link_email(locked)
 
 
 def _problem(field: str, msg: str, type_: str) -> dict[str, Any]:
