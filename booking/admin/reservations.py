@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.contrib import admin, messages
 from django.contrib.admin.utils import quote, unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils import timezone
@@ -26,6 +26,7 @@ from booking.admin.change_dates import change_dates_view
 from booking.admin.owner_booking import may_book_for_guests, owner_booking_view
 from booking.admin.refund import refund_view
 from booking.admin_display import local_time, with_currency
+from booking.attention import FLAG_LINES, attention_note, flag_lines
 from booking.breakdown_words import read_breakdown
 from booking.models import OutboundEmail, ProviderRefund, Reservation, ReservationEvent
 from booking.rate_calendar import source_label
@@ -229,6 +230,7 @@ class ReservationAdmin(GuardedModelAdmin):
         "updated",
         "refund_still_pending",
         "language",
+        "attention_shown",
     ]
     fieldsets = [
         (gettext_lazy("Stay"), {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "agent_name"]}),
@@ -246,6 +248,7 @@ class ReservationAdmin(GuardedModelAdmin):
                     "refunded",
                     "refund_still_pending",
                     "payment_intent_id",
+                    "attention_shown",
                     "needs_attention",
                 ]
             },
@@ -272,7 +275,7 @@ class ReservationAdmin(GuardedModelAdmin):
     def state(self, obj):
         if obj.needs_attention:
             return format_html(
-                '{} <strong class="needs-attention" title="{}">· {}</strong>', obj.get_status_display(), obj.needs_attention, _("needs attention")
+                '{} <strong class="needs-attention" title="{}">· {}</strong>', obj.get_status_display(), attention_note(obj), _("needs attention")
             )
         return obj.get_status_display()
 
@@ -333,6 +336,14 @@ class ReservationAdmin(GuardedModelAdmin):
     @admin.display(description=gettext_lazy("updated"))
     def updated(self, obj):
         return local_time(obj.updated_at)
+
+    @admin.display(description=gettext_lazy("why it needs attention"))
+    def attention_shown(self, obj):
+        # The flag in the reader's language; the field below keeps the English note staff may clear.
+        return attention_note(obj) or "–"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related(Prefetch("events", queryset=flag_lines(), to_attr=FLAG_LINES))
 
     @admin.display(description=gettext_lazy("needs attention"), boolean=True)
     def attention(self, obj):

@@ -38,7 +38,7 @@ from booking.payments.payment_models import Payment
 from booking.payments.providers import Refund, get_provider
 from booking.pricing import money
 from booking.services import money_alerts
-from booking.services.audit import record_event
+from booking.services.audit import flag, record_event
 from booking.services.locking import reservation_transaction
 
 Status = Reservation.Status
@@ -220,8 +220,8 @@ def make_refund(request: ProviderRefund) -> Reservation:
             )
             if failed:  # on the dashboard until a refund succeeds; the owner emailed at most once a day
                 if not locked.needs_attention:
-                    locked.needs_attention = f"{REFUND_FAILED_FLAG}: {request.amount} {locked.currency} ({error.detail})"[:300]
-                    locked.save(update_fields=["needs_attention", "updated_at"])
+                    params = {"amount": request.amount, "currency": locked.currency, "reason": error.detail}
+                    flag(locked, actor=request.actor or "refund job", message="flag_refund_failed", params=params)
                 money_alerts.alert_refund_failed(locked, amount=request.amount, failure=error.detail)
         raise
     return record_refund(request.pk, answer)
