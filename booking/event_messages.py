@@ -30,6 +30,8 @@ MESSAGES = {
     "cancelled": gettext_lazy("cancelled by %(who)s; refund owed %(owed)s"),
     "cancelled_because": gettext_lazy("cancelled by %(who)s; refund owed %(owed)s: %(reason)s"),
     "refunded_so_far": gettext_lazy("%(detail)s; refunded so far %(refunded_so_far)s"),
+    "refund_recorded": gettext_lazy("%(kind)s %(refund)s of %(amount)s by %(who)s; refunded so far %(refunded_so_far)s"),
+    "refund_recorded_because": gettext_lazy("%(kind)s %(refund)s of %(amount)s by %(who)s: %(reason)s; refunded so far %(refunded_so_far)s"),
     "balance_paid": gettext_lazy("balance of %(amount)s paid (%(payment)s)"),
     "balance_refused": gettext_lazy("balance of %(amount)s refused: %(reason)s"),
     "deposit_placed": gettext_lazy("%(amount)s held on the card (placed, %(hold)s)"),
@@ -72,6 +74,16 @@ MESSAGES = {
     "released_by_creator": gettext_lazy("hold released by its creator"),
     "paid_after_lapse_taken": gettext_lazy("paid after the hold lapsed, and the nights were taken meanwhile"),
     "second_payment": gettext_lazy("a second payment for a reservation already paid"),
+    "date_change_refund": gettext_lazy("dates changed: paid beyond the new total"),
+}
+
+# A provider refund's kind and state (booking.payments.models.ProviderRefund), for the history and the
+# reservation page's refunds.
+REFUND_KINDS = {"staff": gettext_lazy("refund by staff"), "cancellation": gettext_lazy("cancellation refund")}
+REFUND_STATES = {
+    "requested": pgettext_lazy("refund", "asked of the provider"),
+    "succeeded": pgettext_lazy("refund", "refunded"),
+    "failed": pgettext_lazy("refund", "failed"),
 }
 
 ACTIONS = {
@@ -166,6 +178,8 @@ def _format(name: str, value: Any, params: Mapping[str, Any], *, for_note: bool)
     if name == "reason" and not for_note:  # a fixed sentence is translated; a provider's or a person's words stay
         code = _fixed_sentences().get(str(value).strip())
         return str(MESSAGES[code]) if code else str(value)
+    if name == "kind":
+        return str(REFUND_KINDS.get(str(value), value))
     if name == "who":
         return actor_label(str(value))
     if name == "fields":

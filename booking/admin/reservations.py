@@ -103,7 +103,7 @@ class ProviderRefundInline(admin.TabularInline):
     model = ProviderRefund
     extra = 0
     can_delete = False
-    fields = readonly_fields = ["asked_at", "kind", "refunded_amount", "state", "provider_refund_id", "asked_by", "reason", "failure"]
+    fields = readonly_fields = ["asked_at", "kind_shown", "refunded_amount", "state", "provider_refund_id", "asked_by", "reason_shown", "failure"]
     verbose_name_plural = gettext_lazy("refunds asked of the provider")
 
     @admin.display(description=gettext_lazy("asked at"))
@@ -114,13 +114,22 @@ class ProviderRefundInline(admin.TabularInline):
     def refunded_amount(self, obj):
         return with_currency(obj.amount, obj.currency)
 
+    @admin.display(description=gettext_lazy("kind"))
+    def kind_shown(self, obj):
+        return str(event_messages.REFUND_KINDS.get(obj.kind, obj.kind))
+
     @admin.display(description=gettext_lazy("state"))
     def state(self, obj):
-        return obj.get_status_display()
+        return str(event_messages.REFUND_STATES.get(obj.status, obj.status))
 
     @admin.display(description=gettext_lazy("asked by"))
     def asked_by(self, obj):
-        return obj.actor
+        return event_messages.actor_label(obj.actor)
+
+    @admin.display(description=gettext_lazy("reason"))
+    def reason_shown(self, obj):
+        # A fixed sentence (a date change's refund) in the reader's language; staff's words as written.
+        return event_messages.describe("", {}, obj.reason) if obj.reason else ""
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -15,6 +15,7 @@ from booking.event_messages import describe, to_params
 from booking.models import Reservation
 from booking.services.audit import flag_for_staff
 from booking.services.cancellation import RefundPending, issue_pending_refund
+from booking.services.refunds import refund_payment
 from tests.booking.test_back_office import CHANGELIST, change_page, paid, people  # noqa: F401 (fixtures)
 from tests.payments.conftest import fake_stripe, webhook  # noqa: F401 (fixtures)
 
@@ -80,3 +81,18 @@ def test_a_fixed_reason_inside_a_flag_is_translated():
     params = to_params({"reason": "a second payment for a reservation already paid"})
     with override("de"):
         assert describe("flag_payment_refunded_nothing", params, "") == "Zahlung erstattet: eine zweite Zahlung für eine bereits bezahlte Reservierung."
+
+
+def test_refund_rows_and_lines_in_german_and_italian(owner, paid, fake_stripe):  # noqa: F811
+    refund_payment(paid.pk, actor="staff admin", amount=Decimal("10.00"), reason="dates changed: paid beyond the new total")
+    line = paid.events.filter(action="refund").last()
+    assert line.note.startswith("refund by staff re_") and line.note.endswith(
+        " of 10.00 EUR by staff admin: dates changed: paid beyond the new total; refunded so far 10.00 EUR"
+    )
+    german = page(owner, change_page(paid), "de")
+    assert "Daten geändert: mehr bezahlt als der neue Gesamtbetrag" in german  # the refund row's reason
+    assert "Erstattung durch das Personal" in german and "Mitarbeiter admin" in german
+    assert "durch Mitarbeiter admin: Daten geändert: mehr bezahlt als der neue Gesamtbetrag; bisher erstattet 10,00 EUR" in german  # the history
+    italian = page(owner, change_page(paid), "it")
+    assert "rimborso dal personale" in italian and "date modificate: pagato oltre il nuovo totale; rimborsato finora 10,00 EUR" in italian
+    assert "dates changed" not in italian
