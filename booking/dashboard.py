@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from booking.attention import attention_notes
 from booking.models import DateBlock, Property, Reservation
 from partner_sync.models import Conflict, Feed, SyncOutcome
 
@@ -323,6 +324,11 @@ class Attention:
     checkouts_to_reconcile: list[Reservation]  # a checkout opened for a hold that has lapsed: paid or not?
     failing_feeds: list[Feed]
     conflicts: list[Conflict]  # open: a platform booking overlaps a confirmed direct stay
+    flag_notes: dict[str, str] = field(default_factory=dict)  # reservation id → why, in the reader's language
+
+    @property
+    def flagged_notes(self) -> list[tuple[Reservation, str]]:
+        return [(r, self.flag_notes.get(r.pk, r.needs_attention)) for r in self.flagged]
 
     def __bool__(self) -> bool:
         return any([self.flagged, self.refunds_pending, self.checkouts_to_reconcile, self.failing_feeds, self.conflicts])
@@ -333,8 +339,10 @@ def needs_attention(now: datetime) -> Attention:
     refund_q = Q(status=Status.CANCELLED, refund_pending__gt=0)
     reconcile_q = Q(status=Status.HELD, hold_expires_at__lte=now) & ~Q(checkout_session_id="")
     reservations = list(Reservation.objects.filter(flagged_q | refund_q | reconcile_q).order_by("check_in", "pk"))
+    flagged = [r for r in reservations if r.needs_attention]
     return Attention(
-        flagged=[r for r in reservations if r.needs_attention],
+        flagged=flagged,
+        flag_notes=attention_notes(flagged),
         refunds_pending=[r for r in reservations if r.status == Status.CANCELLED and r.refund_pending > 0],
         checkouts_to_reconcile=[
             r for r in reservations if r.status == Status.HELD and r.checkout_session_id and r.hold_expires_at is not None and r.hold_expires_at <= now

@@ -30,6 +30,8 @@ MESSAGES = {
     "cancelled": gettext_lazy("cancelled by %(who)s; refund owed %(owed)s"),
     "cancelled_because": gettext_lazy("cancelled by %(who)s; refund owed %(owed)s: %(reason)s"),
     "refunded_so_far": gettext_lazy("%(detail)s; refunded so far %(refunded_so_far)s"),
+    "refund_recorded": gettext_lazy("%(kind)s %(refund)s of %(amount)s by %(who)s; refunded so far %(refunded_so_far)s"),
+    "refund_recorded_because": gettext_lazy("%(kind)s %(refund)s of %(amount)s by %(who)s: %(reason)s; refunded so far %(refunded_so_far)s"),
     "balance_paid": gettext_lazy("balance of %(amount)s paid (%(payment)s)"),
     "balance_refused": gettext_lazy("balance of %(amount)s refused: %(reason)s"),
     "deposit_placed": gettext_lazy("%(amount)s held on the card (placed, %(hold)s)"),
@@ -51,10 +53,38 @@ MESSAGES = {
     ),
     "payment_link_resent": gettext_lazy("payment link emailed again; it works until %(until)s"),
     "hold_reminder_queued": gettext_lazy("one reminder of the unfinished booking queued"),
+    # Why a stay is flagged for staff (flag_for_staff: the flag line of the history and the
+    # reservation's "needs attention", see booking/attention.py).
+    "flag_date_change_refund_failed": gettext_lazy("Dates changed: the refund of %(amount)s failed (%(reason)s). Refund it from the refund page."),
+    "flag_refund_no_payment_id": gettext_lazy("Refund of %(amount)s owed but no payment id is known: refund it by hand."),
+    "flag_refund_pending": gettext_lazy("Refund of %(amount)s pending: %(reason)s It is retried automatically."),
+    "flag_refund_failed": gettext_lazy("Refund failed: %(amount)s (%(reason)s)"),
+    "flag_balance_overdue": gettext_lazy("Balance overdue: %(amount)s due on %(due)s was refused for %(days)s days (%(reason)s). Contact the guest."),
+    "flag_deposit_not_held": gettext_lazy(
+        "Security deposit not held: %(amount)s could not be held on the card (%(reason)s). The guest was emailed a link to authorise it."
+    ),
+    "flag_email_gave_up": gettext_lazy("The %(email)s email to the %(recipient)s could not be sent for two days: %(reason)s"),
+    "flag_police_unreachable": gettext_lazy("Alloggiati Web could not be reached after %(attempts)s attempts: register the guests by hand. %(reason)s"),
+    "flag_police_refused": gettext_lazy("Alloggiati Web refused the records: %(reason)s Correct the check-in and register by hand."),
+    "flag_payment_refunded": gettext_lazy("Payment of %(amount)s refunded (%(refund)s): %(reason)s. Contact the guest."),
+    "flag_payment_not_refunded": gettext_lazy("Payment received but not refunded automatically (no payment id): %(reason)s. Refund it by hand."),
+    "flag_payment_refunded_nothing": gettext_lazy("Payment refunded: %(reason)s."),
     # Fixed sentences callers pass as a note or reason: recognised when read (see describe).
     "checkout_expired": gettext_lazy("checkout session expired"),
     "payment_failed": gettext_lazy("the payment failed"),
     "released_by_creator": gettext_lazy("hold released by its creator"),
+    "paid_after_lapse_taken": gettext_lazy("paid after the hold lapsed, and the nights were taken meanwhile"),
+    "second_payment": gettext_lazy("a second payment for a reservation already paid"),
+    "date_change_refund": gettext_lazy("dates changed: paid beyond the new total"),
+}
+
+# A provider refund's kind and state (booking.payments.models.ProviderRefund), for the history and the
+# reservation page's refunds.
+REFUND_KINDS = {"staff": gettext_lazy("refund by staff"), "cancellation": gettext_lazy("cancellation refund")}
+REFUND_STATES = {
+    "requested": pgettext_lazy("refund", "asked of the provider"),
+    "succeeded": pgettext_lazy("refund", "refunded"),
+    "failed": pgettext_lazy("refund", "failed"),
 }
 
 ACTIONS = {
@@ -99,7 +129,7 @@ ACTORS = {
 }
 
 INSTANTS = {"until"}
-DATES = {"check_in", "check_out", "old_check_in", "old_check_out"}
+DATES = {"check_in", "check_out", "old_check_in", "old_check_out", "due"}
 AMOUNTS = {"amount", "owed", "refunded_so_far", "refund", "total", "old_total", "price"}
 
 
@@ -147,6 +177,11 @@ def _format(name: str, value: Any, params: Mapping[str, Any], *, for_note: bool)
             return str(value)
         shown = str(amount) if for_note else number_format(amount, 2, force_grouping=True)
         return f"{shown} {currency}".strip()
+    if name == "reason" and not for_note:  # a fixed sentence is translated; a provider's or a person's words stay
+        code = _fixed_sentences().get(str(value).strip())
+        return str(MESSAGES[code]) if code else str(value)
+    if name == "kind":
+        return str(REFUND_KINDS.get(str(value), value))
     if name == "who":
         return actor_label(str(value))
     if name == "fields":

@@ -275,7 +275,8 @@ def _deliver(row: OutboundEmail, now) -> int:
             flag_for_staff(
                 reservation.pk,
                 actor="notifications",
-                note=f"The {row.get_kind_display().lower()} email to the {row.recipient} could not be sent for two days: {row.last_error}",
+                message="flag_email_gave_up",
+                params={"email": row.kind, "recipient": row.recipient, "reason": row.last_error},
             )
         else:
             row.next_attempt_at = now + retry_pause(row.attempts)

@@ -9,13 +9,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from modeltranslation.admin import TranslationAdmin
 
+from booking.admin_display import time_column
 from config.admin import GuardedModelAdmin
 from pages.models import BlogPost, ContactInquiry, FaqEntry, PageText
 
 
 @admin.register(PageText)
 class PageTextAdmin(TranslationAdmin):
-    list_display = ["key", "title", "updated_at"]
+    list_display = ["key", "title", "updated_at_local"]
+    updated_at_local = time_column(PageText, "updated_at")  # the property's clock, with its zone
     search_fields = ["title", "intro", "body"]
     fields = ["key", "title", "meta_description", "intro", "body"]
 
@@ -34,7 +36,9 @@ class FaqEntryAdmin(TranslationAdmin):
 
 @admin.register(BlogPost)
 class BlogPostAdmin(GuardedModelAdmin, TranslationAdmin):
-    list_display = ["title", "status", "published_at", "visible", "updated_at"]
+    list_display = ["title", "status", "published_at_local", "visible", "updated_at_local"]
+    published_at_local = time_column(BlogPost, "published_at")
+    updated_at_local = time_column(BlogPost, "updated_at")
     list_filter = ["status"]
     search_fields = ["title", "summary", "body"]
     prepopulated_fields = {"slug": ["title"]}
@@ -88,13 +92,14 @@ class BlogPostAdmin(GuardedModelAdmin, TranslationAdmin):
 
 @admin.register(ContactInquiry)
 class ContactInquiryAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "name", "email_link", "stay", "emailed", "handled"]
+    list_display = ["created_at_local", "name", "email_link", "stay", "emailed", "handled"]
     list_filter = ["handled", "emailed"]
     list_editable = ["handled"]
     search_fields = ["name", "email", "message"]
     date_hierarchy = "created_at"
-    readonly_fields = ["created_at", "name", "email", "phone", "check_in", "check_out", "guests", "message", "client_ip", "emailed"]
-    fields = ["created_at", "name", "email", "phone", "check_in", "check_out", "guests", "message", "client_ip", "emailed", "handled"]
+    readonly_fields = ["created_at_local", "name", "email", "phone", "check_in", "check_out", "guests", "message", "client_ip", "emailed"]
+    fields = ["created_at_local", "name", "email", "phone", "check_in", "check_out", "guests", "message", "client_ip", "emailed", "handled"]
+    created_at_local = time_column(ContactInquiry, "created_at")
 
     def has_add_permission(self, request):
         return False  # inquiries come from guests, through the contact form

@@ -12,22 +12,23 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
+from booking.admin_display import time_column
 from config.admin import GuardedModelAdmin
 from partner_sync import selectors, services
 from partner_sync.models import Conflict, Feed, ListingProbe
 
 STATE_COLOURS = {"ok": "#2e7d32", "never_synced": "#666", "disabled": "#666", "held_back": "#b26a00", "error": "#c62828", "stale": "#c62828"}
 SYNC_STATE_FIELDS = [
-    "last_attempt_at",
-    "last_success_at",
+    "last_attempt_at_local",
+    "last_success_at_local",
     "last_outcome",
     "last_error",
     "last_status_code",
     "event_count",
-    "empty_since",
+    "empty_since_local",
     "etag",
     "last_modified",
-    "created_at",
+    "created_at_local",
 ]
 
 
@@ -66,8 +67,8 @@ class FeedAdmin(GuardedModelAdmin):
         "enabled",
         "source",
         "state",
-        "last_attempt_at",
-        "last_success_at",
+        "last_attempt_at_local",
+        "last_success_at_local",
         "last_status_code",
         "last_error",
         "event_count",
@@ -81,6 +82,11 @@ class FeedAdmin(GuardedModelAdmin):
         (gettext_lazy("Last sync"), {"fields": ["state", *SYNC_STATE_FIELDS]}),
     ]
     readonly_fields = ["source", "state", *SYNC_STATE_FIELDS]
+    # Times on the property's clock with its zone (booking/admin_display.py).
+    last_attempt_at_local = time_column(Feed, "last_attempt_at")
+    last_success_at_local = time_column(Feed, "last_success_at")
+    empty_since_local = time_column(Feed, "empty_since")
+    created_at_local = time_column(Feed, "created_at")
 
     def get_queryset(self, request):
         return selectors.with_open_conflicts(super().get_queryset(request))
@@ -165,11 +171,24 @@ class FeedAdmin(GuardedModelAdmin):
 class ConflictAdmin(admin.ModelAdmin):
     """Read-only: a conflict resolves itself once the platform's booking or the direct stay is gone."""
 
-    list_display = ["feed", "start", "end", "reservation_link", "reservation_status", "first_seen_at", "last_seen_at", "resolved_at"]
+    list_display = ["feed", "start", "end", "reservation_link", "reservation_status", "first_seen_at_local", "last_seen_at_local", "resolved_at_local"]
     list_filter = [("resolved_at", admin.EmptyFieldListFilter), "feed"]
     list_select_related = ["feed", "reservation"]
-    readonly_fields = ["feed", "reservation_link", "reservation_status", "external_uid", "start", "end", "first_seen_at", "last_seen_at", "resolved_at"]
+    readonly_fields = [
+        "feed",
+        "reservation_link",
+        "reservation_status",
+        "external_uid",
+        "start",
+        "end",
+        "first_seen_at_local",
+        "last_seen_at_local",
+        "resolved_at_local",
+    ]
     fields = readonly_fields
+    first_seen_at_local = time_column(Conflict, "first_seen_at")
+    last_seen_at_local = time_column(Conflict, "last_seen_at")
+    resolved_at_local = time_column(Conflict, "resolved_at")
 
     @admin.display(description=gettext_lazy("Direct stay"))
     def reservation_link(self, conflict):
@@ -193,9 +212,11 @@ class ConflictAdmin(admin.ModelAdmin):
 @admin.register(ListingProbe)
 class ListingProbeAdmin(GuardedModelAdmin):
     formfield_overrides = URL_FIELDS
-    list_display = ["shown_url", "enabled", "last_attempt_at", "last_success_at", "last_status_code", "latency_ms", "last_error", "stale"]
-    fields = ["url", "enabled", "last_attempt_at", "last_success_at", "last_status_code", "latency_ms", "last_error"]
-    readonly_fields = ["last_attempt_at", "last_success_at", "last_status_code", "latency_ms", "last_error"]
+    list_display = ["shown_url", "enabled", "last_attempt_at_local", "last_success_at_local", "last_status_code", "latency_ms", "last_error", "stale"]
+    fields = ["url", "enabled", "last_attempt_at_local", "last_success_at_local", "last_status_code", "latency_ms", "last_error"]
+    readonly_fields = ["last_attempt_at_local", "last_success_at_local", "last_status_code", "latency_ms", "last_error"]
+    last_attempt_at_local = time_column(ListingProbe, "last_attempt_at")
+    last_success_at_local = time_column(ListingProbe, "last_success_at")
     actions = ["probe_now"]
 
     def changelist_view(self, request, extra_context=None):

@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.contrib import admin, messages
 from django.contrib.admin.utils import quote, unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils import timezone
@@ -26,6 +26,7 @@ from booking.admin.change_dates import change_dates_view
 from booking.admin.owner_booking import may_book_for_guests, owner_booking_view, payment_link_panel, resend_payment_link_view
 from booking.admin.refund import refund_view
 from booking.admin_display import local_time, with_currency
+from booking.attention import FLAG_LINES, attention_note, flag_lines
 from booking.breakdown_words import read_breakdown
 from booking.models import OutboundEmail, ProviderRefund, Reservation, ReservationEvent
 from booking.rate_calendar import source_label
@@ -102,7 +103,7 @@ class ProviderRefundInline(admin.TabularInline):
     model = ProviderRefund
     extra = 0
     can_delete = False
-    fields = readonly_fields = ["asked_at", "kind", "refunded_amount", "state", "provider_refund_id", "asked_by", "reason", "failure"]
+    fields = readonly_fields = ["asked_at", "kind_shown", "refunded_amount", "state", "provider_refund_id", "asked_by", "reason_shown", "failure"]
     verbose_name_plural = gettext_lazy("refunds asked of the provider")
 
     @admin.display(description=gettext_lazy("asked at"))
@@ -113,13 +114,22 @@ class ProviderRefundInline(admin.TabularInline):
     def refunded_amount(self, obj):
         return with_currency(obj.amount, obj.currency)
 
+    @admin.display(description=gettext_lazy("kind"))
+    def kind_shown(self, obj):
+        return str(event_messages.REFUND_KINDS.get(obj.kind, obj.kind))
+
     @admin.display(description=gettext_lazy("state"))
     def state(self, obj):
-        return obj.get_status_display()
+        return str(event_messages.REFUND_STATES.get(obj.status, obj.status))
 
     @admin.display(description=gettext_lazy("asked by"))
     def asked_by(self, obj):
-        return obj.actor
+        return event_messages.actor_label(obj.actor)
+
+    @admin.display(description=gettext_lazy("reason"))
+    def reason_shown(self, obj):
+        # A fixed sentence (a date change's refund) in the reader's language; staff's words as written.
+        return event_messages.describe("", {}, obj.reason) if obj.reason else ""
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -229,6 +239,7 @@ class ReservationAdmin(GuardedModelAdmin):
         "updated",
         "refund_still_pending",
         "language",
+        "attention_shown",
     ]
     fieldsets = [
         (gettext_lazy("Stay"), {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "agent_name"]}),
@@ -246,6 +257,7 @@ class ReservationAdmin(GuardedModelAdmin):
                     "refunded",
                     "refund_still_pending",
                     "payment_intent_id",
+                    "attention_shown",
                     "needs_attention",
                 ]
             },
@@ -272,7 +284,7 @@ class ReservationAdmin(GuardedModelAdmin):
     def state(self, obj):
         if obj.needs_attention:
             return format_html(
-                '{} <strong class="needs-attention" title="{}">· {}</strong>', obj.get_status_display(), obj.needs_attention, _("needs attention")
+                '{} <strong class="needs-attention" title="{}">· {}</strong>', obj.get_status_display(), attention_note(obj), _("needs attention")
             )
         return obj.get_status_display()
 
@@ -333,6 +345,14 @@ class ReservationAdmin(GuardedModelAdmin):
     @admin.display(description=gettext_lazy("updated"))
     def updated(self, obj):
         return local_time(obj.updated_at)
+
+    @admin.display(description=gettext_lazy("why it needs attention"))
+    def attention_shown(self, obj):
+        # The flag in the reader's language; the field below keeps the English note staff may clear.
+        return attention_note(obj) or "–"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related(Prefetch("events", queryset=flag_lines(), to_attr=FLAG_LINES))
 
     @admin.display(description=gettext_lazy("needs attention"), boolean=True)
     def attention(self, obj):

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from modeltranslation.admin import TranslationAdmin
 
+from booking.admin_display import time_column
 from booking.italy import police, reports
 from booking.italy.checkin import masked
 from booking.italy.citytax import month_bounds, quarter_bounds
@@ -59,9 +60,24 @@ class GuestInline(admin.TabularInline):
 
 @admin.register(CheckIn)
 class CheckInAdmin(admin.ModelAdmin):
-    list_display = ("reservation", "arrival", "party", "completed_at", "documents_erased_at")
+    list_display = ("reservation", "arrival", "party", "completed_at_local", "documents_erased_at_local")
     list_filter = ("party",)
-    readonly_fields = ("reservation", "party", "completed_at", "documents_erased_at", "reminder_7_sent_at", "reminder_2_sent_at", "arrival_info_sent_at")
+    readonly_fields = (
+        "reservation",
+        "party",
+        "completed_at_local",
+        "documents_erased_at_local",
+        "reminder_7_sent_at_local",
+        "reminder_2_sent_at_local",
+        "arrival_info_sent_at_local",
+    )
+    exclude = ("completed_at",)  # shown as completed_at_local
+    # Times on the property's clock with its zone (booking/admin_display.py).
+    completed_at_local = time_column(CheckIn, "completed_at")
+    documents_erased_at_local = time_column(CheckIn, "documents_erased_at")
+    reminder_7_sent_at_local = time_column(CheckIn, "reminder_7_sent_at")
+    reminder_2_sent_at_local = time_column(CheckIn, "reminder_2_sent_at")
+    arrival_info_sent_at_local = time_column(CheckIn, "arrival_info_sent_at")
     inlines = [GuestInline]
 
     def has_add_permission(self, request):
@@ -144,9 +160,13 @@ def _day(value: str | None) -> date:
 
 @admin.register(PoliceRegistration)
 class PoliceRegistrationAdmin(admin.ModelAdmin):
-    list_display = ("reservation", "status", "records", "attempts", "sent_at", "last_error")
+    list_display = ("reservation", "status", "records", "attempts", "sent_at_local", "last_error")
     list_filter = ("status",)
-    readonly_fields = ("reservation", "status", "records", "attempts", "next_attempt_at", "answer", "last_error", "sent_at", "created_at")
+    readonly_fields = ("reservation", "status", "records", "attempts", "next_attempt_at_local", "answer", "last_error", "sent_at_local", "created_at_local")
+    exclude = ("next_attempt_at", "sent_at", "created_at")  # shown with their zone below
+    next_attempt_at_local = time_column(PoliceRegistration, "next_attempt_at")
+    sent_at_local = time_column(PoliceRegistration, "sent_at")
+    created_at_local = time_column(PoliceRegistration, "created_at")
 
     def has_add_permission(self, request):
         return False

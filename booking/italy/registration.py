@@ -58,7 +58,7 @@ def register(reservation: Reservation, *, now=None) -> int:
     except ServiceUnreachable as error:
         row.last_error = without_documents(str(error), numbers)[:500]
         if row.attempts >= MAX_ATTEMPTS or now >= deadline(reservation):
-            _fail(row, f"Alloggiati Web could not be reached after {row.attempts} attempts: register the guests by hand. {row.last_error}")
+            _fail(row, "flag_police_unreachable", {"attempts": row.attempts, "reason": row.last_error})
         else:
             row.next_attempt_at = now + timedelta(minutes=5 * 2 ** (row.attempts - 1))
             row.save(update_fields=["last_error", "next_attempt_at"])
@@ -68,17 +68,17 @@ def register(reservation: Reservation, *, now=None) -> int:
     if not outcome.accepted:
         row.last_error = without_documents(outcome.error, numbers)[:500]
         row.save(update_fields=["answer", "records", "last_error"])
-        _fail(row, f"Alloggiati Web refused the records: {row.last_error} Correct the check-in and register by hand.")
+        _fail(row, "flag_police_refused", {"reason": row.last_error})
         return 0
     row.status, row.sent_at, row.last_error = PoliceRegistration.Status.SENT, now, ""
     row.save(update_fields=["status", "sent_at", "last_error", "answer", "records"])
     return 1
 
 
-def _fail(row: PoliceRegistration, note: str) -> None:
+def _fail(row: PoliceRegistration, message: str, params: dict) -> None:
     row.status = PoliceRegistration.Status.FAILED
     row.save(update_fields=["status", "last_error"])
-    flag_for_staff(row.reservation_id, actor="police registration", note=note[:300])
+    flag_for_staff(row.reservation_id, actor="police registration", message=message, params=params)
 
 
 def without_documents(value, numbers: list[str]):

@@ -20,6 +20,7 @@ from typing import TypedDict
 from django.db import IntegrityError, transaction
 
 from booking.errors import DatesUnavailable, InvalidTransition
+from booking.event_messages import english_note, to_params
 from booking.models import Reservation
 from booking.notifications import queue_refunded_payment_notice
 from booking.payments.ledger import from_cents, record_unbookable_payment, to_cents
@@ -286,7 +287,8 @@ HANDLERS: dict[str, Callable[..., Outcome]] = {
 
 def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: str, source: str) -> Outcome:
     reservation = Reservation.objects.get(pk=owed.reservation_id)
-    note = f"Payment refunded: {owed.reason}."
+    message = "flag_payment_refunded_nothing"
+    params: dict[str, object] = {"reason": owed.reason}
     refunded_cents = 0
     if owed.payment_intent_id and owed.amount_cents > 0:
         # Raises PaymentProviderError when the provider fails: nothing is recorded, the event is retried.
@@ -296,9 +298,11 @@ def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: s
             idempotency_key=f"unbookable-{owed.reservation_id}-{owed.payment_intent_id}",
         )
         refunded_cents = refund.amount_cents
-        note = f"Payment of {from_cents(owed.amount_cents)} refunded ({refund.id}): {owed.reason}. Contact the guest."
+        message = "flag_payment_refunded"
+        params = {"amount": from_cents(owed.amount_cents), "currency": reservation.currency, "refund": refund.id, "reason": owed.reason}
     else:
-        note = f"Payment received but not refunded automatically (no payment id): {owed.reason}. Refund it by hand."
+        message = "flag_payment_not_refunded"
+    note = english_note(message, to_params(params))
     with writer_transaction():
         if not _claim(event_id, event_type, source, owed.reservation_id, REFUNDED_PREFIX + owed.reason):
             return Outcome(owed.reservation_id, "duplicate: already applied")
@@ -309,6 +313,8 @@ def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: s
             payment_intent_id=owed.payment_intent_id,
             actor=source,
             note=note,
+            message=message,
+            params=params,
         )
         # Owed with the refund's record, delivered after commit by the outbox's task (retried).
         queue_refunded_payment_notice(owed.reservation_id, note)

@@ -6,8 +6,10 @@ admin refund never overwrite each other's figures. Refunds asked of the provider
 booking/services/refunds.py.
 """
 
+from collections.abc import Mapping
 from datetime import datetime
 from decimal import Decimal
+from typing import Any
 
 from django.utils import timezone
 
@@ -48,7 +50,15 @@ def record_checkout(reservation_id: str, *, provider: str, session_id: str, url:
 
 
 def record_unbookable_payment(
-    reservation_id: str, *, amount_paid: Decimal, amount_refunded: Decimal, payment_intent_id: str, actor: str, note: str
+    reservation_id: str,
+    *,
+    amount_paid: Decimal,
+    amount_refunded: Decimal,
+    payment_intent_id: str,
+    actor: str,
+    note: str = "",
+    message: str = "",
+    params: Mapping[str, Any] | None = None,
 ) -> Reservation:
     """A payment that could not become a stay (its nights were taken, or it was cancelled, or it was
     a second payment): keep the money trail on the reservation and leave its status as it is,
@@ -64,5 +74,5 @@ def record_unbookable_payment(
             if payment_intent_id and not reservation.payment_intent_id:
                 reservation.payment_intent_id = payment_intent_id
         reservation.save()
-        record_event(reservation, action="refund", actor=actor, from_status=previous, note=note)
-        return flag_for_staff(reservation_id, actor=actor, note=note)
+        record_event(reservation, action="refund", actor=actor, from_status=previous, note=note, message=message, params=params)
+        return flag_for_staff(reservation_id, actor=actor, note=note, message=message, params=params)

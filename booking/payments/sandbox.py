@@ -17,9 +17,10 @@ from booking.errors import BookingError, NotFound
 from booking.payments import saved_cards
 from booking.payments.events import Outcome, apply_payment_event
 from booking.payments.models import SandboxCheckout
+from booking.payments.payment_models import GuestCheckout
 from booking.payments.sandbox_provider import get_checkout, session_object
 
-__all__ = ["SOURCE", "PayerInput", "SandboxCheckoutClosed", "cancel", "get_checkout", "pay"]
+__all__ = ["SOURCE", "PayerInput", "SandboxCheckoutClosed", "cancel", "get_checkout", "pay", "purpose_of"]
 
 SOURCE = "sandbox checkout"
 
@@ -55,6 +56,15 @@ def pay(session_id: str, payer: PayerInput) -> tuple[SandboxCheckout, Outcome]:
     # As with Stripe, the payment stands even if applying it fails now (e.g. the database is busy):
     # the reconciliation job reads the completed session and applies it later.
     return checkout, apply_payment_event(_event(checkout, "checkout.session.completed"), source=SOURCE)
+
+
+def purpose_of(checkout: SandboxCheckout) -> str:
+    """What the checkout pays: "" (a booking: its dates are held until it closes), "balance" or
+    "security_deposit" (a card hold, not a charge) for a stay already confirmed (GuestCheckout)."""
+    purpose = GuestCheckout.objects.filter(session_id=checkout.pk).values_list("purpose", flat=True).first()
+    if purpose:
+        return purpose
+    return GuestCheckout.Purpose.SECURITY_DEPOSIT if checkout.capture_method == "manual" else ""
 
 
 def cancel(session_id: str) -> tuple[SandboxCheckout, Outcome | None]:

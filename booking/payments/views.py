@@ -255,6 +255,7 @@ class SandboxCheckoutView(View):
             # A card hold (the security deposit) is not the stay's price: its own line only.
             "price_lines": ([] if checkout.capture_method == "manual" else price_lines(reservation)) if reservation else [],
             "form": form or SandboxPayerForm(),
+            "purpose": sandbox.purpose_of(checkout) if checkout else "",
             "state": state or (("complete" if checkout.status == checkout.Status.AUTHORISED else checkout.status) if checkout else "not_found"),
         }
         return render(request, self.template_name, context, status=status)

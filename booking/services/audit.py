@@ -32,10 +32,19 @@ def record_event(
     )
 
 
-def flag_for_staff(reservation_id: str, *, actor: str, note: str) -> Reservation:
+def flag_for_staff(reservation_id: str, *, actor: str, note: str = "", message: str = "", params: Mapping[str, Any] | None = None) -> Reservation:
     """Mark a reservation for staff to look at (the admin's "needs attention"), with why."""
     with reservation_transaction(reservation_id) as reservation:
-        reservation.needs_attention = note[:300]
-        reservation.save(update_fields=["needs_attention", "updated_at"])
-        record_event(reservation, action="flag", actor=actor, from_status=reservation.status, note=note)
+        flag(reservation, actor=actor, note=note, message=message, params=params)
     return reservation
+
+
+def flag(reservation: Reservation, *, actor: str, note: str = "", message: str = "", params: Mapping[str, Any] | None = None) -> str:
+    """flag_for_staff on a reservation already locked. `needs_attention` keeps the English sentence
+    (logs, the services' startswith checks, staff may edit it); the flag line of the history keeps
+    the code and its parameters, so booking/attention.py shows the flag in the reader's language.
+    Returns the English sentence."""
+    event = record_event(reservation, action="flag", actor=actor, from_status=reservation.status, note=note, message=message, params=params)
+    reservation.needs_attention = event.note[:300]
+    reservation.save(update_fields=["needs_attention", "updated_at"])
+    return event.note

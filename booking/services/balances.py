@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from booking import payment_schedule as schedules
 from booking.errors import BookingError, InvalidTransition
+from booking.event_messages import english_note, to_params
 from booking.formatting import site_path
 from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe
@@ -32,7 +33,7 @@ from booking.payments.payment_models import BalanceAttempt, GuestCheckout, Payme
 from booking.payments.saved_cards import saved_cards
 from booking.selectors import given_back_for_date_changes, stays_given_back_for_date_changes
 from booking.services import money_alerts
-from booking.services.audit import flag_for_staff, record_event
+from booking.services.audit import flag, record_event
 from booking.services.guest_checkouts import start_guest_checkout
 from booking.services.locking import reservation_transaction
 from booking.services.receipts import issue_receipt
@@ -244,9 +245,10 @@ def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, char
             )
         grace = locked.property.balance_grace_days
         if (as_of - due).days >= grace:
-            note = f"{OVERDUE_FLAG}: {owed} {locked.currency} due on {due} was refused for {grace} days ({reason}). Contact the guest."
+            params = {"amount": owed, "currency": locked.currency, "due": due, "days": grace, "reason": reason}
+            note = english_note("flag_balance_overdue", to_params(params))
             if not locked.needs_attention.startswith(OVERDUE_FLAG):
-                flag_for_staff(reservation_id, actor=ACTOR, note=note)
+                flag(locked, actor=ACTOR, message="flag_balance_overdue", params=params)
             # Each refused try past the grace days reminds the owner, at most once a day.
             money_alerts.alert_balance_overdue(locked, note=note, reason=reason, manage_url=manage_url(locked))
     return "declined"

@@ -108,8 +108,8 @@ def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
             return locked
         requests = refunds.cancellation_requests(locked, actor=actor) if locked.payment_intent_id else []
     if not locked.payment_intent_id:
-        note = f"Refund of {locked.refund_pending} {locked.currency} owed but no payment id is known: refund it by hand."
-        flag_for_staff(reservation_id, actor=actor, note=note)
+        params = {"amount": locked.refund_pending, "currency": locked.currency}
+        flag_for_staff(reservation_id, actor=actor, message="flag_refund_no_payment_id", params=params)
         raise RefundPending("No payment id to refund against.")
     if not requests:
         return get_reservation(reservation_id)  # nothing to ask now, or already being asked
@@ -117,7 +117,8 @@ def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
         refunds.make_refunds(requests)
     except BookingError as error:
         asked = sum((request.amount for request in requests), ZERO)
-        flag_for_staff(reservation_id, actor=actor, note=f"Refund of {asked} {locked.currency} pending: {error.detail} It is retried automatically.")
+        params = {"amount": asked, "currency": locked.currency, "reason": error.detail}
+        flag_for_staff(reservation_id, actor=actor, message="flag_refund_pending", params=params)
         raise RefundPending(error.detail) from error
     with reservation_transaction(reservation_id) as locked:
         if locked.refund_pending == 0 and locked.needs_attention.startswith("Refund of"):

@@ -307,8 +307,8 @@ def _refund(reservation_id: str, quote: DateChangeQuote, *, actor: str, key: str
     try:
         refunds.refund_payment(reservation_id, actor=actor, amount=quote.refund, reason="dates changed: paid beyond the new total", request_key=key)
     except BookingError as error:
-        note = f"Dates changed: the refund of {quote.refund} {quote.currency} failed ({error.detail}). Refund it from the refund page."
         logger.warning("date change of %s: refund not made: %s", reservation_id, error.detail)
-        flag_for_staff(reservation_id, actor=actor, note=note)
+        params = {"amount": quote.refund, "currency": quote.currency, "reason": error.detail}
+        flag_for_staff(reservation_id, actor=actor, message="flag_date_change_refund_failed", params=params)
         return error.detail
     return ""

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django.db.models import Sum
 from django.utils import timezone
@@ -38,7 +39,7 @@ from booking.payments.payment_models import Payment
 from booking.payments.providers import Refund, get_provider
 from booking.pricing import money
 from booking.services import money_alerts
-from booking.services.audit import record_event
+from booking.services.audit import flag, record_event
 from booking.services.locking import reservation_transaction
 
 Status = Reservation.Status
@@ -220,8 +221,8 @@ def make_refund(request: ProviderRefund) -> Reservation:
             )
             if failed:  # on the dashboard until a refund succeeds; the owner emailed at most once a day
                 if not locked.needs_attention:
-                    locked.needs_attention = f"{REFUND_FAILED_FLAG}: {request.amount} {locked.currency} ({error.detail})"[:300]
-                    locked.save(update_fields=["needs_attention", "updated_at"])
+                    params = {"amount": request.amount, "currency": locked.currency, "reason": error.detail}
+                    flag(locked, actor=request.actor or "refund job", message="flag_refund_failed", params=params)
                 money_alerts.alert_refund_failed(locked, amount=request.amount, failure=error.detail)
         raise
     return record_refund(request.pk, answer)
@@ -243,10 +244,15 @@ def record_refund(request_id: int, answer: Refund) -> Reservation:
             locked.needs_attention = ""
             locked.save(update_fields=["needs_attention", "updated_at"])
         counts_toward_cancellation = request.kind == Kind.CANCELLATION or (locked.cancelled_at is not None and request.requested_at >= locked.cancelled_at)
-        note = f"{request.get_kind_display().lower()} {answer.id} of {request.amount} {locked.currency} by {request.actor}" + (
-            f": {request.reason}" if request.reason else ""
+        params = {"kind": request.kind, "refund": answer.id, "amount": request.amount, "who": request.actor, "reason": request.reason}
+        _raise_refunded_total(
+            locked,
+            _refunds_recorded(locked),
+            actor=request.actor,
+            message="refund_recorded_because" if request.reason else "refund_recorded",
+            params=params,
+            counts_toward_cancellation=counts_toward_cancellation,
         )
-        _raise_refunded_total(locked, _refunds_recorded(locked), actor=request.actor, note=note, counts_toward_cancellation=counts_toward_cancellation)
         return locked
 
 
@@ -299,7 +305,16 @@ def record_provider_total(reservation_id: str, *, payment_intent_id: str, refund
         return locked
 
 
-def _raise_refunded_total(locked: Reservation, at_least: Decimal, *, actor: str, note: str, counts_toward_cancellation: bool) -> None:
+def _raise_refunded_total(
+    locked: Reservation,
+    at_least: Decimal,
+    *,
+    actor: str,
+    counts_toward_cancellation: bool,
+    note: str = "",
+    message: str = "refunded_so_far",
+    params: dict[str, Any] | None = None,
+) -> None:
     """Under the lock: refunded = max(refunded, at_least), capped at what was paid. Each of our refunds
     is in `at_least` (the sum by provider id), the provider's own total too, so nothing counts twice."""
     ceiling = locked.amount_paid if locked.amount_paid > 0 else at_least
@@ -318,8 +333,8 @@ def _raise_refunded_total(locked: Reservation, at_least: Decimal, *, actor: str,
         action="refund",
         actor=actor,
         from_status=locked.status,
-        message="refunded_so_far",
-        params={"detail": note, "refunded_so_far": new_total, "currency": locked.currency},
+        message=message,
+        params={**(params or {"detail": note}), "refunded_so_far": new_total, "currency": locked.currency},
     )
 
 

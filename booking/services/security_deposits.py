@@ -30,7 +30,7 @@ from booking.payments.payment_models import GuestCheckout, SecurityDeposit
 from booking.payments.saved_cards import saved_cards
 from booking.pricing import money
 from booking.services import money_alerts
-from booking.services.audit import flag_for_staff, record_event
+from booking.services.audit import flag, record_event
 from booking.services.balances import manage_url, queue_guest_notice
 from booking.services.guest_checkouts import open_checkout_of, start_guest_checkout
 from booking.services.locking import reservation_transaction
@@ -156,8 +156,8 @@ def _refused(reservation_id: str, as_of: date, amount: Decimal, reason: str) -> 
                 placed_on=as_of,
                 error=reason[:300],
             )
-            note = f"{FLAG}: {amount} {locked.currency} could not be held on the card ({reason}). The guest was emailed a link to authorise it."
-            flag_for_staff(reservation_id, actor=ACTOR, note=note)
+            params = {"amount": amount, "currency": locked.currency, "reason": reason}
+            flag(locked, actor=ACTOR, message="flag_deposit_not_held", params=params)
             _email_guest_the_link(locked, amount)
             money_alerts.alert_deposit_refused(locked, amount=amount, reason=reason, manage_url=manage_url(locked))
     except IntegrityError:

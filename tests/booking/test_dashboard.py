@@ -275,15 +275,15 @@ def test_the_page_costs_a_fixed_number_of_queries_however_many_reservations(
     from config.admin import dashboard_context
 
     book(TODAY + timedelta(days=1), TODAY + timedelta(days=4), first_name="Soon")
-    fill_calendar(demo_property, 3, first=date(2030, 10, 1))
-    # The whole page: session and user, the dashboard's 11, the property's name in the header, and the stock index's own (app list, recent actions).
-    with django_assert_max_num_queries(17):
+    fill_calendar(demo_property, 4, first=date(2030, 10, 1))  # one of each kind, a flagged stay too
+    # The whole page: session and user, the dashboard's 12, the property's name in the header, and the stock index's own (app list, recent actions).
+    with django_assert_max_num_queries(18):
         few = dashboard_queries(staff_client)
-    with django_assert_num_queries(11):  # one or two per table the dashboard reads (promo codes: one), none per row
+    with django_assert_num_queries(12):  # one or two per table the dashboard reads (promo codes: one; flags: their history lines), none per row
         dashboard_context(NOW)
     fill_calendar(demo_property, 30, first=TODAY + timedelta(days=5))  # some arrive in the next 14 days
     assert dashboard_queries(staff_client) == few
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(12):
         dashboard_context(NOW)
 
 
