@@ -5,8 +5,9 @@ Every payment is a Payment row keyed by the provider's payment intent, written u
 reservation's lock with amount_paid, so a replayed webhook, a second worker or the command run
 beside the beat job records it once. The job tries each due balance at most once per local day
 (a BalanceAttempt row per day, unique); the provider call runs outside the lock with an
-idempotency key of the reservation, the schedule entry and the number of refused tries, so a
-crash after the provider charged is answered, next time, with that same charge.
+idempotency key of the reservation, the schedule entry, the amount, the payments recorded and the
+number of refused tries (balance_key), so a crash after the provider charged is answered, next
+time, with that same charge, and a new debt of the same amount is a new charge.
 A refused card never cancels the stay: the guest is emailed a link to pay, the job tries again
 each day, and after the grace days staff are flagged and the owner emailed.
 """
@@ -178,13 +179,16 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
                 return "tried_today"
             card = locked.payments.exclude(customer_id="").order_by("-paid_at", "-pk").first()
             refused_before = BalanceAttempt.objects.filter(reservation=locked, due_date=due, outcome=BalanceAttempt.Outcome.DECLINED).count()
+            payments_before = locked.payments.count()
             BalanceAttempt.objects.create(reservation=locked, due_date=due, attempted_on=as_of)
             currency = locked.currency
     except IntegrityError:  # another worker created today's attempt a moment ago
         return "tried_today"
     if card is None:
         return _refused(reservation_id, as_of, due, owed, charge_id="", reason="No saved card to charge.")
-    key = f"balance-{reservation_id}-{due.isoformat()}-{to_cents(owed)}-try{refused_before + 1}"
+    # One key per debt: a retry after a crash (no payment recorded since) asks again with the same key,
+    # while the same amount owed again on the same date (a date change after a charge) gets a new one.
+    key = balance_key(reservation_id, due, owed, payments_before=payments_before, refused_before=refused_before)
     try:
         cards = saved_cards(card.provider)
         method = card.payment_method_id or cards.payment_method_of(card.provider_id)
@@ -216,6 +220,13 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
             actor=ACTOR,
         )
     return "charged"
+
+
+def balance_key(reservation_id: str, due: date, owed: Decimal, *, payments_before: int, refused_before: int) -> str:
+    """The provider idempotency key of a balance charge: the stay, the due date, the amount, the
+    number of payments recorded before it (a new debt after a charge is a new key) and of refused
+    tries of this due date (each daily retry after a refusal is a new charge)."""
+    return f"balance-{reservation_id}-{due.isoformat()}-{to_cents(owed)}-p{payments_before}-try{refused_before + 1}"
 
 
 def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, charge_id: str, reason: str) -> str:

@@ -31,7 +31,17 @@ from booking.breakdown import breakdown_json
 from booking.calendar_file import DATES_CHANGED_ACTION
 from booking.errors import BookingError, DatesUnavailable
 from booking.models import OutboundEmail, Reservation
-from booking.payment_schedule import payment_schedule, schedule_json, terms_of
+from booking.payment_schedule import (
+    DEFERRED,
+    IMMEDIATE,
+    PaymentTerms,
+    ScheduleEntry,
+    balance_entry,
+    payment_schedule,
+    schedule_json,
+    stored_schedule,
+    terms_of,
+)
 from booking.rules import promo_rule, rules_for
 from booking.selectors import DATE_CHANGE_REFUND_PREFIX, blocking_reservations, blocks_between, today
 from booking.services import refunds
@@ -168,11 +178,11 @@ def _quote(reservation: Reservation, check_in: date, check_out: date, *, by_gues
     with translation.override(reservation.language or "en"):  # labels in the booking's language, as at hold time
         breakdown = breakdown_json(quote)
     terms = accepted_terms.payment_terms(reservation.accepted_terms) if reservation.accepted_terms else None
-    schedule = payment_schedule(quote.total, check_in=check_in, today=today(), terms=terms or terms_of(rules))
     state = refunds.refund_state(reservation)
     net_paid = state.paid - state.refunded - state.pending - state.in_flight
-    owed = balance_owed(reservation, total=quote.total)
     refund = max(ZERO, net_paid - quote.total) if reservation.payment_intent_id else ZERO
+    owed = balance_owed(reservation, total=quote.total) if refund == 0 else ZERO
+    schedule = _schedule_after_change(reservation, quote.total, check_in, terms or terms_of(rules), owed)
     return DateChangeQuote(
         reservation_id=reservation.pk,
         old_check_in=reservation.check_in,
@@ -182,11 +192,29 @@ def _quote(reservation: Reservation, check_in: date, check_out: date, *, by_gues
         old_total=reservation.total,
         total=quote.total,
         currency=reservation.currency,
-        owed=owed if refund == 0 else ZERO,
+        owed=owed,
         refund=refund,
         breakdown=breakdown,
         schedule=schedule_json(schedule),
     )
+
+
+def _schedule_after_change(reservation: Reservation, total: Decimal, check_in: date, terms: PaymentTerms, owed: Decimal) -> tuple[ScheduleEntry, ...]:
+    """The schedule for the new total and check-in under the accepted terms. When the stay will owe
+    something and those terms leave no balance date ahead (the new check-in is within
+    balance_due_days, or the stay was paid in full), what it owes becomes the deferred entry, due on
+    the day of the change (or on its old balance date, if that passed unpaid), after an immediate
+    entry of what was paid: the amounts still sum to the total, and the balance job charges it (a
+    refused card takes the usual declined, grace and flag path) while the guest may pay it by link."""
+    schedule = payment_schedule(total, check_in=check_in, today=today(), terms=terms)
+    if owed <= 0 or balance_entry(schedule) is not None:
+        return schedule
+    due = today()
+    old = balance_entry(stored_schedule(reservation.payment_schedule, reservation.total))
+    if old is not None and old.due_date is not None and old.due_date < due and balance_owed(reservation) > 0:
+        due = old.due_date  # already overdue: the change does not restart its grace days
+    paid = total - owed
+    return ((ScheduleEntry(IMMEDIATE, paid, None),) if paid > 0 else ()) + (ScheduleEntry(DEFERRED, owed, due),)
 
 
 def _taken_ranges_without(reservation: Reservation, start: date, end: date, now: datetime) -> list[tuple[date, date, datetime | None]]:

@@ -1,0 +1,99 @@
+"""What a date change leaves owed is charged, and only once per debt (docs/date-changes.md, "The
+money"): the balance job charges a debt whose new check-in leaves no balance date ahead, refused
+cards take the usual path, and a new debt of the same amount on the same date gets a new key."""
+
+from datetime import timedelta
+from decimal import Decimal
+from urllib.parse import urlsplit
+
+import pytest
+
+from booking.models import BalanceAttempt, OutboundEmail, Reservation
+from booking.services.balances import balance_owed, charge_due_balances
+from booking.services.date_changes import change_dates
+from tests.dates import future, today
+from tests.money.test_balance_job import on
+from tests.money.test_date_changes import PAYER, STAFF, book_and_pay
+
+DECLINES_LATER = "4000 0000 0000 0341"
+
+
+def deferred(reservation: Reservation) -> dict:
+    [entry] = [e for e in reservation.payment_schedule if e["type"] == "deferred"]
+    return entry
+
+
+def sums_to_total(reservation: Reservation) -> bool:
+    return sum(Decimal(str(e["amount"])) for e in reservation.payment_schedule) == reservation.total
+
+
+@pytest.mark.django_db
+class TestOwedAfterAChangeIsDue:
+    def test_a_deposit_stay_moved_near_its_check_in_is_charged_its_balance(self, client, demo_property, sandbox):
+        reservation = book_and_pay(client, 60)
+        assert reservation.amount_paid < reservation.total
+        moved = change_dates(reservation.pk, future(10), future(13), actor=STAFF, by_guest=False).reservation
+        owed = balance_owed(moved)
+        assert owed > 0 and deferred(moved) == {"type": "deferred", "amount": float(owed), "due_date": str(today())}
+        assert sums_to_total(moved)
+        body = client.get(f"/api/v1/reservations/{moved.pk}").json()["payment"]
+        assert body["balance_due_date"] == str(today()) and body["amount_due"] == float(owed)
+        assert charge_due_balances() == {"charged": 1}
+        moved.refresh_from_db()
+        assert moved.amount_paid == moved.total and balance_owed(moved) == 0
+
+    def test_a_paid_stay_made_dearer_inside_the_balance_window_is_charged_the_difference(self, client, demo_property, sandbox):
+        reservation = book_and_pay(client, 10)
+        assert reservation.amount_paid == reservation.total
+        moved = change_dates(reservation.pk, future(10), future(14), actor=STAFF, by_guest=False).reservation
+        assert deferred(moved)["amount"] == float(moved.total - reservation.total) and sums_to_total(moved)
+        assert charge_due_balances() == {"charged": 1}
+        moved.refresh_from_db()
+        assert moved.amount_paid == moved.total
+
+    def test_a_refused_card_takes_the_declined_grace_and_flag_path(self, client, demo_property, sandbox):
+        link = client.post(
+            "/api/v1/payments/checkout-link",
+            {"check_in": str(future(60)), "check_out": str(future(63)), "guests": 2},
+            content_type="application/json",
+        ).json()
+        assert client.post(urlsplit(link["checkout_url"]).path, {**PAYER, "card_number": DECLINES_LATER}).status_code == 303
+        start = today()
+        change_dates(link["reservation_id"], future(10), future(13), actor=STAFF, by_guest=False)
+        for day in range(6):
+            with on(start + timedelta(days=day)):
+                assert charge_due_balances() == {"declined": 1}
+        reservation = Reservation.objects.get(pk=link["reservation_id"])
+        assert reservation.status == "confirmed" and reservation.needs_attention.startswith("Balance overdue")
+        [email] = OutboundEmail.objects.filter(kind="balance_declined")
+        assert f"/manage/{reservation.manage_token}/pay-balance" in email.body
+        assert BalanceAttempt.objects.filter(reservation=reservation, outcome="declined").count() == 6
+
+    def test_the_guest_may_pay_it_by_link_instead(self, client, demo_property, sandbox):
+        reservation = book_and_pay(client, 60)
+        moved = change_dates(reservation.pk, future(10), future(13), actor=STAFF, by_guest=False).reservation
+        page = client.post(f"/manage/{moved.manage_token}/pay-balance")
+        assert client.post(urlsplit(page["Location"]).path, PAYER).status_code == 303
+        moved.refresh_from_db()
+        assert moved.amount_paid == moved.total
+        assert charge_due_balances() == {}  # nothing left for the job
+
+
+@pytest.mark.django_db
+class TestEachDebtItsOwnCharge:
+    def test_the_same_amount_owed_again_on_the_same_date_is_charged_again(self, client, demo_property, sandbox):
+        reservation = book_and_pay(client, 10)  # paid in full
+        start = today()
+        with on(start):
+            dearer = change_dates(reservation.pk, future(10), future(14), actor=STAFF, by_guest=False)
+            assert charge_due_balances() == {"charged": 1}
+            cheaper = change_dates(reservation.pk, future(10), future(13), actor=STAFF, by_guest=False)
+            assert cheaper.quote.refund == dearer.quote.owed and not cheaper.refund_failed
+            again = change_dates(reservation.pk, future(10), future(14), actor=STAFF, by_guest=False)
+            assert again.quote.owed == dearer.quote.owed
+            assert charge_due_balances() == {"tried_today": 1}
+        with on(start + timedelta(days=1)):
+            assert charge_due_balances() == {"charged": 1}
+        moved = Reservation.objects.get(pk=reservation.pk)
+        assert moved.payments.filter(kind="balance", amount=dearer.quote.owed).count() == 2
+        assert moved.amount_paid - moved.amount_refunded == moved.total and balance_owed(moved) == 0
