@@ -69,6 +69,8 @@ class DateChangeNotAllowed(BookingError):
     SAME_DATES = "same_dates"
     IN_THE_PAST = "in_the_past"
     PRICE_CHANGED = "price_changed"  # the total confirmed is no longer the total
+    REFUND_NOT_ALLOWED = "refund_not_allowed"  # the change would refund, and the person may not refund
+    SPECIAL_PRICE = "special_price"  # the guest: the host gave this stay a special price
 
     def __init__(self, detail: str | None = None, reason: str = ""):
         super().__init__(detail)
@@ -248,16 +250,28 @@ def _extras_still_offered(reservation: Reservation, rules: pricing.PricingRules,
 # --- The change -----------------------------------------------------------------------------------
 
 
-def change_dates(reservation_id: str, check_in: date, check_out: date, *, actor: str, by_guest: bool, expected_total: Decimal | None = None) -> DateChange:
+def change_dates(
+    reservation_id: str,
+    check_in: date,
+    check_out: date,
+    *,
+    actor: str,
+    by_guest: bool,
+    expected_total: Decimal | None = None,
+    may_refund: bool = True,
+) -> DateChange:
     """Move a confirmed stay to [check_in, check_out): DatesUnavailable when a new night is taken or
     the rules refuse the stay, DateChangeNotAllowed otherwise (the stay is then untouched). With
-    `expected_total` (the total the person confirmed) a price that moved since is refused too."""
+    `expected_total` (the total the person confirmed) a price that moved since is refused too; with
+    `may_refund` False (staff without the refund permission) so is a change that would refund."""
     _run_before_hold_hooks()  # as before a hold: stale listing-platform feeds are brought up to date first
     try:
         with reservation_transaction(reservation_id) as locked:
             now = timezone.now()
             expire_lapsed_holds_overlapping(locked.property_id, check_in, check_out, now)
             quote = _quote(locked, check_in, check_out, by_guest=by_guest, now=now)
+            if quote.refund > 0 and not may_refund:
+                raise DateChangeNotAllowed("This change would refund the guest, which needs the refund permission.", DateChangeNotAllowed.REFUND_NOT_ALLOWED)
             if expected_total is not None and pricing.money(expected_total) != quote.total:
                 raise DateChangeNotAllowed("The price of the new dates has changed; look at it again before confirming.", DateChangeNotAllowed.PRICE_CHANGED)
             if settings.TEST_RACE_WINDOW_SECONDS:  # tests only, as in the hold path: a missing lock shows on every run
