@@ -10,8 +10,9 @@ taken in the same transaction, audited, with the guest's "dates changed" email q
 
 The money follows: a dearer stay owes the difference as its balance (paid from the manage page's
 existing balance checkout, or charged on the balance date); a cheaper one gives back what was paid
-beyond the new total through the refund service (refunds.refund_payment), after the commit, with
-an idempotency key of the change. What such refunds gave back is owed again if the stay later
+beyond the new total through the refund service: requested under the lock, in the change's
+transaction (refunds.request_refund_locked), and asked of the provider after the commit, with an
+idempotency key of the change (a process that dies in between leaves it to the refund job). What such refunds gave back is owed again if the stay later
 costs more (balances.balance_owed).
 """
 
@@ -42,6 +43,7 @@ from booking.payment_schedule import (
     stored_schedule,
     terms_of,
 )
+from booking.payments.models import ProviderRefund
 from booking.rules import promo_rule, rules_for
 from booking.selectors import DATE_CHANGE_REFUND_PREFIX, blocking_reservations, blocks_between, today
 from booking.services import refunds
@@ -305,22 +307,36 @@ def change_dates(
                 pay_url=manage_url(locked) + "/pay-balance" if quote.owed > 0 else "",
             )
             changes = locked.events.filter(action=ACTION).count()
+            requests, refund_failed = _request_refund(locked, quote, actor=actor, key=f"{DATE_CHANGE_REFUND_PREFIX}{reservation_id}-{changes}")
     except IntegrityError as error:  # the PostgreSQL exclusion constraint: only if the lock was bypassed
         raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error
-    refund_failed = ""
-    if quote.refund > 0:
-        refund_failed = _refund(reservation_id, quote, actor=actor, key=f"{DATE_CHANGE_REFUND_PREFIX}{reservation_id}-{changes}")
+    if requests:
+        refund_failed = _refund(requests)
+    if refund_failed:
+        note = f"Dates changed: the refund of {quote.refund} {quote.currency} failed ({refund_failed}). Refund it from the refund page."
+        logger.warning("date change of %s: refund not made: %s", reservation_id, refund_failed)
+        flag_for_staff(reservation_id, actor=actor, note=note)
     return DateChange(Reservation.objects.select_related("property").get(pk=reservation_id), quote, refund_failed)
 
 
-def _refund(reservation_id: str, quote: DateChangeQuote, *, actor: str, key: str) -> str:
-    """Give back what was paid beyond the new total, through the one refund service. A failure
-    leaves the stay moved and flags it for staff, who refund from the refund page."""
+def _request_refund(locked: Reservation, quote: DateChangeQuote, *, actor: str, key: str) -> tuple[list[ProviderRefund], str]:
+    """Under the lock, in the change's transaction: the refund of what was paid beyond the new total
+    is written as REQUESTED through the one refund service, so if the process dies after the commit
+    the refund job makes it (same key). Returns the requests, or the reason none could be written
+    (the stay still moves; staff are flagged)."""
+    if quote.refund <= 0:
+        return [], ""
     try:
-        refunds.refund_payment(reservation_id, actor=actor, amount=quote.refund, reason="dates changed: paid beyond the new total", request_key=key)
+        return refunds.request_refund_locked(locked, actor=actor, amount=quote.refund, reason="dates changed: paid beyond the new total", request_key=key), ""
     except BookingError as error:
-        note = f"Dates changed: the refund of {quote.refund} {quote.currency} failed ({error.detail}). Refund it from the refund page."
-        logger.warning("date change of %s: refund not made: %s", reservation_id, error.detail)
-        flag_for_staff(reservation_id, actor=actor, note=note)
+        return [], error.detail
+
+
+def _refund(requests: list[ProviderRefund]) -> str:
+    """After the commit: ask the provider for the requests. A failure leaves the stay moved; the
+    caller flags it for staff, who refund from the refund page."""
+    try:
+        refunds.make_refunds(requests)
+    except BookingError as error:
         return error.detail
     return ""

@@ -7,6 +7,8 @@ from decimal import Decimal
 from urllib.parse import urlsplit
 
 import pytest
+import time_machine
+from django.utils import timezone
 
 from booking.models import BalanceAttempt, OutboundEmail, Reservation
 from booking.services.balances import balance_owed, charge_due_balances
@@ -97,3 +99,31 @@ class TestEachDebtItsOwnCharge:
         moved = Reservation.objects.get(pk=reservation.pk)
         assert moved.payments.filter(kind="balance", amount=dearer.quote.owed).count() == 2
         assert moved.amount_paid - moved.amount_refunded == moved.total and balance_owed(moved) == 0
+
+
+@pytest.mark.django_db
+class TestTheRefundSurvivesACrash:
+    def test_the_refund_is_requested_in_the_changes_transaction_and_the_refund_job_makes_it(self, client, demo_property, sandbox, monkeypatch):
+        from booking.payments.models import ProviderRefund
+        from booking.services import date_changes, refunds
+
+        reservation = book_and_pay(client, 10, nights=4)  # paid in full
+        start = timezone.now()
+
+        def dies(*args, **kwargs):
+            raise RuntimeError("the process died after the commit")
+
+        monkeypatch.setattr(date_changes, "_refund", dies)
+        with pytest.raises(RuntimeError):
+            change_dates(reservation.pk, future(10), future(13), actor=STAFF, by_guest=False)
+        moved = Reservation.objects.get(pk=reservation.pk)
+        excess = reservation.total - moved.total
+        assert moved.check_out == future(13) and excess > 0 and moved.amount_refunded == 0  # moved, email queued, nothing refunded yet
+        [request] = ProviderRefund.objects.filter(reservation=moved)
+        assert request.status == "requested" and request.amount == excess and request.idempotency_key.startswith("date-change-")
+        monkeypatch.undo()
+        with time_machine.travel(start + refunds.REDRIVE_AFTER + timedelta(minutes=1), tick=False):
+            assert refunds.redrive_stale_requests() == 1
+        moved.refresh_from_db()
+        request.refresh_from_db()
+        assert request.status == "succeeded" and moved.amount_refunded == excess and balance_owed(moved) == 0
