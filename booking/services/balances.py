@@ -30,11 +30,12 @@ from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe
 from booking.payments.ledger import from_cents, to_cents
 from booking.payments.payment_models import BalanceAttempt, GuestCheckout, Payment
+from booking.payments.providers import get_provider
 from booking.payments.saved_cards import saved_cards
 from booking.selectors import given_back_for_date_changes, stays_given_back_for_date_changes
 from booking.services import money_alerts
 from booking.services.audit import flag_for_staff, record_event
-from booking.services.guest_checkouts import start_guest_checkout
+from booking.services.guest_checkouts import open_checkout_of, settle, start_guest_checkout
 from booking.services.locking import reservation_transaction
 from booking.services.receipts import issue_receipt
 
@@ -267,12 +268,16 @@ def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, char
 
 
 def start_balance_checkout(reservation: Reservation, *, return_url: str) -> str:
-    """A checkout page for the balance owed; returns its URL. The payment is recorded by the same
-    event handlers as any checkout (balance_checkout_paid)."""
+    """A checkout page for the balance owed; returns its URL. A page still open for exactly this
+    amount is reused. The payment is recorded by the same event handlers as any checkout
+    (balance_checkout_paid)."""
 
     owed = balance_owed(reservation)
     if owed <= 0:
         raise InvalidTransition("Nothing is left to pay for this stay.")
+    still_open = open_checkout_of(reservation, GuestCheckout.Purpose.BALANCE)
+    if still_open is not None and still_open.amount == owed and still_open.currency == reservation.currency:
+        return still_open.url  # a second click, or the link in an email: the page already open
     checkout = start_guest_checkout(
         reservation,
         purpose=GuestCheckout.Purpose.BALANCE,
@@ -281,6 +286,26 @@ def start_balance_checkout(reservation: Reservation, *, return_url: str) -> str:
         return_url=return_url,
     )
     return checkout.url
+
+
+def close_stale_balance_checkouts(reservation_id: str) -> int:
+    """After the balance changed (a date change): close, at the provider, the balance pages still
+    open for another amount, so nobody pays an old amount (it would not match the balance and be
+    refunded whole). Outside any lock. A page the provider closed is settled (the reconciliation job
+    stops asking); one it could not close stays for the job, and its expiry settles it."""
+    owed = balance_owed(Reservation.objects.get(pk=reservation_id))
+    stale = GuestCheckout.objects.filter(reservation_id=reservation_id, purpose=GuestCheckout.Purpose.BALANCE, settled_at=None).exclude(amount=owed)
+    closed = 0
+    for checkout in stale:
+        try:
+            session = get_provider(checkout.provider).expire_checkout_session(checkout.session_id)
+        except BookingError as error:
+            logger.info("balance checkout %s of %s not closed: %s", checkout.session_id, reservation_id, error.detail)
+            continue
+        if session.status != "complete":  # paid a moment ago: its payment event records it (or refunds it)
+            settle(checkout.session_id)
+            closed += 1
+    return closed
 
 
 # --- Emails -----------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from booking.rules import promo_rule, rules_for
 from booking.selectors import DATE_CHANGE_REFUND_PREFIX, blocking_reservations, blocks_between, today
 from booking.services import refunds
 from booking.services.audit import flag_for_staff, record_event
-from booking.services.balances import balance_owed, manage_url, queue_guest_notice
+from booking.services.balances import balance_owed, close_stale_balance_checkouts, manage_url, queue_guest_notice
 from booking.services.holds import _run_before_hold_hooks, expire_lapsed_holds_overlapping
 from booking.services.locking import reservation_transaction
 
@@ -310,6 +310,7 @@ def change_dates(
             requests, refund_failed = _request_refund(locked, quote, actor=actor, key=f"{DATE_CHANGE_REFUND_PREFIX}{reservation_id}-{changes}")
     except IntegrityError as error:  # the PostgreSQL exclusion constraint: only if the lock was bypassed
         raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error
+    close_stale_balance_checkouts(reservation_id)  # an old balance page's amount is no longer the balance
     if requests:
         refund_failed = _refund(requests)
     if refund_failed:

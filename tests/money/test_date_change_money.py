@@ -11,6 +11,8 @@ import time_machine
 from django.utils import timezone
 
 from booking.models import BalanceAttempt, OutboundEmail, Reservation
+from booking.payments.models import ProviderRefund
+from booking.payments.payment_models import GuestCheckout
 from booking.services.balances import balance_owed, charge_due_balances
 from booking.services.date_changes import change_dates
 from tests.dates import future, today
@@ -104,7 +106,6 @@ class TestEachDebtItsOwnCharge:
 @pytest.mark.django_db
 class TestTheRefundSurvivesACrash:
     def test_the_refund_is_requested_in_the_changes_transaction_and_the_refund_job_makes_it(self, client, demo_property, sandbox, monkeypatch):
-        from booking.payments.models import ProviderRefund
         from booking.services import date_changes, refunds
 
         reservation = book_and_pay(client, 10, nights=4)  # paid in full
@@ -127,3 +128,32 @@ class TestTheRefundSurvivesACrash:
         moved.refresh_from_db()
         request.refresh_from_db()
         assert request.status == "succeeded" and moved.amount_refunded == excess and balance_owed(moved) == 0
+
+
+@pytest.mark.django_db
+class TestBalancePages:
+    def pay_balance_page(self, client, reservation: Reservation) -> str:
+        page = client.post(f"/manage/{reservation.manage_token}/pay-balance")
+        assert page.status_code == 303
+        return page["Location"]
+
+    def test_an_open_page_for_the_same_balance_is_reused(self, client, demo_property, sandbox):
+        reservation = book_and_pay(client, 60)
+        first = self.pay_balance_page(client, reservation)
+        assert self.pay_balance_page(client, reservation) == first
+        assert GuestCheckout.objects.filter(reservation=reservation, purpose="balance").count() == 1
+
+    def test_a_change_closes_the_old_page_and_nobody_pays_the_old_amount(self, client, demo_property, sandbox):
+        reservation = book_and_pay(client, 60)
+        old_page = self.pay_balance_page(client, reservation)
+        change_dates(reservation.pk, future(60), future(64), actor=STAFF, by_guest=False)
+        [old] = GuestCheckout.objects.filter(reservation=reservation, purpose="balance")
+        assert old.settled_at is not None
+        client.post(urlsplit(old_page).path, PAYER)  # the guest pays the page they still have open
+        moved = Reservation.objects.get(pk=reservation.pk)
+        assert moved.amount_paid == reservation.amount_paid and not ProviderRefund.objects.exists()  # nothing taken, nothing to give back
+        new_page = self.pay_balance_page(client, moved)
+        assert new_page != old_page
+        assert client.post(urlsplit(new_page).path, PAYER).status_code == 303
+        moved.refresh_from_db()
+        assert moved.amount_paid == moved.total and not ProviderRefund.objects.exists()
