@@ -157,3 +157,11 @@ class TestBalancePages:
         assert client.post(urlsplit(new_page).path, PAYER).status_code == 303
         moved.refresh_from_db()
         assert moved.amount_paid == moved.total and not ProviderRefund.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_paid_stay_refunded_down_to_its_new_total_is_still_paid(client, demo_property, sandbox):
+    reservation = book_and_pay(client, 10, nights=4)
+    moved = change_dates(reservation.pk, future(10), future(13), actor=STAFF, by_guest=False).reservation
+    assert moved.amount_refunded > 0 and moved.amount_paid - moved.amount_refunded == moved.total
+    assert client.get(f"/api/v1/reservations/{moved.pk}").json()["payment"]["status"] == "paid"
