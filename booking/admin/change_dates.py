@@ -100,6 +100,7 @@ def _money(preview: DateChangeQuote, currency: str) -> dict[str, str]:
         "difference": sign + with_currency(preview.difference, currency),
         "owed": with_currency(preview.owed, currency) if preview.owed else "",
         "refund": with_currency(preview.refund, currency) if preview.refund else "",
+        "special_price": with_currency(preview.special_price, currency) if preview.special_price is not None else "",
     }
 
 

@@ -31,6 +31,7 @@ from booking import accepted_terms, pricing
 from booking.breakdown import breakdown_json
 from booking.calendar_file import DATES_CHANGED_ACTION
 from booking.errors import BookingError, DatesUnavailable
+from booking.host_price import HostPriceRefused, at_host_price, least_price, list_price
 from booking.models import OutboundEmail, Reservation
 from booking.payment_schedule import (
     DEFERRED,
@@ -72,7 +73,6 @@ class DateChangeNotAllowed(BookingError):
     IN_THE_PAST = "in_the_past"
     PRICE_CHANGED = "price_changed"  # the total confirmed is no longer the total
     REFUND_NOT_ALLOWED = "refund_not_allowed"  # the change would refund, and the person may not refund
-    SPECIAL_PRICE = "special_price"  # the guest: the host gave this stay a special price
 
     def __init__(self, detail: str | None = None, reason: str = ""):
         super().__init__(detail)
@@ -95,6 +95,7 @@ class DateChangeQuote:
     refund: Decimal  # what goes back to the guest's card
     breakdown: dict[str, Any]
     schedule: list[dict[str, Any]]
+    special_price: Decimal | None = None  # the host's special price kept for the new dates (before the city tax)
 
     @property
     def difference(self) -> Decimal:
@@ -179,6 +180,9 @@ def _quote(reservation: Reservation, check_in: date, check_out: date, *, by_gues
         promo=_promo_still_valid(reservation, stay),
         extras=_extras_still_offered(reservation, rules, stay),
     )
+    special = _special_price_kept(reservation, quote)
+    if special is not None:
+        quote = special
     with translation.override(reservation.language or "en"):  # labels in the booking's language, as at hold time
         breakdown = breakdown_json(quote)
     terms = accepted_terms.payment_terms(reservation.accepted_terms) if reservation.accepted_terms else None
@@ -200,6 +204,7 @@ def _quote(reservation: Reservation, check_in: date, check_out: date, *, by_gues
         refund=refund,
         breakdown=breakdown,
         schedule=schedule_json(schedule),
+        special_price=quote.total - quote.city_tax if special is not None else None,
     )
 
 
@@ -219,6 +224,26 @@ def _schedule_after_change(reservation: Reservation, total: Decimal, check_in: d
         due = old.due_date  # already overdue: the change does not restart its grace days
     paid = total - owed
     return ((ScheduleEntry(IMMEDIATE, paid, None),) if paid > 0 else ()) + (ScheduleEntry(DEFERRED, owed, due),)
+
+
+SPECIAL_PRICE_BOOKED = "booked_for_guest_special_price"  # the owner booking's history entry (services/owner_bookings.py)
+
+
+def _special_price_kept(reservation: Reservation, quote: pricing.Quote) -> pricing.Quote | None:
+    """A stay the owner booked at a special price (host_price.py) keeps the host's price for its
+    accommodation per night, times the new nights, plus the new dates' fees (cleaning, extras) and
+    city tax: the same one "Special price from the host" line, never above the new list price nor
+    below the fees. None for any other stay (priced as a new booking)."""
+    if not reservation.events.filter(message=SPECIAL_PRICE_BOOKED).exists():
+        return None
+    old = reservation.price_breakdown or {}
+    old_nights = (reservation.check_out - reservation.check_in).days
+    try:
+        per_night = (pricing.money(str(old.get("accommodation", 0))) + pricing.money(str(old.get("discount_amount", 0)))) / max(old_nights, 1)
+        price = min(max(pricing.money(per_night * len(quote.nights)) + least_price(quote), least_price(quote)), list_price(quote))
+        return at_host_price(quote, price)
+    except (HostPriceRefused, ArithmeticError, ValueError):
+        return None
 
 
 def _taken_ranges_without(reservation: Reservation, start: date, end: date, now: datetime) -> list[tuple[date, date, datetime | None]]:

@@ -1,6 +1,8 @@
 """Staff changing dates in the back office: a change that would refund part of the payment needs
 the refund permission too, as the refund page does (docs/date-changes.md, "Who may change what")."""
 
+from decimal import Decimal
+
 import pytest
 from django.contrib.admin.utils import quote
 from django.contrib.auth.models import Permission
@@ -67,3 +69,12 @@ def test_the_service_checks_it_under_the_lock(stay):
     with pytest.raises(DateChangeNotAllowed) as refused:
         change_dates(stay.pk, future(10), future(12), actor="staff marco", by_guest=False, may_refund=False)
     assert refused.value.reason == "refund_not_allowed" and untouched(stay)
+
+
+def test_staff_see_the_special_price_kept(staff, demo_property, sandbox):
+    from tests.money.test_date_change_money import TestSpecialPrice
+
+    client = staff("view_reservation", "change_reservation", "refund_reservation")
+    reservation = TestSpecialPrice().book_at_special_price(Client(), Decimal("400.00"))
+    preview = client.post(url(reservation), {"check_in": future(70), "check_out": future(74), "preview": "1"})
+    assert preview.status_code == 200 and "data-special-price" in preview.content.decode()

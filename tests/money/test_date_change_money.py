@@ -165,3 +165,44 @@ def test_a_paid_stay_refunded_down_to_its_new_total_is_still_paid(client, demo_p
     moved = change_dates(reservation.pk, future(10), future(13), actor=STAFF, by_guest=False).reservation
     assert moved.amount_refunded > 0 and moved.amount_paid - moved.amount_refunded == moved.total
     assert client.get(f"/api/v1/reservations/{moved.pk}").json()["payment"]["status"] == "paid"
+
+
+@pytest.mark.django_db
+class TestSpecialPrice:
+    def book_at_special_price(self, client, price: Decimal) -> Reservation:
+        from booking.services.holds import GuestDetails
+        from booking.services.owner_bookings import Party, book_for_guest
+
+        held = book_for_guest(
+            check_in=future(60),
+            check_out=future(63),
+            party=Party(adults=2),
+            guest=GuestDetails("Ada", "Lovelace", "ada@example.com", "+39 055 1234567"),
+            language="en",
+            staff="staff giulia",
+            special_price=price,
+        )
+        opened = client.get(f"/pay/{held.pk}")
+        assert client.post(urlsplit(opened["Location"]).path, PAYER).status_code == 303
+        held.refresh_from_db()
+        assert held.status == "confirmed"
+        return held
+
+    def test_the_hosts_price_per_night_is_kept_for_the_new_nights(self, client, demo_property, sandbox):
+        reservation = self.book_at_special_price(client, Decimal("400.00"))
+        old = reservation.price_breakdown
+        assert [d["label"] for d in old["discounts"]] == ["Special price from the host"] and reservation.total < Decimal("500")
+        per_night = (Decimal(str(old["accommodation"])) + Decimal(str(old["discount_amount"]))) / 3
+        moved = change_dates(reservation.pk, future(70), future(74), actor=STAFF, by_guest=False)
+        new = moved.reservation.price_breakdown
+        fees = Decimal(str(new["cleaning_fee"])) + Decimal(str(new.get("extras_total") or 0))
+        assert moved.quote.special_price == (per_night * 4).quantize(Decimal("0.01")) + fees
+        assert moved.reservation.total == moved.quote.special_price + Decimal(str(new["city_tax"]))
+        assert [d["label"] for d in new["discounts"]] == ["Special price from the host"]
+        assert Decimal(str(new["accommodation"])) + Decimal(str(new["discount_amount"])) == (per_night * 4).quantize(Decimal("0.01"))
+
+    def test_a_stay_at_list_price_is_priced_as_a_new_booking(self, client, demo_property, sandbox):
+        reservation = book_and_pay(client, 60)
+        moved = change_dates(reservation.pk, future(70), future(74), actor=STAFF, by_guest=False)
+        assert moved.quote.special_price is None
+        assert "Special price from the host" not in str(moved.reservation.price_breakdown)
