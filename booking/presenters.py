@@ -139,6 +139,8 @@ def payment_status(reservation: Reservation) -> str:
     paid, refunded = reservation.amount_paid, reservation.amount_refunded
     if refunded and refunded >= paid > 0:
         return "refunded"
+    if refunded and paid - refunded == reservation.total:  # given back only what was paid beyond a lower total (a date change)
+        return "paid"
     if refunded:
         return "partially_refunded"
     if paid > 0 and paid >= reservation.total:

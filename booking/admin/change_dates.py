@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy
 from booking.admin_display import with_currency
 from booking.errors import BookingError
 from booking.models import Reservation
-from booking.services.date_changes import DateChangeQuote, change_dates, quote_change
+from booking.services.date_changes import DateChangeNotAllowed, DateChangeQuote, change_dates, quote_change
 
 
 class ChangeDatesForm(forms.Form):
@@ -50,6 +50,9 @@ def change_dates_view(model_admin, request, object_id):
     initial = {"check_in": reservation.check_in, "check_out": reservation.check_out}
     form = ChangeDatesForm(request.POST if request.method == "POST" else None, initial=initial)
     preview: DateChangeQuote | None = None
+    status = 200
+    # A change that refunds goes through the refund service: it needs the refund page's permission.
+    may_refund = model_admin.has_refund_permission(request, reservation)
     if form.is_bound and form.is_valid():
         data = form.cleaned_data
         try:
@@ -61,11 +64,20 @@ def change_dates_view(model_admin, request, object_id):
                     actor=f"staff {request.user.get_username()}",
                     by_guest=False,
                     expected_total=data["total"] if data["total"] is not None else Decimal("-1"),
+                    may_refund=may_refund,
                 )
                 _tell_what_was_done(model_admin, request, done.reservation, done.quote, done.refund_failed)
                 return HttpResponseRedirect(change_url)
             preview = quote_change(reservation.pk, data["check_in"], data["check_out"], by_guest=False)
+            if preview.refund > 0 and not may_refund:
+                raise DateChangeNotAllowed(reason=DateChangeNotAllowed.REFUND_NOT_ALLOWED)
             form = ChangeDatesForm(initial={**data, "total": preview.total})
+        except DateChangeNotAllowed as refused:
+            if refused.reason != DateChangeNotAllowed.REFUND_NOT_ALLOWED:
+                form.add_error(None, refused.detail)
+            else:
+                preview, status = None, 403
+                form.add_error(None, _("These dates would refund part of the payment to the guest, and you may not make refunds. Ask someone who may."))
         except BookingError as error:
             form.add_error(None, error.detail)
     context = {
@@ -77,7 +89,7 @@ def change_dates_view(model_admin, request, object_id):
         "preview": preview,
         "money": _money(preview, reservation.currency) if preview else {},
     }
-    return TemplateResponse(request, "admin/booking/reservation/change_dates.html", context)
+    return TemplateResponse(request, "admin/booking/reservation/change_dates.html", context, status=status)
 
 
 def _money(preview: DateChangeQuote, currency: str) -> dict[str, str]:
@@ -88,6 +100,7 @@ def _money(preview: DateChangeQuote, currency: str) -> dict[str, str]:
         "difference": sign + with_currency(preview.difference, currency),
         "owed": with_currency(preview.owed, currency) if preview.owed else "",
         "refund": with_currency(preview.refund, currency) if preview.refund else "",
+        "special_price": with_currency(preview.special_price, currency) if preview.special_price is not None else "",
     }
 
 

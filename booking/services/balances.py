@@ -5,8 +5,9 @@ Every payment is a Payment row keyed by the provider's payment intent, written u
 reservation's lock with amount_paid, so a replayed webhook, a second worker or the command run
 beside the beat job records it once. The job tries each due balance at most once per local day
 (a BalanceAttempt row per day, unique); the provider call runs outside the lock with an
-idempotency key of the reservation, the schedule entry and the number of refused tries, so a
-crash after the provider charged is answered, next time, with that same charge.
+idempotency key of the reservation, the schedule entry, the amount, the payments recorded and the
+number of refused tries (balance_key), so a crash after the provider charged is answered, next
+time, with that same charge, and a new debt of the same amount is a new charge.
 A refused card never cancels the stay: the guest is emailed a link to pay, the job tries again
 each day, and after the grace days staff are flagged and the owner emailed.
 """
@@ -30,11 +31,12 @@ from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe
 from booking.payments.ledger import from_cents, to_cents
 from booking.payments.payment_models import BalanceAttempt, GuestCheckout, Payment
+from booking.payments.providers import get_provider
 from booking.payments.saved_cards import saved_cards
 from booking.selectors import given_back_for_date_changes, stays_given_back_for_date_changes
 from booking.services import money_alerts
 from booking.services.audit import flag, record_event
-from booking.services.guest_checkouts import start_guest_checkout
+from booking.services.guest_checkouts import open_checkout_of, settle, start_guest_checkout
 from booking.services.locking import reservation_transaction
 from booking.services.receipts import issue_receipt
 
@@ -179,13 +181,16 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
                 return "tried_today"
             card = locked.payments.exclude(customer_id="").order_by("-paid_at", "-pk").first()
             refused_before = BalanceAttempt.objects.filter(reservation=locked, due_date=due, outcome=BalanceAttempt.Outcome.DECLINED).count()
+            payments_before = locked.payments.count()
             BalanceAttempt.objects.create(reservation=locked, due_date=due, attempted_on=as_of)
             currency = locked.currency
     except IntegrityError:  # another worker created today's attempt a moment ago
         return "tried_today"
     if card is None:
         return _refused(reservation_id, as_of, due, owed, charge_id="", reason="No saved card to charge.")
-    key = f"balance-{reservation_id}-{due.isoformat()}-{to_cents(owed)}-try{refused_before + 1}"
+    # One key per debt: a retry after a crash (no payment recorded since) asks again with the same key,
+    # while the same amount owed again on the same date (a date change after a charge) gets a new one.
+    key = balance_key(reservation_id, due, owed, payments_before=payments_before, refused_before=refused_before)
     try:
         cards = saved_cards(card.provider)
         method = card.payment_method_id or cards.payment_method_of(card.provider_id)
@@ -217,6 +222,13 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
             actor=ACTOR,
         )
     return "charged"
+
+
+def balance_key(reservation_id: str, due: date, owed: Decimal, *, payments_before: int, refused_before: int) -> str:
+    """The provider idempotency key of a balance charge: the stay, the due date, the amount, the
+    number of payments recorded before it (a new debt after a charge is a new key) and of refused
+    tries of this due date (each daily retry after a refusal is a new charge)."""
+    return f"balance-{reservation_id}-{due.isoformat()}-{to_cents(owed)}-p{payments_before}-try{refused_before + 1}"
 
 
 def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, charge_id: str, reason: str) -> str:
@@ -258,12 +270,16 @@ def _refused(reservation_id: str, as_of: date, due: date, owed: Decimal, *, char
 
 
 def start_balance_checkout(reservation: Reservation, *, return_url: str) -> str:
-    """A checkout page for the balance owed; returns its URL. The payment is recorded by the same
-    event handlers as any checkout (balance_checkout_paid)."""
+    """A checkout page for the balance owed; returns its URL. A page still open for exactly this
+    amount is reused. The payment is recorded by the same event handlers as any checkout
+    (balance_checkout_paid)."""
 
     owed = balance_owed(reservation)
     if owed <= 0:
         raise InvalidTransition("Nothing is left to pay for this stay.")
+    still_open = open_checkout_of(reservation, GuestCheckout.Purpose.BALANCE)
+    if still_open is not None and still_open.amount == owed and still_open.currency == reservation.currency:
+        return still_open.url  # a second click, or the link in an email: the page already open
     checkout = start_guest_checkout(
         reservation,
         purpose=GuestCheckout.Purpose.BALANCE,
@@ -272,6 +288,26 @@ def start_balance_checkout(reservation: Reservation, *, return_url: str) -> str:
         return_url=return_url,
     )
     return checkout.url
+
+
+def close_stale_balance_checkouts(reservation_id: str) -> int:
+    """After the balance changed (a date change): close, at the provider, the balance pages still
+    open for another amount, so nobody pays an old amount (it would not match the balance and be
+    refunded whole). Outside any lock. A page the provider closed is settled (the reconciliation job
+    stops asking); one it could not close stays for the job, and its expiry settles it."""
+    owed = balance_owed(Reservation.objects.get(pk=reservation_id))
+    stale = GuestCheckout.objects.filter(reservation_id=reservation_id, purpose=GuestCheckout.Purpose.BALANCE, settled_at=None).exclude(amount=owed)
+    closed = 0
+    for checkout in stale:
+        try:
+            session = get_provider(checkout.provider).expire_checkout_session(checkout.session_id)
+        except BookingError as error:
+            logger.info("balance checkout %s of %s not closed: %s", checkout.session_id, reservation_id, error.detail)
+            continue
+        if session.status != "complete":  # paid a moment ago: its payment event records it (or refunds it)
+            settle(checkout.session_id)
+            closed += 1
+    return closed
 
 
 # --- Emails -----------------------------------------------------------------------------------------

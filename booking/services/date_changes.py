@@ -11,8 +11,9 @@ when the guest made the change, one notice to the owner in the owner's language)
 
 The money follows: a dearer stay owes the difference as its balance (paid from the manage page's
 existing balance checkout, or charged on the balance date); a cheaper one gives back what was paid
-beyond the new total through the refund service (refunds.refund_payment), after the commit, with
-an idempotency key of the change. What such refunds gave back is owed again if the stay later
+beyond the new total through the refund service: requested under the lock, in the change's
+transaction (refunds.request_refund_locked), and asked of the provider after the commit, with an
+idempotency key of the change (a process that dies in between leaves it to the refund job). What such refunds gave back is owed again if the stay later
 costs more (balances.balance_owed).
 """
 
@@ -34,14 +35,26 @@ from booking.breakdown import breakdown_json
 from booking.calendar_file import DATES_CHANGED_ACTION
 from booking.errors import BookingError, DatesUnavailable
 from booking.formatting import format_date
+from booking.host_price import HostPriceRefused, at_host_price, least_price, list_price
 from booking.models import OutboundEmail, Reservation
 from booking.notifications import admin_url, queue_notice
-from booking.payment_schedule import payment_schedule, schedule_json, terms_of
+from booking.payment_schedule import (
+    DEFERRED,
+    IMMEDIATE,
+    PaymentTerms,
+    ScheduleEntry,
+    balance_entry,
+    payment_schedule,
+    schedule_json,
+    stored_schedule,
+    terms_of,
+)
+from booking.payments.models import ProviderRefund
 from booking.rules import promo_rule, rules_for
 from booking.selectors import DATE_CHANGE_REFUND_PREFIX, blocking_reservations, blocks_between, today
 from booking.services import refunds
 from booking.services.audit import flag_for_staff, record_event
-from booking.services.balances import balance_owed, manage_url, queue_guest_notice
+from booking.services.balances import balance_owed, close_stale_balance_checkouts, manage_url, queue_guest_notice
 from booking.services.holds import _run_before_hold_hooks, expire_lapsed_holds_overlapping
 from booking.services.locking import reservation_transaction
 from booking.services.owner_alerts import in_owner_language
@@ -65,6 +78,7 @@ class DateChangeNotAllowed(BookingError):
     SAME_DATES = "same_dates"
     IN_THE_PAST = "in_the_past"
     PRICE_CHANGED = "price_changed"  # the total confirmed is no longer the total
+    REFUND_NOT_ALLOWED = "refund_not_allowed"  # the change would refund, and the person may not refund
 
     def __init__(self, detail: str | None = None, reason: str = ""):
         super().__init__(detail)
@@ -87,6 +101,7 @@ class DateChangeQuote:
     refund: Decimal  # what goes back to the guest's card
     breakdown: dict[str, Any]
     schedule: list[dict[str, Any]]
+    special_price: Decimal | None = None  # the host's special price kept for the new dates (before the city tax)
 
     @property
     def difference(self) -> Decimal:
@@ -171,14 +186,17 @@ def _quote(reservation: Reservation, check_in: date, check_out: date, *, by_gues
         promo=_promo_still_valid(reservation, stay),
         extras=_extras_still_offered(reservation, rules, stay),
     )
+    special = _special_price_kept(reservation, quote)
+    if special is not None:
+        quote = special
     with translation.override(reservation.language or "en"):  # labels in the booking's language, as at hold time
         breakdown = breakdown_json(quote)
     terms = accepted_terms.payment_terms(reservation.accepted_terms) if reservation.accepted_terms else None
-    schedule = payment_schedule(quote.total, check_in=check_in, today=today(), terms=terms or terms_of(rules))
     state = refunds.refund_state(reservation)
     net_paid = state.paid - state.refunded - state.pending - state.in_flight
-    owed = balance_owed(reservation, total=quote.total)
     refund = max(ZERO, net_paid - quote.total) if reservation.payment_intent_id else ZERO
+    owed = balance_owed(reservation, total=quote.total) if refund == 0 else ZERO
+    schedule = _schedule_after_change(reservation, quote.total, check_in, terms or terms_of(rules), owed)
     return DateChangeQuote(
         reservation_id=reservation.pk,
         old_check_in=reservation.check_in,
@@ -188,11 +206,50 @@ def _quote(reservation: Reservation, check_in: date, check_out: date, *, by_gues
         old_total=reservation.total,
         total=quote.total,
         currency=reservation.currency,
-        owed=owed if refund == 0 else ZERO,
+        owed=owed,
         refund=refund,
         breakdown=breakdown,
         schedule=schedule_json(schedule),
+        special_price=quote.total - quote.city_tax if special is not None else None,
     )
+
+
+def _schedule_after_change(reservation: Reservation, total: Decimal, check_in: date, terms: PaymentTerms, owed: Decimal) -> tuple[ScheduleEntry, ...]:
+    """The schedule for the new total and check-in under the accepted terms. When the stay will owe
+    something and those terms leave no balance date ahead (the new check-in is within
+    balance_due_days, or the stay was paid in full), what it owes becomes the deferred entry, due on
+    the day of the change (or on its old balance date, if that passed unpaid), after an immediate
+    entry of what was paid: the amounts still sum to the total, and the balance job charges it (a
+    refused card takes the usual declined, grace and flag path) while the guest may pay it by link."""
+    schedule = payment_schedule(total, check_in=check_in, today=today(), terms=terms)
+    if owed <= 0 or balance_entry(schedule) is not None:
+        return schedule
+    due = today()
+    old = balance_entry(stored_schedule(reservation.payment_schedule, reservation.total))
+    if old is not None and old.due_date is not None and old.due_date < due and balance_owed(reservation) > 0:
+        due = old.due_date  # already overdue: the change does not restart its grace days
+    paid = total - owed
+    return ((ScheduleEntry(IMMEDIATE, paid, None),) if paid > 0 else ()) + (ScheduleEntry(DEFERRED, owed, due),)
+
+
+SPECIAL_PRICE_BOOKED = "booked_for_guest_special_price"  # the owner booking's history entry (services/owner_bookings.py)
+
+
+def _special_price_kept(reservation: Reservation, quote: pricing.Quote) -> pricing.Quote | None:
+    """A stay the owner booked at a special price (host_price.py) keeps the host's price for its
+    accommodation per night, times the new nights, plus the new dates' fees (cleaning, extras) and
+    city tax: the same one "Special price from the host" line, never above the new list price nor
+    below the fees. None for any other stay (priced as a new booking)."""
+    if not reservation.events.filter(message=SPECIAL_PRICE_BOOKED).exists():
+        return None
+    old = reservation.price_breakdown or {}
+    old_nights = (reservation.check_out - reservation.check_in).days
+    try:
+        per_night = (pricing.money(str(old.get("accommodation", 0))) + pricing.money(str(old.get("discount_amount", 0)))) / max(old_nights, 1)
+        price = min(max(pricing.money(per_night * len(quote.nights)) + least_price(quote), least_price(quote)), list_price(quote))
+        return at_host_price(quote, price)
+    except (HostPriceRefused, ArithmeticError, ValueError):
+        return None
 
 
 def _taken_ranges_without(reservation: Reservation, start: date, end: date, now: datetime) -> list[tuple[date, date, datetime | None]]:
@@ -226,16 +283,28 @@ def _extras_still_offered(reservation: Reservation, rules: pricing.PricingRules,
 # --- The change -----------------------------------------------------------------------------------
 
 
-def change_dates(reservation_id: str, check_in: date, check_out: date, *, actor: str, by_guest: bool, expected_total: Decimal | None = None) -> DateChange:
+def change_dates(
+    reservation_id: str,
+    check_in: date,
+    check_out: date,
+    *,
+    actor: str,
+    by_guest: bool,
+    expected_total: Decimal | None = None,
+    may_refund: bool = True,
+) -> DateChange:
     """Move a confirmed stay to [check_in, check_out): DatesUnavailable when a new night is taken or
     the rules refuse the stay, DateChangeNotAllowed otherwise (the stay is then untouched). With
-    `expected_total` (the total the person confirmed) a price that moved since is refused too."""
+    `expected_total` (the total the person confirmed) a price that moved since is refused too; with
+    `may_refund` False (staff without the refund permission) so is a change that would refund."""
     _run_before_hold_hooks()  # as before a hold: stale listing-platform feeds are brought up to date first
     try:
         with reservation_transaction(reservation_id) as locked:
             now = timezone.now()
             expire_lapsed_holds_overlapping(locked.property_id, check_in, check_out, now)
             quote = _quote(locked, check_in, check_out, by_guest=by_guest, now=now)
+            if quote.refund > 0 and not may_refund:
+                raise DateChangeNotAllowed("This change would refund the guest, which needs the refund permission.", DateChangeNotAllowed.REFUND_NOT_ALLOWED)
             if expected_total is not None and pricing.money(expected_total) != quote.total:
                 raise DateChangeNotAllowed("The price of the new dates has changed; look at it again before confirming.", DateChangeNotAllowed.PRICE_CHANGED)
             if settings.TEST_RACE_WINDOW_SECONDS:  # tests only, as in the hold path: a missing lock shows on every run
@@ -271,11 +340,16 @@ def change_dates(reservation_id: str, check_in: date, check_out: date, *, actor:
             if by_guest:  # staff who moved a stay know it already
                 queue_owner_notice(locked, quote)
             changes = locked.events.filter(action=ACTION).count()
+            requests, refund_failed = _request_refund(locked, quote, actor=actor, key=f"{DATE_CHANGE_REFUND_PREFIX}{reservation_id}-{changes}")
     except IntegrityError as error:  # the PostgreSQL exclusion constraint: only if the lock was bypassed
         raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error
-    refund_failed = ""
-    if quote.refund > 0:
-        refund_failed = _refund(reservation_id, quote, actor=actor, key=f"{DATE_CHANGE_REFUND_PREFIX}{reservation_id}-{changes}")
+    close_stale_balance_checkouts(reservation_id)  # an old balance page's amount is no longer the balance
+    if requests:
+        refund_failed = _refund(requests)
+    if refund_failed:
+        logger.warning("date change of %s: refund not made: %s", reservation_id, refund_failed)
+        params = {"amount": quote.refund, "currency": quote.currency, "reason": refund_failed}
+        flag_for_staff(reservation_id, actor=actor, message="flag_date_change_refund_failed", params=params)
     return DateChange(Reservation.objects.select_related("property").get(pk=reservation_id), quote, refund_failed)
 
 
@@ -301,14 +375,24 @@ def queue_owner_notice(reservation: Reservation, quote: DateChangeQuote) -> Outb
     )
 
 
-def _refund(reservation_id: str, quote: DateChangeQuote, *, actor: str, key: str) -> str:
-    """Give back what was paid beyond the new total, through the one refund service. A failure
-    leaves the stay moved and flags it for staff, who refund from the refund page."""
+def _request_refund(locked: Reservation, quote: DateChangeQuote, *, actor: str, key: str) -> tuple[list[ProviderRefund], str]:
+    """Under the lock, in the change's transaction: the refund of what was paid beyond the new total
+    is written as REQUESTED through the one refund service, so if the process dies after the commit
+    the refund job makes it (same key). Returns the requests, or the reason none could be written
+    (the stay still moves; staff are flagged)."""
+    if quote.refund <= 0:
+        return [], ""
     try:
-        refunds.refund_payment(reservation_id, actor=actor, amount=quote.refund, reason="dates changed: paid beyond the new total", request_key=key)
+        return refunds.request_refund_locked(locked, actor=actor, amount=quote.refund, reason="dates changed: paid beyond the new total", request_key=key), ""
     except BookingError as error:
-        logger.warning("date change of %s: refund not made: %s", reservation_id, error.detail)
-        params = {"amount": quote.refund, "currency": quote.currency, "reason": error.detail}
-        flag_for_staff(reservation_id, actor=actor, message="flag_date_change_refund_failed", params=params)
+        return [], error.detail
+
+
+def _refund(requests: list[ProviderRefund]) -> str:
+    """After the commit: ask the provider for the requests. A failure leaves the stay moved; the
+    caller flags it for staff, who refund from the refund page."""
+    try:
+        refunds.make_refunds(requests)
+    except BookingError as error:
         return error.detail
     return ""

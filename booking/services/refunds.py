@@ -138,6 +138,26 @@ def refund_payment(
     return make_refunds(requests)
 
 
+def request_refund_locked(locked: Reservation, *, actor: str, amount: Decimal, reason: str, request_key: str) -> list[ProviderRefund]:
+    """Under the caller's reservation lock (a service refunding as part of its own change, such as a
+    date change): write the REQUESTED refund rows for `amount` in the caller's transaction, with the
+    staff refund's checks and keys, so a process that dies after the commit leaves requests the
+    refund job asks again (redrive_stale_requests). The caller passes them to make_refunds after its
+    commit. A request key already used answers with nothing new (RefundNotPossible if it failed)."""
+    done = ProviderRefund.objects.filter(idempotency_key=request_key).first()
+    if done is not None:
+        _repeated_request(done, locked)
+        return []
+    state = refund_state(locked)
+    if state.cancellation_in_flight:
+        raise RefundNotPossible("The cancellation refund is being made right now; look again in a minute.")
+    left = state.refundable if locked.payment_intent_id else ZERO
+    amount = money(amount)
+    if not Decimal("0.01") <= amount <= left:
+        raise RefundNotPossible(f"Refund between 0.01 and {left} {locked.currency}.")
+    return _requests(locked, kind=Kind.STAFF, amount=amount, keys=lambda n: part_key(request_key, n), actor=actor, reason=reason)
+
+
 def part_key(request_key: str, part: int) -> str:
     """The idempotency key of one part of a refund request (part 1 is the request's own key)."""
     return request_key if part == 1 else f"{request_key}-part{part}"

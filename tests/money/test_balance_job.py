@@ -82,7 +82,7 @@ class TestWithStripe:
         [call] = intent_calls(fake_stripe)
         assert call.form["off_session"] == "true" and call.form["confirm"] == "true"
         assert call.form["amount"] == str(int(balance * 100)) and call.form["payment_method"] == "pm_card_visa"
-        assert call.headers["idempotency-key"] == f"balance-{reservation.pk}-{due_date(reservation)}-{int(balance * 100)}-try1"
+        assert call.headers["idempotency-key"] == f"balance-{reservation.pk}-{due_date(reservation)}-{int(balance * 100)}-p1-try1"
         reservation.refresh_from_db()
         assert reservation.amount_paid == reservation.total
         assert [p.kind for p in reservation.payments.all()] == ["deposit", "balance"]
