@@ -169,6 +169,8 @@ def _quote(reservation: Reservation, check_in: date, check_out: date, *, by_gues
         raise DateChangeNotAllowed("The new check-in cannot be in the past.", DateChangeNotAllowed.IN_THE_PAST)
     prop = reservation.property
     rules = rules_for(prop)
+    if (check_out - check_in).days > rules.max_nights:  # refused before reading the calendar night by night
+        raise DatesUnavailable(f"Stays last at most {rules.max_nights} nights.", pricing.Unavailable.MAX_STAY)
     stay = pricing.Stay(check_in, check_out)
     window = pricing.gap_window(stay)
     ranges = _taken_ranges_without(reservation, *window, now)

@@ -84,3 +84,21 @@ def test_a_dearer_change_leads_to_the_balance_checkout(client, stay):
     checkout = client.post(f"/manage/{stay.manage_token}/pay-balance")
     assert checkout.status_code == 303 and urlsplit(checkout["Location"]).path.startswith("/")
     assert Reservation.objects.get(pk=stay.pk).total == Decimal(total)
+
+
+@pytest.mark.parametrize(
+    "check_in, check_out",
+    [
+        (None, "9999-12-30"),  # a stay of three million nights: refused before the calendar is read night by night
+        ("9999-12-30", "9999-12-31"),  # the end of the calendar: refused by the rules, not by an OverflowError
+        ("0001-01-01", "0001-01-03"),
+    ],
+)
+def test_dates_at_the_ends_of_the_calendar_are_refused_not_a_server_error(client, stay, monkeypatch, check_in, check_out):
+    from booking.services import date_changes
+
+    if check_in is None:
+        check_in = str(stay.check_in)
+        monkeypatch.setattr(date_changes, "_taken_ranges_without", lambda *args: pytest.fail("read the calendar for a stay no rule allows"))
+    response = change_page(client, stay, check_in=check_in, check_out=check_out)
+    assert response.status_code == 409
