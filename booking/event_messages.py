@@ -76,6 +76,9 @@ MESSAGES = {
     "paid_after_lapse_taken": gettext_lazy("paid after the hold lapsed, and the nights were taken meanwhile"),
     "second_payment": gettext_lazy("a second payment for a reservation already paid"),
     "date_change_refund": gettext_lazy("dates changed: paid beyond the new total"),
+    "balance_paid_twice": gettext_lazy("the balance was paid twice: the card was charged while the guest paid the page"),
+    "paid_for_expired": gettext_lazy("paid for a reservation that is expired"),
+    "paid_for_cancelled": gettext_lazy("paid for a reservation that is cancelled"),
 }
 
 # A provider refund's kind and state (booking.payments.models.ProviderRefund), for the history and the

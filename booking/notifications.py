@@ -340,9 +340,13 @@ def _message_for(row: OutboundEmail) -> EmailMultiAlternatives | None:
     """The owner's copies are in English; the guest's emails in the language they booked in. Every
     attempt at one row carries the same Message-ID, so mail clients show a resent copy as one."""
     if row.kind not in OutboundEmail.STAY_KINDS:  # written when queued
+        # In the reader's language: the guest's for a guest, the back office's for the owner. Italian
+        # elides the article before the 8th and the 11th ("dall’8"), whichever template wrote the date.
+        guest = row.recipient == OutboundEmail.Recipient.GUEST and row.reservation is not None
+        language = (row.reservation.language if guest and row.reservation else settings.LANGUAGE_CODE) or "en"
         notice = EmailMultiAlternatives(
-            subject=row.subject,
-            body=row.body,
+            subject=with_elision(row.subject, language),
+            body=with_elision(row.body, language),
             from_email=settings.DEFAULT_FROM_EMAIL,
             to=[row.to_address],
             reply_to=[row.reply_to] if row.reply_to else [],

@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 
 from booking.errors import DatesUnavailable, InvalidTransition
 from booking.event_messages import english_note, to_params
-from booking.models import Reservation
+from booking.models import Reservation, ReservationEvent
 from booking.notifications import queue_refunded_payment_notice
 from booking.payments.ledger import from_cents, record_unbookable_payment, to_cents
 from booking.payments.models import PaymentEvent
@@ -306,6 +306,14 @@ def _refund_unbookable_payment(owed: RefundOwed, *, event_id: str, event_type: s
     with writer_transaction():
         if not _claim(event_id, event_type, source, owed.reservation_id, REFUNDED_PREFIX + owed.reason):
             return Outcome(owed.reservation_id, "duplicate: already applied")
+        if (
+            "refund" in params
+            and ReservationEvent.objects.filter(reservation_id=owed.reservation_id, action="refund", params__refund=params["refund"]).exists()
+        ):
+            # The same payment reported twice (its webhook and the reconciliation job, in either
+            # order): the refund's key made it once; it is recorded, and the owner told, once.
+            guest_checkouts.settle(owed.session_id)
+            return Outcome(owed.reservation_id, "duplicate: this payment was already refunded")
         record_unbookable_payment(
             owed.reservation_id,
             amount_paid=from_cents(owed.amount_cents),

@@ -45,6 +45,7 @@ from booking.payment_schedule import (
     ScheduleEntry,
     balance_entry,
     payment_schedule,
+    schedule_from_json,
     schedule_json,
     stored_schedule,
     terms_of,
@@ -106,6 +107,12 @@ class DateChangeQuote:
     @property
     def difference(self) -> Decimal:
         return self.total - self.old_total
+
+    @property
+    def owed_due_date(self) -> date | None:
+        """When the balance job charges what is owed to the saved card (the schedule's balance date)."""
+        entry = balance_entry(schedule_from_json(self.schedule))
+        return entry.due_date if entry is not None else None
 
     @property
     def nights(self) -> int:
@@ -347,8 +354,8 @@ def change_dates(
         raise DatesUnavailable("These dates were just taken.", pricing.Unavailable.BOOKED) from error
     close_stale_balance_checkouts(reservation_id)  # an old balance page's amount is no longer the balance
     if requests:
-        refund_failed = _refund(requests)
-    if refund_failed:
+        refund_failed = _refund(requests)  # a failure is flagged ("Refund failed…") and the owner told by the refund service
+    elif refund_failed:  # the refund could not even be requested
         logger.warning("date change of %s: refund not made: %s", reservation_id, refund_failed)
         params = {"amount": quote.refund, "currency": quote.currency, "reason": refund_failed}
         flag_for_staff(reservation_id, actor=actor, message="flag_date_change_refund_failed", params=params)

@@ -49,6 +49,8 @@ ZERO = Decimal("0.00")
 # provider's own timeout and retries take about a minute): the refund job asks again, same key.
 REDRIVE_AFTER = timedelta(minutes=5)
 REFUND_FAILED_FLAG = "Refund failed"
+# Flags a successful refund answers: a failed refund, or a date change whose refund could not be made.
+REFUND_FLAGS = (REFUND_FAILED_FLAG, "Dates changed: the refund of")
 
 
 class RefundNotPossible(BookingError):
@@ -260,7 +262,7 @@ def record_refund(request_id: int, answer: Refund) -> Reservation:
         request.amount = from_cents(answer.amount_cents)
         request.settled_at = timezone.now()
         request.save(update_fields=["status", "provider_refund_id", "amount", "settled_at"])
-        if locked.needs_attention.startswith(REFUND_FAILED_FLAG):
+        if locked.needs_attention.startswith(REFUND_FLAGS):
             locked.needs_attention = ""
             locked.save(update_fields=["needs_attention", "updated_at"])
         counts_toward_cancellation = request.kind == Kind.CANCELLATION or (locked.cancelled_at is not None and request.requested_at >= locked.cancelled_at)

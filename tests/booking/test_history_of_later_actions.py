@@ -41,3 +41,14 @@ def test_a_booking_by_staff_and_a_hold_reminder_read_in_german():
         assert special == "im Backoffice für den Gast gebucht, 24 Std. reserviert; Zahlungslink per E-Mail gesendet; Sonderpreis 500,00 EUR vor Kurtaxe"
         assert describe("hold_reminder_queued", {}, "") == "eine Erinnerung an die nicht abgeschlossene Buchung eingereiht"
         assert action_label("owner_booking") == "vom Personal gebucht"
+
+
+def test_the_reasons_a_payment_could_not_be_taken_read_in_italian():
+    from booking.event_messages import to_params
+
+    params = to_params({"amount": Decimal("300.00"), "currency": "EUR", "refund": "re_1", "reason": "paid for a reservation that is cancelled"})
+    with override("it"):
+        assert "pagamento per una prenotazione cancellata" in describe("flag_payment_refunded", params, "")
+        assert describe("", {}, "the balance was paid twice: the card was charged while the guest paid the page").startswith(
+            "il saldo è stato pagato due volte"
+        )

@@ -57,3 +57,34 @@ def test_the_italian_confirmation_says_presso_and_dall_8(api, demo_property, dja
     assert ": dall’8 " in guest.subject and " all’11 " in guest.subject
     assert "dal 8" not in guest.subject and " a Attico" not in guest.body + guest.subject
     assert "presso Attico Santa Croce" in guest.body
+
+
+def test_a_notice_written_when_queued_is_elided_in_the_readers_language(demo_property):
+    """Emails written when queued (date changes, payment links, reminders, owner notices) come from
+    many templates: the outbox elides them once, in the guest's language or the back office's."""
+    from booking.models import OutboundEmail
+    from booking.notifications import build_message
+
+    reservation = Reservation.objects.create(
+        property=demo_property,
+        check_in=date(2027, 2, 8),
+        check_out=date(2027, 2, 11),
+        guests=2,
+        total=500,
+        price_breakdown={},
+        language="it",
+        guest_email="g@example.com",
+    )
+    guest = OutboundEmail.objects.create(
+        reservation=reservation,
+        kind=OutboundEmail.Kind.DATES_CHANGED,
+        recipient=OutboundEmail.Recipient.GUEST,
+        subject="Nuove date dal 8 feb",
+        body="Nuove date: dal 8 feb 2027 al 11 feb 2027.",
+        to_address="g@example.com",
+    )
+    assert build_message(guest).body.startswith("Nuove date: dall’8 feb 2027 all’11 feb 2027.")
+    assert build_message(guest).subject == "Nuove date dall’8 feb"
+    Reservation.objects.filter(pk=reservation.pk).update(language="de")
+    guest.refresh_from_db()
+    assert build_message(guest).body.startswith("Nuove date: dal 8 feb"), "only Italian elides"
