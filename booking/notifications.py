@@ -342,8 +342,8 @@ def _message_for(row: OutboundEmail) -> EmailMultiAlternatives | None:
     if row.kind not in OutboundEmail.STAY_KINDS:  # written when queued
         # In the reader's language: the guest's for a guest, the back office's for the owner. Italian
         # elides the article before the 8th and the 11th ("dall’8"), whichever template wrote the date.
-        guest = row.recipient == OutboundEmail.Recipient.GUEST and row.reservation is not None
-        language = (row.reservation.language if guest and row.reservation else settings.LANGUAGE_CODE) or "en"
+        for_guest = row.recipient == OutboundEmail.Recipient.GUEST and row.reservation is not None
+        language = (row.reservation.language if for_guest else settings.LANGUAGE_CODE) or "en"
         notice = EmailMultiAlternatives(
             subject=with_elision(row.subject, language),
             body=with_elision(row.body, language),
