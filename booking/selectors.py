@@ -138,11 +138,12 @@ SELECT p.id, p.rules_version, t.first, t.last, t.held_until
     UNION ALL
     SELECT property_id, start, "end", NULL FROM booking_dateblock WHERE start < %s AND "end" > %s
   ) t ON t.property_id = p.id
+ ORDER BY t.first, t.last
 """
 
 
 def version_and_taken_ranges(start: date, end: date) -> tuple[int, int, list[tuple[date, date, datetime | None]]]:
-    """get_property_version() and taken_ranges_and_holds() of [start, end) together. One query."""
+    """get_property_version() and taken_ranges_and_holds() of [start, end) together, in date order. One query."""
     ops = connection.ops
     start_value, end_value = ops.adapt_datefield_value(start), ops.adapt_datefield_value(end)
     now_value = ops.adapt_datetimefield_value(timezone.now())
