@@ -57,6 +57,11 @@ class BalanceAttempt(models.Model):
     provider_id = models.CharField(max_length=255, blank=True)
     error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # The request as sent, kept until the provider answers it: a charge whose answer was lost is
+    # asked again with this key and amount, so the provider answers with the charge it made (if any)
+    # even when the balance changed in between (a date change).
+    idempotency_key = models.CharField(max_length=255, blank=True)
+    amount = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
 
     class Meta:
         app_label = "booking"

@@ -14,7 +14,8 @@ from django.db import connection
 from django.utils import timezone
 
 from booking.models import BalanceAttempt, Payment, Reservation
-from booking.services.balances import charge_balance, charge_due_balances
+from booking.services.balances import balance_owed, charge_balance, charge_due_balances
+from booking.services.date_changes import change_dates
 from tests.conftest import is_postgresql
 from tests.payments.conftest import stay, stripe_event
 
@@ -201,3 +202,64 @@ def test_two_workers_racing_charge_once(transactional_db, api, demo_property, fa
     assert sorted(outcomes) == ["charged", "tried_today"]
     assert len(intent_calls(fake_stripe)) == 1
     assert Payment.objects.filter(reservation=reservation, kind="balance").count() == 1
+
+
+@pytest.mark.django_db
+class TestAChargeWhoseAnswerWasLost:
+    """The provider charged the card, but its answer never came back (a timeout, every retry of the
+    SDK too). Before the next run the stay's dates change, so the balance owed changes: the next run
+    must ask about the charge it sent, not send a second one for the new amount."""
+
+    def lose_the_answer_on_the_due_date(self, api, fake_stripe, webhook) -> Reservation:
+        reservation = book_with_deposit(api, fake_stripe, webhook)
+        with on(due_date(reservation)):
+            fake_stripe.lose_answers = True
+            assert charge_due_balances() == {"provider_unavailable": 1}
+            fake_stripe.lose_answers = False
+        [made] = [i for i in fake_stripe.payment_intents.values() if i.get("metadata", {}).get("purpose") == "balance"]
+        assert made["status"] == "succeeded"  # the money was taken; nothing recorded it yet
+        assert reservation.payments.count() == 1
+        return reservation
+
+    def balance_charges(self, fake_stripe) -> list[int]:
+        return [i["amount"] for i in fake_stripe.payment_intents.values() if i.get("metadata", {}).get("purpose") == "balance"]
+
+    def test_a_dearer_change_in_between_records_the_lost_charge_then_charges_only_the_difference(self, api, demo_property, fake_stripe, webhook):
+        reservation = self.lose_the_answer_on_the_due_date(api, fake_stripe, webhook)
+        first_balance = reservation.total - reservation.amount_paid
+        with on(due_date(reservation)):
+            dearer = change_dates(reservation.pk, reservation.check_in, reservation.check_out + timedelta(days=1), actor="staff:test", by_guest=False)
+            assert dearer.quote.total > reservation.total
+            assert charge_due_balances() == {"charged": 1}  # the lost charge, asked again with its key
+        moved = Reservation.objects.get(pk=reservation.pk)
+        assert moved.amount_paid == reservation.amount_paid + first_balance
+        with on(due_date(reservation) + timedelta(days=1)):
+            assert charge_due_balances() == {"charged": 1}  # the difference the change added
+            assert charge_due_balances() == {}  # nothing is owed any more
+        moved.refresh_from_db()
+        assert self.balance_charges(fake_stripe) == [int(first_balance * 100), int((moved.total - reservation.total) * 100)]
+        assert moved.amount_paid == moved.total and moved.amount_refunded == 0 and balance_owed(moved) == 0
+
+    def test_a_cheaper_change_in_between_records_the_lost_charge_and_gives_back_the_excess(self, api, demo_property, fake_stripe, webhook):
+        reservation = self.lose_the_answer_on_the_due_date(api, fake_stripe, webhook)
+        first_balance = reservation.total - reservation.amount_paid
+        with on(due_date(reservation)):
+            cheaper = change_dates(reservation.pk, reservation.check_in, reservation.check_out - timedelta(days=1), actor="staff:test", by_guest=False)
+            assert cheaper.quote.total < reservation.total and cheaper.quote.refund == 0  # only the deposit is known to be paid
+            assert charge_due_balances() == {"charged": 1}
+            assert charge_due_balances() == {}  # paid, the excess given back: nothing to ask
+        moved = Reservation.objects.get(pk=reservation.pk)
+        assert self.balance_charges(fake_stripe) == [int(first_balance * 100)]  # no second charge
+        assert moved.amount_paid == reservation.total
+        assert moved.amount_paid - moved.amount_refunded == moved.total  # the excess went back at once
+        assert sum(r["amount"] for r in fake_stripe.refunds) == int((reservation.total - moved.total) * 100)
+
+    def test_a_stay_paid_on_its_page_in_between_still_asks_about_the_lost_charge(self, api, demo_property, fake_stripe, webhook):
+        reservation = self.lose_the_answer_on_the_due_date(api, fake_stripe, webhook)
+        first_balance = reservation.total - reservation.amount_paid
+        Reservation.objects.filter(pk=reservation.pk).update(amount_paid=reservation.total)  # as if the page's payment were recorded
+        with on(due_date(reservation) + timedelta(days=1)):
+            assert charge_due_balances() == {"charged": 1}
+        moved = Reservation.objects.get(pk=reservation.pk)
+        assert self.balance_charges(fake_stripe) == [int(first_balance * 100)]
+        assert moved.amount_paid - moved.amount_refunded == moved.total

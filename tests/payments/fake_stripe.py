@@ -5,7 +5,8 @@ retrieve, capture and cancel, with Stripe's form encoding, errors and idempotenc
 made with `customer_creation=always` gets a Customer when completed (one made with
 `payment_intent_data[capture_method]=manual` completes as a hold: its intent `requires_capture`); the card the payer used is
 kept on it (`card="pm_card_chargeCustomerFail"`, Stripe's 4000 0000 0000 0341, is kept but every
-later charge to it is declined). Tests can make it fail (`fail_with = 500` or `402`) and complete
+later charge to it is declined). Tests can make it fail (`fail_with = 500` or `402`), lose its answers
+(`lose_answers`: a POST is done, the client gets a 500) and complete
 a session as a payer would.
 """
 
@@ -34,6 +35,7 @@ class FakeStripe:
     refunds: list[dict] = field(default_factory=list)
     payment_intents: dict[str, dict] = field(default_factory=dict)
     fail_with: int | None = None  # answer every call with this HTTP status (500, 402, …)
+    lose_answers: bool = False  # do what each POST asks, then answer 500 as if the answer were lost
     delay_seconds: float = 0
     _idempotent: dict[str, tuple[int, dict]] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
@@ -97,11 +99,11 @@ class FakeStripe:
         key = headers.get("idempotency-key")
         with self.lock:  # like Stripe, one request per idempotency key at a time
             if method == "POST" and key and key in self._idempotent:
-                return self._idempotent[key]
+                return (500, _error("api_error", "The answer was lost (fake).")) if self.lose_answers else self._idempotent[key]
             answer = self._route(method, path, form)
             if method == "POST" and key and answer[0] < 500:
                 self._idempotent[key] = answer
-            return answer
+            return (500, _error("api_error", "The answer was lost (fake).")) if self.lose_answers and method == "POST" else answer
 
     def _route(self, method, path, form):
         parts = path.strip("/").split("/")
