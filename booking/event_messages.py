@@ -6,6 +6,7 @@ the property's clock and its zone ("12 Feb 2027 14:32 CET"). `note` keeps the En
 written at the time, for logs and for rows older than the codes (shown as they are). See
 docs/back-office.md, "The reservation's history"."""
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -79,7 +80,11 @@ MESSAGES = {
     "balance_paid_twice": gettext_lazy("the balance was paid twice: the card was charged while the guest paid the page"),
     "paid_for_expired": gettext_lazy("paid for a reservation that is expired"),
     "paid_for_cancelled": gettext_lazy("paid for a reservation that is cancelled"),
+    # A sentence with amounts, written in English by booking.payments.events (see _reason).
+    "paid_wrong_amount": gettext_lazy("paid %(paid)s but the total is %(total)s"),
 }
+# That sentence as events.py writes it: "paid 100.00 EUR but the total is 1128.00 EUR".
+PAID_WRONG_AMOUNT = re.compile(r"paid (?P<paid>-?\d+(?:\.\d+)?) (?P<paid_currency>\S+) but the total is (?P<total>-?\d+(?:\.\d+)?) (?P<currency>\S+)")
 
 # A provider refund's kind and state (booking.payments.models.ProviderRefund), for the history and the
 # reservation page's refunds.
@@ -181,8 +186,7 @@ def _format(name: str, value: Any, params: Mapping[str, Any], *, for_note: bool)
         shown = str(amount) if for_note else number_format(amount, 2, force_grouping=True)
         return f"{shown} {currency}".strip()
     if name == "reason" and not for_note:  # a fixed sentence is translated; a provider's or a person's words stay
-        code = _fixed_sentences().get(str(value).strip())
-        return str(MESSAGES[code]) if code else str(value)
+        return _reason(str(value).strip())
     if name == "kind":
         return str(REFUND_KINDS.get(str(value), value))
     if name == "who":
@@ -226,6 +230,18 @@ def english_note(message: str, params: Mapping[str, Any]) -> str:
     """What `note` keeps: the sentence in English, as written at the time."""
     with override("en"):
         return render(message, params, for_note=True)
+
+
+def _reason(reason: str) -> str:
+    code = _fixed_sentences().get(reason)
+    if code:
+        return str(MESSAGES[code])
+    wrong_amount = PAID_WRONG_AMOUNT.fullmatch(reason)
+    if wrong_amount:
+        paid = _format("amount", wrong_amount["paid"], {"currency": wrong_amount["paid_currency"]}, for_note=False)
+        total = _format("amount", wrong_amount["total"], {"currency": wrong_amount["currency"]}, for_note=False)
+        return str(MESSAGES["paid_wrong_amount"]) % {"paid": paid, "total": total}
+    return reason
 
 
 @cache

@@ -83,6 +83,17 @@ def test_a_fixed_reason_inside_a_flag_is_translated():
         assert describe("flag_payment_refunded_nothing", params, "") == "Zahlung erstattet: eine zweite Zahlung für eine bereits bezahlte Reservierung."
 
 
+def test_a_wrong_amount_inside_a_flag_reads_with_its_amounts_in_the_readers_language():
+    """booking/payments/events.py writes "paid 100.00 EUR but the total is 1128.00 EUR"."""
+    params = to_params({"reason": "paid 100.00 EUR but the total is 1128.00 EUR"})
+    with override("it"):
+        assert describe("flag_payment_refunded_nothing", params, "") == "Pagamento rimborsato: pagati 100,00 EUR ma il totale è 1.128,00 EUR."
+    with override("de"):
+        assert "100,00 EUR bezahlt, aber der Gesamtbetrag ist 1.128,00 EUR" in describe("flag_payment_refunded_nothing", params, "")
+    with override("en"):
+        assert describe("flag_payment_refunded_nothing", params, "") == "Payment refunded: paid 100.00 EUR but the total is 1,128.00 EUR."
+
+
 def test_refund_rows_and_lines_in_german_and_italian(owner, paid, fake_stripe):  # noqa: F811
     refund_payment(paid.pk, actor="staff admin", amount=Decimal("10.00"), reason="dates changed: paid beyond the new total")
     line = paid.events.filter(action="refund").last()
