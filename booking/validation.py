@@ -157,9 +157,11 @@ class ChildrenAgesField(serializers.ListField):
     def get_value(self, dictionary):
         # A query string gives the text "5,14"; a JSON body (and MCP, A2A) a list of integers.
         value = dictionary.get(self.field_name, serializers.empty)
+        # What the OpenAPI pattern says: empty (no children), or ages joined by commas (spaces around
+        # them allowed); any other part ("", "x") stays text, so it is a 422 at its index.
         if isinstance(value, str) and self.context.get("location") == "query":
-            parts = [part.strip() for part in value.split(",") if part.strip() != ""]
-            return [int(part) if part.isdigit() else part for part in parts]
+            parts = [part.strip() for part in value.split(",")] if value.strip() != "" else []
+            return [int(part) if part.isascii() and part.isdigit() else part for part in parts]
         return super().get_value(dictionary)
 
 

@@ -6,7 +6,7 @@ docs/own-holds.md): storing the address the guest gave with the box ticked, and 
   own-holds cookie, SameSite=Lax: another site's page cannot send it, hence no CSRF token).
 - GET /book/resume/<signed token>: a live hold → this browser now owns it (the own-holds cookie) and
   /book shows "held for you until …: continue to payment / release them"; a lapsed or ended hold →
-  /book with its dates and party filled in, saying whether they are still free; a paid one → its
+  /book with its dates, party, promo code and extras filled in, saying whether they are still free; a paid one → its
   thank-you page. Any device: the token is the credential."""
 
 import json
@@ -67,6 +67,13 @@ def stay_query(hold: Reservation) -> dict[str, str]:
     query = {"check_in": hold.check_in.isoformat(), "check_out": hold.check_out.isoformat(), "guests": str(hold.guests)}
     if hold.children_ages:
         query["children_ages"] = ",".join(str(age) for age in hold.children_ages)
+    # The offers the hold was priced with come back chosen too; the page checks them again (a code
+    # used up or an extra no longer offered meanwhile is said, not applied).
+    if hold.promo_code_id:
+        query["promo_code"] = hold.promo_code.code
+    extras = [f"{line.get('code')}:{int(line.get('quantity') or 1)}" for line in (hold.price_breakdown or {}).get("extras") or ()]
+    if extras:
+        query["extras"] = ",".join(extras)
     return query
 
 

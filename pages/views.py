@@ -152,6 +152,9 @@ def booking_config(listing: dict, request) -> dict:
         "initial": {
             **{name: request.GET.get(name, "")[:10] for name in ("check_in", "check_out", "guests", "currency")},
             "children_ages": request.GET.get("children_ages", "")[:60],
+            # "CODE" and "code:quantity,…" (a lapsed hold resumed from its reminder email).
+            "promo_code": request.GET.get("promo_code", "")[:40],
+            "extras": request.GET.get("extras", "")[:300],
         },
         # The owner's display currencies (units per EUR): the quote is shown in one of them, the
         # charge stays in the property's currency.

@@ -46,7 +46,7 @@ STAY_PARAMETERS = [
     query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 2, "Number of guests, 1 to 7 (the property's capacity)."),
     CHILDREN_AGES := query(
         "children_ages",
-        {"type": "string", "pattern": r"^\d{1,2}(,\d{1,2}){0,5}$"},
+        {"type": "string", "pattern": r"^(\s*\d{1,2}\s*(,\s*\d{1,2}\s*){0,5})?$"},
         "5,14",
         "Ages of the children among the guests (0 to 17), comma-separated; at most guests − 1. Children under the exemption age pay no city tax.",
     ),

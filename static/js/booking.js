@@ -856,6 +856,21 @@
     renderParty();
     if (initial.currency && initial.currency.toUpperCase() in currencies) state.currency = initial.currency.toUpperCase();
     if (ui.currency) ui.currency.value = state.currency;
+    // The offers of a hold resumed from its reminder: the quote checks the code and the extras again.
+    for (const part of String(initial.extras || "").split(",")) {
+      const [code, quantity] = part.split(":");
+      const input = ui.extras.find((candidate) => candidate.dataset.extra === code);
+      const count = Number(quantity);
+      if (!input || !Number.isInteger(count) || count < 1) continue;
+      if (input.type === "checkbox") input.checked = true;
+      else if ([...input.options].some((option) => Number(option.value) === count)) input.value = String(count);
+    }
+    if (initial.promo_code && ui.promoCode) {
+      ui.promoCode.value = String(initial.promo_code).trim();
+      state.promoCode = ui.promoCode.value;
+      const box = ui.promoCode.closest("details");
+      if (box) box.open = true; // the guest sees the code that was brought back
+    }
     if (isIsoDate(initial.check_in) && calendarDays.get(initial.check_in)?.check_in_allowed) {
       state.checkIn = initial.check_in;
       state.view = monthOf(initial.check_in);

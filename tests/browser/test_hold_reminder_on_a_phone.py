@@ -6,15 +6,16 @@ to the same payment page.
 Screenshots go to test-artifacts/browser/hold-reminder-*.png."""
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
+import requests
 from django.utils import timezone
 
 from booking.models import OutboundEmail, Reservation
-from booking.services.hold_reminders import queue_hold_reminders
+from booking.services.hold_reminders import queue_hold_reminders, resume_token
 from tests.browser.conftest import PHONE, open_browser, requires_chromium, screenshot
-from tests.browser.test_booking_flow import choose_first_free_stay
+from tests.browser.test_booking_flow import choose_first_free_stay, euros
 
 pytestmark = [pytest.mark.live, pytest.mark.slow, requires_chromium, pytest.mark.timeout(180)]
 
@@ -58,3 +59,40 @@ def test_tick_the_reminder_leave_the_checkout_and_come_back_by_the_email_link(si
         expect(page.locator("#pay-button")).to_be_visible()
         assert page.url == checkout_url, "the same checkout: no second way to pay"
         assert errors == []
+
+
+def test_a_lapsed_hold_comes_back_with_its_code_and_extras(site_url):
+    """The link of a hold that lapsed fills in /book again: dates, party, the promo code and the
+    extras, priced again by the page's quote."""
+    from playwright.sync_api import expect
+
+    for offset in range(60, 90):  # the first stay of three nights the rules take
+        check_in, check_out = date.today() + timedelta(days=offset), date.today() + timedelta(days=offset + 3)
+        body = {
+            "check_in": str(check_in),
+            "check_out": str(check_out),
+            "guests": 2,
+            "promo_code": "WELCOME10",
+            "extras": [{"code": "airport_transfer", "quantity": 2}, {"code": "late_checkout", "quantity": 1}],
+        }
+        held = requests.post(f"{site_url}/api/v1/reservations", json=body, timeout=10)
+        if held.status_code == 201:
+            break
+    assert held.status_code == 201, held.text
+    hold = Reservation.objects.get(pk=held.json()["id"])
+    Reservation.objects.filter(pk=hold.pk).update(status=Reservation.Status.EXPIRED, hold_expires_at=timezone.now() - timedelta(seconds=1))
+
+    with open_browser(**PHONE) as (page, errors):
+        page.goto(f"{site_url}/book/resume/{resume_token(hold)}")
+        expect(page.locator("[data-resumed]")).to_be_visible()
+        expect(page.locator("#promo-code")).to_be_visible()
+        expect(page.locator("#promo-code")).to_have_value("WELCOME10")
+        expect(page.locator("#extra-airport_transfer")).to_have_value("2")
+        expect(page.locator("#extra-late_checkout")).to_be_checked()
+        lines = page.locator(".quote-lines")
+        expect(lines.locator("tr.total td")).to_have_text(euros(hold.total))
+        expect(lines).to_contain_text("Promo code WELCOME10")
+        expect(lines).to_contain_text("Airport transfer")
+        expect(page.locator("[data-promo-status]")).to_contain_text("Code WELCOME10 applied")
+        screenshot(page, "hold-reminder-3-lapsed-with-offers")
+        assert errors == [], f"JavaScript errors: {errors}"

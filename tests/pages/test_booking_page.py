@@ -118,6 +118,8 @@ class TestBackFromThePaymentPageWithoutPaying:
             "guests": "3",
             "children_ages": "5",
             "currency": "",
+            "promo_code": "",
+            "extras": "",
         }
         assert config["releaseHold"] is None, "the sandbox cancel already let the dates go"
         assert notice(html, "data-link-problem") == "", "the guest's own (released) hold is no reason to complain"

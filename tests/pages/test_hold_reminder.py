@@ -167,6 +167,24 @@ def test_the_link_of_a_lapsed_hold_opens_book_with_the_stay_and_says_whether_it_
     assert "data-resumed" not in html and "are already booked" in html
 
 
+def test_the_link_of_a_lapsed_hold_brings_back_its_promo_code_and_extras(client, site):
+    body = {
+        "check_in": str(future(40)),
+        "check_out": str(future(43)),
+        "guests": 2,
+        "promo_code": "WELCOME10",
+        "extras": [{"code": "airport_transfer", "quantity": 2}, {"code": "baby_cot", "quantity": 1}],
+    }
+    answer = client.post("/api/v1/payments/checkout-link", body, content_type="application/json", headers=SAME_ORIGIN)
+    assert answer.status_code == 200, answer.content
+    reservation = Reservation.objects.get(pk=answer.json()["reservation_id"])
+    Reservation.objects.filter(pk=reservation.pk).update(status=Reservation.Status.EXPIRED, hold_expires_at=timezone.now() - timedelta(seconds=1))
+    location = Client().get(f"/book/resume/{hold_reminders.resume_token(reservation)}")["Location"]
+    assert "promo_code=WELCOME10" in location and "extras=airport_transfer%3A2%2Cbaby_cot%3A1" in location
+    html = book_page(Client(), location)
+    assert '"promo_code": "WELCOME10"' in html and '"extras": "airport_transfer:2,baby_cot:1"' in html  # the page's script chooses them
+
+
 def test_a_forged_link_opens_book(client, site):
     reservation = hold_from_the_page(client)
     for token in ("nonsense", reservation.pk, hold_reminders.resume_token(reservation)[:-2] + "xx"):
