@@ -1,6 +1,7 @@
 """The owner's editing screens for the website's words, FAQ, journal and inbox. Page texts, FAQ
 entries and articles have a field per language (pages/translation.py); an empty one shows English."""
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -56,6 +57,12 @@ class BlogPostAdmin(GuardedModelAdmin, TranslationAdmin):
     ]
     actions = ["publish_now", "back_to_draft"]
     radio_fields = {"status": admin.HORIZONTAL}
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "published_at" and field is not None:  # the form shows the time without its zone
+            field.help_text = _("On the property's clock: %(zone)s.") % {"zone": f"{settings.TIME_ZONE}, {timezone.localtime():%Z}"}
+        return field
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)

@@ -1,6 +1,8 @@
 """Going to production: the demo is loaded only into an empty database and only when DEMO is on,
 `make run` says how to create the first owner, and the back office carries the property's name."""
 
+import re
+from html import unescape
 from io import StringIO
 
 import pytest
@@ -58,3 +60,9 @@ def test_a_new_article_saved_as_draft_says_it_is_not_on_the_site(admin_client, d
     )
     assert response.status_code == 200
     assert "is saved as a draft: it is not on the site" in response.content.decode()
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "On the property's clock: Europe/Rome, "), ("it", "Sull'orologio della struttura: Europe/Rome, ")])
+def test_an_articles_publish_time_says_whose_clock_it_is(admin_client, demo_property, language, words):
+    page = unescape(admin_client.get("/admin/pages/blogpost/add/", HTTP_ACCEPT_LANGUAGE=language).content.decode())
+    assert re.search(re.escape(words) + r"CES?T\.", page), "the zone beside the editable publish time"
