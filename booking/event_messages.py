@@ -60,6 +60,9 @@ MESSAGES = {
     "flag_refund_no_payment_id": gettext_lazy("Refund of %(amount)s owed but no payment id is known: refund it by hand."),
     "flag_refund_pending": gettext_lazy("Refund of %(amount)s pending: %(reason)s It is retried automatically."),
     "flag_refund_failed": gettext_lazy("Refund failed: %(amount)s (%(reason)s)"),
+    "flag_balance_answer_lost": gettext_lazy(
+        "A balance charge of %(amount)s was sent to the card, but its answer was lost before the stay ended. Look it up in the payment provider's dashboard (idempotency key %(key)s) and refund it if it was taken."
+    ),
     "flag_balance_overdue": gettext_lazy("Balance overdue: %(amount)s due on %(due)s was refused for %(days)s days (%(reason)s). Contact the guest."),
     "flag_deposit_not_held": gettext_lazy(
         "Security deposit not held: %(amount)s could not be held on the card (%(reason)s). The guest was emailed a link to authorise it."

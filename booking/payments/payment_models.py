@@ -49,6 +49,7 @@ class BalanceAttempt(models.Model):
         SUCCEEDED = "succeeded", "Paid"
         DECLINED = "declined", "Refused by the card"
         FAILED = "failed", "Provider unavailable"
+        LEFT_TO_STAFF = "unknown", "Answer lost; left to staff"
 
     reservation = models.ForeignKey("booking.Reservation", on_delete=models.CASCADE, related_name="balance_attempts")
     due_date = models.DateField()

@@ -174,6 +174,10 @@ def charge_due_balances(*, as_of: date | None = None) -> dict[str, int]:
             continue
         outcome = charge_balance(reservation_id, as_of=as_of)
         counts[outcome] = counts.get(outcome, 0) + 1
+    ended = Reservation.objects.filter(pk__in=unanswered).exclude(status=Status.CONFIRMED).values_list("pk", flat=True)
+    for reservation_id in ended:
+        if leave_lost_answer_to_staff(reservation_id):
+            counts["left_to_staff"] = counts.get("left_to_staff", 0) + 1
     return counts
 
 
@@ -257,6 +261,20 @@ def unanswered_attempt(locked: Reservation) -> BalanceAttempt | None:
         .order_by("created_at")
         .first()
     )
+
+
+def leave_lost_answer_to_staff(reservation_id: str) -> bool:
+    """A stay cancelled while its balance charge's answer was lost: asking again could charge a stay
+    that is over, so staff are asked (once) to look the charge up in the provider's dashboard."""
+    with reservation_transaction(reservation_id) as locked:
+        attempt = unanswered_attempt(locked)
+        if locked.status == Status.CONFIRMED or attempt is None:
+            return False
+        attempt.outcome = BalanceAttempt.Outcome.LEFT_TO_STAFF
+        attempt.save(update_fields=["outcome"])
+        params = {"amount": attempt.amount or ZERO, "currency": locked.currency, "key": attempt.idempotency_key}
+        flag(locked, actor=ACTOR, message="flag_balance_answer_lost", params=params)
+    return True
 
 
 def _new_attempt(locked: Reservation, as_of: date) -> BalanceAttempt | str:

@@ -263,3 +263,15 @@ class TestAChargeWhoseAnswerWasLost:
         moved = Reservation.objects.get(pk=reservation.pk)
         assert self.balance_charges(fake_stripe) == [int(first_balance * 100)]
         assert moved.amount_paid - moved.amount_refunded == moved.total
+
+    def test_a_stay_cancelled_in_between_is_left_to_staff_not_charged_again(self, api, demo_property, fake_stripe, webhook):
+        reservation = self.lose_the_answer_on_the_due_date(api, fake_stripe, webhook)
+        Reservation.objects.filter(pk=reservation.pk).update(status=Reservation.Status.CANCELLED)
+        with on(due_date(reservation) + timedelta(days=1)):
+            assert charge_due_balances() == {"left_to_staff": 1}
+            assert charge_due_balances() == {}  # flagged once
+        ended = Reservation.objects.get(pk=reservation.pk)
+        assert len(self.balance_charges(fake_stripe)) == 1, "a stay that is over is never asked to pay"
+        [attempt] = BalanceAttempt.objects.filter(reservation=ended)
+        assert attempt.outcome == "unknown" and attempt.idempotency_key in ended.needs_attention
+        assert ended.needs_attention.startswith("A balance charge of")
