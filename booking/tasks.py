@@ -3,7 +3,7 @@
 from celery import shared_task
 
 from booking import notifications
-from booking.services import balances, cancellation, hold_reminders, idempotency, reservations, reviews, security_deposits, stays_mail
+from booking.services import balance_charges, cancellation, hold_reminders, idempotency, reservations, reviews, security_deposits, stays_mail
 from booking.services import payments as payment_services
 
 
@@ -52,7 +52,7 @@ def purge_idempotency_records() -> int:
 @shared_task(name="booking.tasks.charge_due_balances")
 def charge_due_balances() -> dict[str, int]:
     """Charge the balances due today to the saved cards (each stay at most once a day)."""
-    return balances.charge_due_balances()
+    return balance_charges.charge_due_balances()
 
 
 @shared_task(name="booking.tasks.place_security_deposits")

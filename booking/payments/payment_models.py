@@ -58,11 +58,14 @@ class BalanceAttempt(models.Model):
     provider_id = models.CharField(max_length=255, blank=True)
     error = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
-    # The request as sent, kept until the provider answers it: a charge whose answer was lost is
-    # asked again with this key and amount, so the provider answers with the charge it made (if any)
-    # even when the balance changed in between (a date change).
+    # The request as it is sent (booking/services/balance_charges.py): a charge whose answer was lost
+    # is sent again exactly so (the provider refuses a key reused with other parameters), and the
+    # provider answers with the charge it made, if any, even when the balance changed in between.
     idempotency_key = models.CharField(max_length=255, blank=True)
     amount = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    customer_id = models.CharField(max_length=255, blank=True)
+    payment_method_id = models.CharField(max_length=255, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True, help_text="When the request was first sent (the provider keeps a key 24 hours).")
 
     class Meta:
         app_label = "booking"

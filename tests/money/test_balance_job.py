@@ -13,8 +13,9 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from booking.models import BalanceAttempt, Payment, Reservation
-from booking.services.balances import balance_owed, charge_balance, charge_due_balances
+from booking.models import BalanceAttempt, OutboundEmail, Payment, Reservation
+from booking.services.balance_charges import charge_balance, charge_due_balances
+from booking.services.balances import balance_owed
 from booking.services.date_changes import change_dates
 from tests.conftest import is_postgresql
 from tests.payments.conftest import stay, stripe_event
@@ -254,22 +255,56 @@ class TestAChargeWhoseAnswerWasLost:
         assert moved.amount_paid - moved.amount_refunded == moved.total  # the excess went back at once
         assert sum(r["amount"] for r in fake_stripe.refunds) == int((reservation.total - moved.total) * 100)
 
-    def test_a_stay_paid_on_its_page_in_between_still_asks_about_the_lost_charge(self, api, demo_property, fake_stripe, webhook):
+    def test_a_stay_paid_on_its_page_in_between_still_asks_about_the_lost_charge(self, api, client, demo_property, fake_stripe, webhook):
         reservation = self.lose_the_answer_on_the_due_date(api, fake_stripe, webhook)
         first_balance = reservation.total - reservation.amount_paid
-        Reservation.objects.filter(pk=reservation.pk).update(amount_paid=reservation.total)  # as if the page's payment were recorded
-        with on(due_date(reservation) + timedelta(days=1)):
-            assert charge_due_balances() == {"charged": 1}
+        session_id = client.post(f"/manage/{reservation.manage_token}/pay-balance")["Location"].rsplit("/", 1)[-1]
+        session = fake_stripe.complete(session_id, card="pm_card_visa")  # a new Stripe customer: the newest card
+        assert webhook(stripe_event("checkout.session.completed", session)).json()["outcome"] == f"balance of {first_balance} EUR paid"
+        with on(due_date(reservation), hour=11):
+            assert charge_due_balances() == {"charged": 1}  # sent again with the first customer and card, as Stripe requires
         moved = Reservation.objects.get(pk=reservation.pk)
         assert self.balance_charges(fake_stripe) == [int(first_balance * 100)]
-        assert moved.amount_paid - moved.amount_refunded == moved.total
+        assert moved.payments.count() == 3 and moved.amount_paid - moved.amount_refunded == moved.total  # the page's payment went back
+        [attempt] = BalanceAttempt.objects.filter(reservation=moved)
+        assert attempt.outcome == "succeeded" and attempt.customer_id == moved.payments.order_by("paid_at")[0].customer_id
+
+    def test_a_lost_answer_older_than_the_providers_memory_of_its_key_is_left_to_staff(self, api, demo_property, fake_stripe, webhook):
+        reservation = self.lose_the_answer_on_the_due_date(api, fake_stripe, webhook)
+        with on(due_date(reservation) + timedelta(days=1)):
+            assert charge_due_balances() == {"left_to_staff": 1}, "the same key a day later would be a second charge"
+            assert charge_due_balances() == {"waiting_for_staff": 1}
+        with on(due_date(reservation) + timedelta(days=2)):
+            assert charge_due_balances() == {"waiting_for_staff": 1}, "nothing more is charged until staff looked"
+        assert len(self.balance_charges(fake_stripe)) == 1
+        flagged = Reservation.objects.get(pk=reservation.pk)
+        assert flagged.needs_attention.startswith("A balance charge of")
+        Reservation.objects.filter(pk=reservation.pk).update(needs_attention="")  # staff looked (and refunded it in Stripe's dashboard)
+        with on(due_date(reservation) + timedelta(days=3)):
+            assert charge_due_balances() == {"charged": 1}
+
+    def test_a_refused_charge_sent_again_after_the_page_was_paid_asks_nothing_of_the_guest(self, api, client, demo_property, fake_stripe, webhook):
+        reservation = book_with_deposit(api, fake_stripe, webhook, card="pm_card_chargeCustomerFail")
+        with on(due_date(reservation)):
+            fake_stripe.fail_with = 500
+            assert charge_due_balances() == {"provider_unavailable": 1}
+            fake_stripe.fail_with = None
+        session_id = client.post(f"/manage/{reservation.manage_token}/pay-balance")["Location"].rsplit("/", 1)[-1]
+        webhook(stripe_event("checkout.session.completed", fake_stripe.complete(session_id, card="pm_card_visa")))
+        mail.outbox.clear()
+        with on(due_date(reservation), hour=11):
+            assert charge_due_balances() == {"declined": 1}
+        moved = Reservation.objects.get(pk=reservation.pk)
+        assert moved.amount_paid == moved.total and moved.needs_attention == ""
+        assert not OutboundEmail.objects.filter(reservation=moved, kind=OutboundEmail.Kind.BALANCE_DECLINED).exists()
 
     def test_a_stay_cancelled_in_between_is_left_to_staff_not_charged_again(self, api, demo_property, fake_stripe, webhook):
         reservation = self.lose_the_answer_on_the_due_date(api, fake_stripe, webhook)
         Reservation.objects.filter(pk=reservation.pk).update(status=Reservation.Status.CANCELLED)
-        with on(due_date(reservation) + timedelta(days=1)):
+        with on(due_date(reservation), hour=11):
             assert charge_due_balances() == {"left_to_staff": 1}
             assert charge_due_balances() == {}  # flagged once
+            assert charge_balance(reservation.pk, as_of=due_date(reservation)) == "not_due"
         ended = Reservation.objects.get(pk=reservation.pk)
         assert len(self.balance_charges(fake_stripe)) == 1, "a stay that is over is never asked to pay"
         [attempt] = BalanceAttempt.objects.filter(reservation=ended)

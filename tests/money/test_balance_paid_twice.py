@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 
 from booking.payments.models import ProviderRefund
-from booking.services import balances
-from booking.services.balances import charge_due_balances
+from booking.services import balance_charges, balances
+from booking.services.balance_charges import charge_due_balances
 from booking.services.locking import reservation_transaction
 from tests.money.test_balance_job import book_with_deposit, due_date, on
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_a_balance_paid_on_the_page_during_the_job_charge_is_refunded_once(api, demo_property, fake_stripe, webhook, monkeypatch):
     reservation = book_with_deposit(api, fake_stripe, webhook)
     balance = reservation.total - reservation.amount_paid
-    real_saved_cards = balances.saved_cards
+    real_saved_cards = balance_charges.saved_cards
 
     class PageWinsTheRace:
         def __init__(self, provider):
@@ -29,12 +29,12 @@ def test_a_balance_paid_on_the_page_during_the_job_charge_is_refunded_once(api, 
         def charge(self, **request):
             answer = self.cards.charge(**request)
             with reservation_transaction(reservation.pk) as locked:  # the page's webhook, meanwhile
-                balances._record_balance(
+                balances.record_balance(
                     locked, amount=balance, provider="stripe", payment_intent_id="pi_the_page", customer_id="", payment_method_id="", actor="stripe webhook"
                 )
             return answer
 
-    monkeypatch.setattr(balances, "saved_cards", PageWinsTheRace)
+    monkeypatch.setattr(balance_charges, "saved_cards", PageWinsTheRace)
     with on(due_date(reservation)):
         assert charge_due_balances() == {"charged": 1}
     reservation.refresh_from_db()

@@ -13,7 +13,8 @@ from django.utils import timezone
 from booking.models import BalanceAttempt, OutboundEmail, Reservation
 from booking.payments.models import ProviderRefund
 from booking.payments.payment_models import GuestCheckout
-from booking.services.balances import balance_owed, charge_due_balances
+from booking.services.balance_charges import charge_due_balances
+from booking.services.balances import balance_owed
 from booking.services.date_changes import change_dates
 from tests.dates import future, today
 from tests.money.test_balance_job import on

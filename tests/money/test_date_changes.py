@@ -19,7 +19,8 @@ from booking.errors import DatesUnavailable
 from booking.models import DateBlock, OutboundEmail, Reservation
 from booking.notifications import build_message
 from booking.payments.models import ProviderRefund
-from booking.services.balances import balance_owed, charge_due_balances
+from booking.services.balance_charges import charge_due_balances
+from booking.services.balances import balance_owed
 from booking.services.date_changes import DateChangeNotAllowed, change_dates, quote_change
 from booking.services.holds import hold_stay
 from tests.conftest import is_postgresql

@@ -205,7 +205,7 @@ class TestTheOwnerIsEmailedOnceADay:
         assert reservation.needs_attention == ""
 
     def test_an_overdue_balance(self, api, demo_property, fake_stripe, webhook, owner):
-        from booking.services.balances import charge_balance
+        from booking.services.balance_charges import charge_balance
 
         body = api.post(LINK, stay(offset=90, nights=3, guests=2)).json()
         webhook(stripe_event("checkout.session.completed", fake_stripe.complete(body["session_id"], email="guest@example.com", card=REFUSES)))

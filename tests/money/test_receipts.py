@@ -14,7 +14,7 @@ from django.utils import timezone
 from booking.formatting import format_money
 from booking.models import Receipt, Reservation
 from booking.receipt_pdf import ReceiptDocument, render
-from booking.services.balances import charge_due_balances
+from booking.services.balance_charges import charge_due_balances
 from booking.services.receipts import receipt_document
 from tests.payments.conftest import stay, stripe_event
 

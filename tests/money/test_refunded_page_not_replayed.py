@@ -8,7 +8,7 @@ import pytest
 
 from booking.models import OutboundEmail, Reservation, ReservationEvent
 from booking.payments.payment_models import GuestCheckout
-from booking.services.balances import charge_due_balances
+from booking.services.balance_charges import charge_due_balances
 from booking.services.payments import reconcile_open_checkouts
 from tests.payments.conftest import stay, stripe_event
 

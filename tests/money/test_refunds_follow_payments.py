@@ -15,7 +15,7 @@ from booking.payment_schedule import money_back
 from booking.payments.schedule import payment_schedule
 from booking.pricing import money
 from booking.selectors import refund_if_cancelled
-from booking.services.balances import charge_due_balances
+from booking.services.balance_charges import charge_due_balances
 from booking.services.cancellation import cancel_by_guest
 from booking.services.refunds import RefundNotPossible, refund_payment
 from discovery.ucp.present import payment_terms_json

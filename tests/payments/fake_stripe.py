@@ -1,7 +1,8 @@
 """A small Stripe-compatible HTTP server for tests, driven through the real `stripe` SDK by pointing
 STRIPE_API_BASE at it. It implements only what the service calls: Checkout Session create,
 retrieve and expire, Refund create, and PaymentIntent create (off-session, with manual capture),
-retrieve, capture and cancel, with Stripe's form encoding, errors and idempotency keys. A session
+retrieve, capture and cancel, with Stripe's form encoding, errors and idempotency keys (a key
+reused with other parameters is refused, as Stripe does). A session
 made with `customer_creation=always` gets a Customer when completed (one made with
 `payment_intent_data[capture_method]=manual` completes as a hold: its intent `requires_capture`); the card the payer used is
 kept on it (`card="pm_card_chargeCustomerFail"`, Stripe's 4000 0000 0000 0341, is kept but every
@@ -37,7 +38,7 @@ class FakeStripe:
     fail_with: int | None = None  # answer every call with this HTTP status (500, 402, …)
     lose_answers: bool = False  # do what each POST asks, then answer 500 as if the answer were lost
     delay_seconds: float = 0
-    _idempotent: dict[str, tuple[int, dict]] = field(default_factory=dict)
+    _idempotent: dict[str, tuple[dict, tuple[int, dict]]] = field(default_factory=dict)  # key → (request, answer)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     # --- What a payer does on Stripe's page ---------------------------------------------------
@@ -99,10 +100,14 @@ class FakeStripe:
         key = headers.get("idempotency-key")
         with self.lock:  # like Stripe, one request per idempotency key at a time
             if method == "POST" and key and key in self._idempotent:
-                return (500, _error("api_error", "The answer was lost (fake).")) if self.lose_answers else self._idempotent[key]
+                first_request, first_answer = self._idempotent[key]
+                if first_request != {"path": path, **form}:  # like Stripe: a key is bound to its parameters
+                    message = "Keys for idempotent requests can only be used with the same parameters they were first used with."
+                    return 400, _error("idempotency_error", message)
+                return (500, _error("api_error", "The answer was lost (fake).")) if self.lose_answers else first_answer
             answer = self._route(method, path, form)
             if method == "POST" and key and answer[0] < 500:
-                self._idempotent[key] = answer
+                self._idempotent[key] = ({"path": path, **form}, answer)
             return (500, _error("api_error", "The answer was lost (fake).")) if self.lose_answers and method == "POST" else answer
 
     def _route(self, method, path, form):

@@ -9,7 +9,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from booking.services.balances import charge_due_balances
+from booking.services.balance_charges import charge_due_balances
 
 
 def as_of_date(value: str | None) -> date | None:
