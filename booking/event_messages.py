@@ -41,6 +41,8 @@ MESSAGES = {
     "deposit_authorised_by_guest": gettext_lazy("%(amount)s held on the card (authorised by the guest, %(hold)s)"),
     "deposit_surplus_released": gettext_lazy("surplus authorisation %(hold)s released"),
     "deposit_claimed": gettext_lazy("claimed %(amount)s: %(reason)s"),
+    "deposit_captured_at_provider": gettext_lazy("%(amount)s found captured at the payment provider (%(hold)s)"),
+    "deposit_given_back": gettext_lazy("claimed deposit of %(amount)s given back in full: the stay is no longer confirmed (%(refund)s)"),
     "email_sent": gettext_lazy("%(email)s emailed to the %(recipient)s"),
     "email_unconfirmed": gettext_lazy("%(email)s handed to the mail server for the %(recipient)s, unconfirmed (not resent)"),
     "edited": gettext_lazy("changed: %(fields)s"),
@@ -64,6 +66,12 @@ MESSAGES = {
         "A balance charge of %(amount)s was sent to the card, but its answer was lost before the stay ended. Look it up in the payment provider's dashboard (idempotency key %(key)s) and refund it if it was taken."
     ),
     "flag_balance_overdue": gettext_lazy("Balance overdue: %(amount)s due on %(due)s was refused for %(days)s days (%(reason)s). Contact the guest."),
+    "flag_deposit_unsettled": gettext_lazy(
+        "Security deposit %(hold)s of %(amount)s: the payment provider has not confirmed its claim or release after several tries (%(reason)s). Check it in the provider's dashboard."
+    ),
+    "flag_deposit_taken_after_cancel": gettext_lazy(
+        "Security deposit %(hold)s: %(amount)s was taken after the stay stopped being confirmed; it is given back to the guest in full."
+    ),
     "flag_deposit_not_held": gettext_lazy(
         "Security deposit not held: %(amount)s could not be held on the card (%(reason)s). The guest was emailed a link to authorise it."
     ),

@@ -86,7 +86,19 @@ class SecurityDeposit(models.Model):
         RELEASED = "released", "Released"
         CLAIMED = "claimed", "Claimed (captured)"
         RENEWED = "renewed", "Replaced by a new hold"
+        REPLACED = "replaced", "Replaced by a new hold; its release not yet confirmed"
+        PLACING = "placing", "Being placed (answer not yet read)"
         FAILED = "failed", "Refused by the card"
+
+    class Pending(models.TextChoices):
+        """A provider call that moves money, written down (with its key) before it is made and
+        cleared once its outcome is read from the provider (booking/services/security_deposits.py)."""
+
+        NONE = "", "Nothing"
+        PLACE = "place", "Hold (authorise) the card"
+        CAPTURE = "capture", "Capture (a claim)"
+        RELEASE = "release", "Release"
+        GIVE_BACK = "give_back", "Refund of a capture for a stay no longer confirmed"
 
     LAPSES_AFTER_DAYS = 7  # Stripe: an uncaptured card payment is cancelled after 7 days
 
@@ -106,6 +118,18 @@ class SecurityDeposit(models.Model):
     # renewals hold this one, not the refused one. Blank for holds on the saved card.
     customer_id = models.CharField(max_length=255, blank=True)
     payment_method_id = models.CharField(max_length=255, blank=True)
+    # The provider call being made (or whose answer was lost): its key never names an amount, so a
+    # call sent again is the same call; `attempts` numbers a new call after one known not made.
+    pending = models.CharField(max_length=10, choices=Pending.choices, blank=True, default=Pending.NONE)
+    pending_key = models.CharField(max_length=255, blank=True)
+    pending_amount = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
+    pending_actor = models.CharField(max_length=100, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True, help_text="Set while the call is at the provider (a dead worker leaves it set).")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    provider_failures = models.PositiveSmallIntegerField(default=0, help_text="Tries in a row the provider did not settle.")
+    # A capture for a stay no longer confirmed is given back in full (recorded by the refund's id).
+    given_back = models.DecimalField(max_digits=10, decimal_places=2, default=0)
+    given_back_id = models.CharField(max_length=255, blank=True)
 
     class Meta:
         app_label = "booking"

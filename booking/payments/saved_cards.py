@@ -41,6 +41,7 @@ class Charge:
     status: str  # succeeded | requires_capture | canceled | requires_payment_method | requires_action
     amount_cents: int
     decline: str = ""  # why the card was refused, in the provider's words
+    amount_received_cents: int = 0  # what the provider took (a captured hold: what was claimed)
 
     @property
     def declined(self) -> bool:
@@ -90,11 +91,18 @@ class StripeSavedCards:
             "capture a hold",
             lambda client: client.v1.payment_intents.capture(payment_intent_id, {"amount_to_capture": amount_cents}, {"idempotency_key": idempotency_key}),
         )
-        return Charge(intent["id"], intent["status"], int(intent.get("amount_received") or amount_cents))
+        received = int(intent.get("amount_received") or amount_cents)
+        return Charge(intent["id"], intent["status"], received, amount_received_cents=received)
 
-    def cancel(self, payment_intent_id: str) -> Charge:
-        intent = self._call("release a hold", lambda client: client.v1.payment_intents.cancel(payment_intent_id))
+    def cancel(self, payment_intent_id: str, *, idempotency_key: str | None = None) -> Charge:
+        options = {"idempotency_key": idempotency_key} if idempotency_key else {}
+        intent = self._call("release a hold", lambda client: client.v1.payment_intents.cancel(payment_intent_id, None, options))
         return Charge(intent["id"], intent["status"], int(intent.get("amount") or 0))
+
+    def retrieve(self, payment_intent_id: str) -> Charge:
+        """The payment intent as the provider has it now: how a lost or refused answer is settled."""
+        intent = self._call("read a hold", lambda client: client.v1.payment_intents.retrieve(payment_intent_id))
+        return Charge(intent["id"], intent["status"], int(intent.get("amount") or 0), amount_received_cents=int(intent.get("amount_received") or 0))
 
     def _client(self):
         return StripeProvider().client()
@@ -150,11 +158,19 @@ class SandboxSavedCards:
             if checkout.status in HELD:
                 checkout.status, checkout.amount_cents = SandboxCheckout.Status.COMPLETE, min(amount_cents, checkout.amount_cents)
                 checkout.save(update_fields=["status", "amount_cents"])
-        return Charge(payment_intent_id, "succeeded", checkout.amount_cents)
+        return Charge(payment_intent_id, "succeeded", checkout.amount_cents, amount_received_cents=checkout.amount_cents)
 
-    def cancel(self, payment_intent_id: str) -> Charge:
+    def cancel(self, payment_intent_id: str, *, idempotency_key: str | None = None) -> Charge:
         SandboxCheckout.objects.filter(payment_intent_id=payment_intent_id, status__in=HELD).update(status=SandboxCheckout.Status.EXPIRED)
         return Charge(payment_intent_id, "canceled", 0)
+
+    def retrieve(self, payment_intent_id: str) -> Charge:
+        checkout = SandboxCheckout.objects.filter(payment_intent_id=payment_intent_id).first()
+        if checkout is None or checkout.status == SandboxCheckout.Status.EXPIRED:
+            return Charge(payment_intent_id, "canceled", 0)
+        if checkout.status in HELD:
+            return Charge(payment_intent_id, "requires_capture", checkout.amount_cents)
+        return Charge(payment_intent_id, "succeeded", checkout.amount_cents, amount_received_cents=checkout.amount_cents)
 
 
 def saved_cards(provider: str) -> StripeSavedCards | SandboxSavedCards:

@@ -7,8 +7,8 @@ made with `customer_creation=always` gets a Customer when completed (one made wi
 `payment_intent_data[capture_method]=manual` completes as a hold: its intent `requires_capture`); the card the payer used is
 kept on it (`card="pm_card_chargeCustomerFail"`, Stripe's 4000 0000 0000 0341, is kept but every
 later charge to it is declined). Tests can make it fail (`fail_with = 500` or `402`), lose its answers
-(`lose_answers`: a POST is done, the client gets a 500) and complete
-a session as a payer would.
+(`lose_answers`: a POST is done, the client gets a 500), fail only reads (`fail_reads_with`) or only
+some calls (`fail_paths`, e.g. {"/cancel": 500}: not done), and complete a session as a payer would.
 """
 
 import json
@@ -38,6 +38,8 @@ class FakeStripe:
     fail_with: int | None = None  # answer every call with this HTTP status (500, 402, …)
     lose_answers: bool = False  # do what each POST asks, then answer 500 as if the answer were lost
     delay_seconds: float = 0
+    fail_reads_with: int | None = None  # answer every GET with this HTTP status (the provider unreachable for reads)
+    fail_paths: dict[str, int] = field(default_factory=dict)  # a POST whose path ends so → this status, not done
     _idempotent: dict[str, tuple[dict, tuple[int, dict]]] = field(default_factory=dict)  # key → (request, answer)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -97,6 +99,11 @@ class FakeStripe:
         if self.fail_with:
             kind = "card_error" if self.fail_with == 402 else "api_error"
             return self.fail_with, _error(kind, "Something went wrong (fake).")
+        if method == "GET" and self.fail_reads_with:
+            return self.fail_reads_with, _error("api_error", "Something went wrong reading (fake).")
+        for suffix, failure in self.fail_paths.items():
+            if method == "POST" and path.endswith(suffix):
+                return failure, _error("api_error", f"Something went wrong at {suffix} (fake).")
         key = headers.get("idempotency-key")
         with self.lock:  # like Stripe, one request per idempotency key at a time
             if method == "POST" and key and key in self._idempotent:
