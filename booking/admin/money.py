@@ -85,8 +85,8 @@ class SecurityDepositAdmin(admin.ModelAdmin):
                 claim_security_deposit(
                     deposit.pk, amount=form.cleaned_data["amount"], reason=form.cleaned_data["reason"], actor=f"staff {request.user.get_username()}"
                 )
-            except BookingError as error:
-                self.message_user(request, error.detail, messages.ERROR)
+            except BookingError as error:  # a fixed sentence of the service reads in the back office's language
+                self.message_user(request, _(error.detail), messages.ERROR)
             else:
                 self.message_user(
                     request,

@@ -93,7 +93,7 @@ def place_or_renew(reservation_id: str, *, as_of: date) -> str:
             return "closed"  # claimed or released: a deposit is held once per stay
         placing = locked.security_deposits.filter(status=Held.PLACING).first()
         if placing is not None:  # asked for earlier, its answer lost: asked again, same key
-            if placing.sent_at is not None and placing.sent_at > timezone.now() - CUT_SHORT_AFTER:
+            if _in_flight(placing):
                 return "in_flight"
             deposit_id = placing.pk
         else:
@@ -337,10 +337,7 @@ def release_security_deposits(*, as_of: date | None = None) -> dict[str, int]:
     open_or_pending = SecurityDeposit.objects.filter(Q(status__in=(Held.HELD, Held.REPLACED)) | ~Q(pending=Pending.NONE))
     for deposit in open_or_pending.select_related("reservation__property"):
         if deposit.pending:
-            if deposit.sent_at is not None and deposit.sent_at > timezone.now() - CUT_SHORT_AFTER:
-                outcome = "in_flight"  # another process is waiting for this answer now
-            else:
-                outcome = _call_provider(deposit.pk)
+            outcome = "in_flight" if _in_flight(deposit) else _call_provider(deposit.pk)
         else:
             _, release_on = hold_window(deposit.reservation)
             if deposit.status == Held.HELD and deposit.reservation.status == Status.CONFIRMED and as_of < release_on:
@@ -367,8 +364,10 @@ def claim_security_deposit(deposit_id: int, *, amount: Decimal, reason: str, act
     a claim is recorded and emailed once per capture. A lost or refused answer is settled by reading
     the payment intent (InvalidTransition / PaymentProviderError tell staff what happened)."""
     amount, reason = money(amount), reason.strip()
-    reservation_id = SecurityDeposit.objects.values_list("reservation_id", flat=True).get(pk=deposit_id)
-    with reservation_transaction(reservation_id) as locked:
+    earlier = SecurityDeposit.objects.get(pk=deposit_id)
+    if earlier.pending and not _in_flight(earlier):
+        _call_provider(deposit_id)  # an earlier call whose answer was lost is settled first (same key)
+    with reservation_transaction(earlier.reservation_id) as locked:
         deposit = SecurityDeposit.objects.select_for_update().get(pk=deposit_id)
         if deposit.pending:
             raise InvalidTransition(SETTLING)
@@ -393,11 +392,14 @@ def claim_security_deposit(deposit_id: int, *, amount: Decimal, reason: str, act
 # Staff read these (the claim page translates them: locale/*/LC_MESSAGES/django.po).
 SETTLING = "This deposit's last claim or release is still being settled with the payment provider; look again in a few minutes."
 NOT_CONFIRMED = "The stay is no longer confirmed: its deposit is released, not claimed."
-UNANSWERED = (
-    "The payment provider did not answer. The claim is checked with it automatically and the guest is emailed if it was taken; do not claim again meanwhile."
-)
+UNANSWERED = "The payment provider did not answer. The claim is sent again automatically (the same request: it is taken once at most) and the guest is emailed once it is; do not claim again meanwhile."
 RELEASED_MEANWHILE = "Nothing was taken: the hold had already been released at the payment provider."
 NOT_TAKEN = "Nothing was taken: the payment provider refused the claim. The deposit is still held; try again."
+
+
+def _in_flight(deposit: SecurityDeposit) -> bool:
+    """Another process is waiting for this call's answer now (one that died is not, after a while)."""
+    return deposit.sent_at is not None and deposit.sent_at > timezone.now() - CUT_SHORT_AFTER
 
 
 @contextmanager

@@ -360,3 +360,24 @@ def test_two_staff_claiming_at_once_record_and_email_one_claim(transactional_db,
     assert claimed_events(reservation).count() == 1 and claim_emails(reservation).count() == 1
     assert received(fake_stripe, reservation) == 10000
     assert_deposits_match_provider(reservation, fake_stripe)
+
+
+def test_staff_read_an_unanswered_claim_in_the_back_office_language(api, demo_property, fake_stripe, webhook, staff):
+    reservation, deposit = placed(api, fake_stripe, webhook)
+    client = staff("view_securitydeposit", "change_securitydeposit", "refund_reservation")
+    fake_stripe.fail_with = 500
+    url = reverse("admin:booking_securitydeposit_claim", args=[deposit.pk])
+    page = client.post(url, {"amount": "80", "reason": "Un bicchiere rotto."}, headers={"accept-language": "it"}, follow=True).content.decode()
+    assert "Il fornitore di pagamento non ha risposto" in page
+    assert_deposits_match_provider(reservation, fake_stripe)
+    SecurityDeposit.objects.filter(pk=deposit.pk).update(sent_at=timezone.now())  # the job is sending it again right now
+    fake_stripe.fail_with = None
+    page = client.post(url, {"amount": "90", "reason": "Due bicchieri."}, headers={"accept-language": "de"}, follow=True).content.decode()
+    assert "mit dem Zahlungsanbieter abgeglichen" in page  # refused while the first claim is at the provider
+    SecurityDeposit.objects.filter(pk=deposit.pk).update(sent_at=None)  # that process died
+    page = client.post(url, {"amount": "90", "reason": "Due bicchieri."}, follow=True).content.decode()
+    assert "Only a deposit still held on the card can be claimed." in page  # the first claim was sent again and taken
+    deposit.refresh_from_db()
+    assert (deposit.status, deposit.claimed_amount, deposit.claim_reason) == ("claimed", Decimal("80.00"), "Un bicchiere rotto.")
+    assert claim_emails(reservation).count() == 1 and received(fake_stripe, reservation) == 8000
+    assert_deposits_match_provider(reservation, fake_stripe)
