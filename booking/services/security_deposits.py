@@ -146,17 +146,37 @@ def _record_hold(deposit_id: int, hold: Charge) -> str:
             deposit.status, deposit.error, deposit.provider_id = Held.FAILED, hold.decline[:300], hold.id
             _clear_pending(deposit)
             return _refused(locked, deposit.placed_on, deposit.amount, hold.decline, recorded=True)
-        replaced = list(locked.security_deposits.filter(status=Held.HELD))
-        for old in replaced:  # done (renewed) only once its release is confirmed
-            _write_pending(old, Pending.RELEASE, status=Held.REPLACED)
-        deposit.status, deposit.provider_id = Held.HELD, hold.id
-        _clear_pending(deposit)
-        what = "renewed" if replaced else "placed"
-        params = {"amount": deposit.amount, "currency": deposit.currency, "hold": hold.id}
-        record_event(locked, action="security_deposit", actor=ACTOR, from_status=locked.status, message=f"deposit_{what}", params=params)
-    for old in replaced:
-        _call_provider(old.pk)
+        deposit.provider_id = hold.id
+        if not _hold_wanted(locked):
+            # Claimed, released or being claimed meanwhile, or the stay is over: this hold is let go
+            # (written down first), never kept beside them.
+            _clear_pending(deposit)
+            _write_pending(deposit, Pending.RELEASE, status=Held.REPLACED)
+            params = {"hold": hold.id}
+            record_event(locked, action="security_deposit", actor=ACTOR, from_status=locked.status, message="deposit_surplus_released", params=params)
+            to_release, what = [deposit.pk], "surplus"
+        else:
+            replaced = list(locked.security_deposits.filter(status=Held.HELD))
+            for old in replaced:  # done (renewed) only once its release is confirmed
+                _write_pending(old, Pending.RELEASE, status=Held.REPLACED)
+            deposit.status = Held.HELD
+            _clear_pending(deposit)
+            to_release, what = [old.pk for old in replaced], "renewed" if replaced else "placed"
+            params = {"amount": deposit.amount, "currency": deposit.currency, "hold": hold.id}
+            record_event(locked, action="security_deposit", actor=ACTOR, from_status=locked.status, message=f"deposit_{what}", params=params)
+    for old_id in to_release:
+        _call_provider(old_id)
     return what
+
+
+def _hold_wanted(locked: Reservation) -> bool:
+    deposits = locked.security_deposits
+    return (
+        locked.status == Status.CONFIRMED
+        and timezone.localdate() < hold_window(locked)[1] + timedelta(days=1)  # --as-of runs may trail by a day
+        and not deposits.filter(status__in=FINAL).exists()
+        and not deposits.filter(status=Held.HELD).exclude(pending=Pending.NONE).exists()
+    )
 
 
 class Card(NamedTuple):
