@@ -2,13 +2,18 @@
 placed shortly before arrival, renewed before it lapses, released after check-out unless staff
 claim from it (docs/money.md).
 
-Each step runs its provider call outside the reservation's lock with an idempotency key of the
-reservation and the local date, and records the outcome under the lock; one row per stay and day
-(unique) and one open hold per stay (unique) mean two workers, or the command beside the beat
-job, never hold the card twice. A refused authorisation never touches the stay: it is flagged for
-staff, the guest is emailed a link to authorise the deposit on a checkout page (manual capture), and
-the owner is told (at most once a day). That authorisation is then held, renewed, released or
-claimed like any other.
+Every provider call that moves money (a hold, a capture, a release, a give-back) is written on the
+deposit's row with its idempotency key under the reservation's lock and committed before it is made,
+outside the lock; its key names the hold and the try, never an amount. A lost or refused answer is
+settled by reading the payment intent (canceled → released, succeeded → claimed, requires_capture →
+still held); only a provider that cannot be read leaves the call pending, and the release job sends
+it again with the same key (flagging the stay once after repeated failures). One row per stay and
+day (unique) and one open hold per stay (unique) mean two workers, or the command beside the beat
+job, never hold the card twice; a claimed or released deposit is never held again. A refused
+authorisation never touches the stay: it is flagged for staff, the guest is emailed a link to
+authorise the deposit on a checkout page (manual capture), and the owner is told (at most once a
+day). That authorisation is then held, renewed, released or claimed like any other.
+docs/reliability.md, "Security deposit", lists the guarantees.
 """
 
 import logging

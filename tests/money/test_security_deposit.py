@@ -381,3 +381,18 @@ def test_staff_read_an_unanswered_claim_in_the_back_office_language(api, demo_pr
     assert (deposit.status, deposit.claimed_amount, deposit.claim_reason) == ("claimed", Decimal("80.00"), "Un bicchiere rotto.")
     assert claim_emails(reservation).count() == 1 and received(fake_stripe, reservation) == 8000
     assert_deposits_match_provider(reservation, fake_stripe)
+
+
+def test_no_renewal_while_a_claim_on_the_hold_is_unsettled(api, demo_property, fake_stripe, webhook):
+    reservation, deposit = placed(api, fake_stripe, webhook, nights=10)
+    fake_stripe.lose_answers, fake_stripe.fail_reads_with = True, 500
+    with pytest.raises(PaymentProviderError):
+        claim(deposit, "60")
+    fake_stripe.lose_answers, fake_stripe.fail_reads_with = False, None
+    renew_on = deposit.placed_on + timedelta(days=6)
+    assert place_security_deposits(as_of=renew_on) == {"held": 1}  # the claim is settled first
+    assert len(holds(fake_stripe)) == 1
+    assert release_security_deposits(as_of=renew_on) == {"claimed": 1}
+    assert place_security_deposits(as_of=renew_on + timedelta(days=1)) == {"closed": 1}
+    assert len(holds(fake_stripe)) == 1 and received(fake_stripe, reservation) == 6000
+    assert_deposits_match_provider(reservation, fake_stripe)
