@@ -157,8 +157,8 @@ def _record_hold(deposit_id: int, hold: Charge) -> str:
             # (written down first), never kept beside them.
             _clear_pending(deposit)
             _write_pending(deposit, Pending.RELEASE, status=Held.REPLACED)
-            params = {"hold": hold.id}
-            record_event(locked, action="security_deposit", actor=ACTOR, from_status=locked.status, message="deposit_surplus_released", params=params)
+            surplus = {"hold": hold.id}
+            record_event(locked, action="security_deposit", actor=ACTOR, from_status=locked.status, message="deposit_surplus_released", params=surplus)
             to_release, what = [deposit.pk], "surplus"
         else:
             replaced = list(locked.security_deposits.filter(status=Held.HELD))
