@@ -54,7 +54,7 @@ class CancelForm(forms.Form):
         return self.is_bound and not self.may_refund and self.data.get("refund", "none") != "none"
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         if cleaned.get("refund") == "amount":
             if len(self.reservations) != 1:
                 raise forms.ValidationError(_("An amount can be given for one reservation at a time."))
