@@ -241,9 +241,9 @@ def start_balance_checkout(reservation: Reservation, *, return_url: str) -> str:
 
 
 def close_stale_balance_checkouts(reservation_id: str) -> int:
-    """After the balance changed (a date change): close, at the provider, the balance pages still
-    open for another amount, so nobody pays an old amount (it would not match the balance and be
-    refunded whole). Outside any lock. A page the provider closed is settled (the reconciliation job
+    """After the balance changed (a date change, a cancellation: nothing is owed then): close, at the
+    provider, the balance pages still open for another amount, so nobody pays an old amount (it
+    would not match the balance and be refunded whole). Outside any lock. A page the provider closed is settled (the reconciliation job
     stops asking); one it could not close stays for the job, and its expiry settles it."""
     owed = balance_owed(Reservation.objects.get(pk=reservation_id))
     stale = GuestCheckout.objects.filter(reservation_id=reservation_id, purpose=GuestCheckout.Purpose.BALANCE, settled_at=None).exclude(amount=owed)

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 
-from booking.models import Payment, ProviderRefund, Reservation
+from booking.models import GuestCheckout, Payment, ProviderRefund, Reservation
 from booking.services import balance_charges
 from booking.services.balance_charges import charge_balance, charge_due_balances
 from booking.services.cancellation import cancel_by_guest, cancel_stay
@@ -114,11 +114,18 @@ class TestTheBalancePagePaidAfterTheCancel:
     def test_the_page_is_given_back_whole_once_and_the_stay_flagged(self, api, client, demo_property, fake_stripe, webhook, django_capture_on_commit_callbacks):
         reservation = book_with_deposit(api, fake_stripe, webhook, card="pm_card_chargeCustomerFail")
         session_id = client.post(f"/manage/{reservation.manage_token}/pay-balance")["Location"].rsplit("/", 1)[-1]
-        cancel_by_guest(reservation.manage_token)  # the page stays open in another tab
-        session = fake_stripe.complete(session_id, card="pm_card_visa")
+        session = fake_stripe.complete(session_id, card="pm_card_visa")  # paid in one tab …
+        cancel_by_guest(reservation.manage_token)  # … cancelled in another before the payment's webhook arrived
         with django_capture_on_commit_callbacks(execute=True):
             outcome = webhook(stripe_event("checkout.session.completed", session)).json()["outcome"]
             assert outcome.endswith("refunded in full")
             again = webhook(stripe_event("checkout.session.completed", session, event_id="evt_again")).json()["outcome"]
             assert again == "already recorded"
         assert_everything_given_back(reservation, fake_stripe, returned_intent=session["payment_intent"])
+
+    def test_cancelling_closes_the_open_balance_page(self, api, client, demo_property, fake_stripe, webhook):
+        reservation = book_with_deposit(api, fake_stripe, webhook, card="pm_card_chargeCustomerFail")
+        session_id = client.post(f"/manage/{reservation.manage_token}/pay-balance")["Location"].rsplit("/", 1)[-1]
+        cancel_by_guest(reservation.manage_token)
+        assert fake_stripe.sessions[session_id]["status"] == "expired"
+        assert GuestCheckout.objects.get(session_id=session_id).settled_at is not None
