@@ -67,10 +67,6 @@ class Received:
     payment: Payment | None
     given_back: bool = False
 
-    @property
-    def repeated(self) -> bool:
-        return self.payment is None
-
 
 def receive_payment(
     locked: Reservation,
@@ -106,7 +102,7 @@ def receive_payment(
     if not created:
         return Received(None)
     if locked.status != Status.CONFIRMED:
-        return _give_back_whole(locked, payment, actor=actor)
+        return _give_back_whole(locked, payment, actor=actor, counted=counted)
     issue_receipt(payment)
     if counted:
         return Received(payment)
@@ -120,13 +116,14 @@ def receive_payment(
     return Received(payment)
 
 
-def _give_back_whole(locked: Reservation, payment: Payment, *, actor: str) -> Received:
+def _give_back_whole(locked: Reservation, payment: Payment, *, actor: str, counted: bool) -> Received:
     """The money trail is kept (the payment counts as paid, its refund as refunded: revenue stays
     paid − refunded) and the refund is asked once, by the payment's id, after the commit."""
-    locked.amount_paid += payment.amount
-    locked.save(update_fields=["amount_paid", "updated_at"])
+    if not counted:
+        locked.amount_paid += payment.amount
+        locked.save(update_fields=["amount_paid", "updated_at"])
     request = refunds.return_payment_locked(locked, payment_intent_id=payment.provider_id, amount=payment.amount, actor=actor, reason=NOT_CONFIRMED)
-    params = {"amount": payment.amount, "currency": locked.currency, "payment": payment.provider_id, "status": locked.status}
+    params = {"amount": payment.amount, "currency": locked.currency, "payment": payment.provider_id}
     flag(locked, actor=actor, message="flag_payment_returned", params=params)
     refunds.make_after_commit([request])
     return Received(payment, given_back=True)

@@ -277,7 +277,8 @@ def make_refund(request: ProviderRefund) -> Reservation:
                 status=ProviderRefund.Status.FAILED, failure=error.detail[:300], settled_at=timezone.now()
             )
             if failed:  # on the dashboard until a refund succeeds; the owner emailed at most once a day
-                if not locked.needs_attention:
+                # A payment given back replaces its own flag ("… refunded in full"): staff must see it failed.
+                if not locked.needs_attention or request.kind == Kind.RETURNED:
                     params = {"amount": request.amount, "currency": locked.currency, "reason": error.detail}
                     flag(locked, actor=request.actor or "refund job", message="flag_refund_failed", params=params)
                 money_alerts.alert_refund_failed(locked, amount=request.amount, failure=error.detail)

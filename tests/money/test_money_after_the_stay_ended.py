@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 
 from booking.models import GuestCheckout, Payment, ProviderRefund, Reservation
-from booking.services import balance_charges
+from booking.services import balance_charges, refunds
 from booking.services.balance_charges import charge_balance, charge_due_balances
 from booking.services.cancellation import cancel_by_guest, cancel_stay
 from booking.services.locking import reservation_transaction
@@ -77,6 +77,20 @@ class TestTheBalanceChargeAnsweredAfterTheCancel:
         returned = ProviderRefund.objects.filter(reservation=reservation, kind="returned")
         assert [(r.payment_intent_id, r.amount) for r in returned] == [("pi_late", Decimal("100.00"))]
         assert Reservation.objects.get(pk=reservation.pk).amount_paid == reservation.amount_paid + Decimal("100.00")
+
+    def test_a_refused_give_back_is_flagged_and_left_for_the_refund_page(self, api, demo_property, fake_stripe, webhook, django_capture_on_commit_callbacks):
+        reservation = book_with_deposit(api, fake_stripe, webhook)
+        cancel_stay(reservation.pk, actor="staff test", refund=Decimal("0"))
+        fake_stripe.fail_with = 500
+        with django_capture_on_commit_callbacks(execute=True), reservation_transaction(reservation.pk) as locked:
+            balance_charges.record_balance(
+                locked, amount=Decimal("100.00"), provider="stripe", payment_intent_id="pi_late", customer_id="", payment_method_id="", actor="balance job"
+            )
+        fake_stripe.fail_with = None
+        flagged = Reservation.objects.get(pk=reservation.pk)
+        assert flagged.needs_attention.startswith("Refund failed"), "staff see that the money did not go back"
+        assert ProviderRefund.objects.get(reservation=flagged, kind="returned").status == "failed"
+        assert refunds.refundable(flagged) == Decimal("100.00") + reservation.amount_paid  # the refund page can give it back
 
 
 @pytest.mark.timeout(60)
