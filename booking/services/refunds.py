@@ -362,7 +362,10 @@ def record_provider_total(reservation_id: str, *, payment_intent_id: str, refund
         if money(refunded_total) > payment.provider_refunded:
             payment.provider_refunded = min(money(refunded_total), payment.amount)
             payment.save(update_fields=["provider_refunded"])
-        _raise_refunded_total(locked, _refunds_recorded(locked), actor=actor, note=f"{note} ({payment_intent_id})", counts_toward_cancellation=True)
+        # A payment being given back whole is refunded for itself, never toward what the cancellation owes.
+        returned = ProviderRefund.objects.filter(reservation_id=locked.pk, payment_intent_id=payment_intent_id, kind=Kind.RETURNED)
+        counts = not returned.exclude(status=ProviderRefund.Status.FAILED).exists()
+        _raise_refunded_total(locked, _refunds_recorded(locked), actor=actor, note=f"{note} ({payment_intent_id})", counts_toward_cancellation=counts)
         return locked
 
 

@@ -92,6 +92,21 @@ class TestTheBalanceChargeAnsweredAfterTheCancel:
         assert ProviderRefund.objects.get(reservation=flagged, kind="returned").status == "failed"
         assert refunds.refundable(flagged) == Decimal("100.00") + reservation.amount_paid  # the refund page can give it back
 
+    def test_the_providers_refund_report_of_a_given_back_payment_never_pays_the_cancellation(self, api, demo_property, fake_stripe, webhook):
+        reservation = book_with_deposit(api, fake_stripe, webhook)
+        fake_stripe.fail_with = 500
+        owed = cancel_stay(reservation.pk, actor="staff test").refund_pending  # the cancellation's refund waits for the job
+        fake_stripe.fail_with = None
+        assert owed > 0
+        with reservation_transaction(reservation.pk) as locked:  # given back: asked after the commit (not run here)
+            balance_charges.record_balance(
+                locked, amount=Decimal("100.00"), provider="stripe", payment_intent_id="pi_late", customer_id="", payment_method_id="", actor="balance job"
+            )
+        # Stripe reports the give-back's refund before its answer is recorded here.
+        webhook(stripe_event("charge.refunded", {"id": "ch_late", "object": "charge", "payment_intent": "pi_late", "amount_refunded": 10000}))
+        after = Reservation.objects.get(pk=reservation.pk)
+        assert after.amount_refunded == Decimal("100.00") and after.refund_pending == owed, "the deposit's refund is still owed"
+
 
 @pytest.mark.timeout(60)
 def test_racing_the_guests_cancel_gives_the_charge_back(transactional_db, api, demo_property, fake_stripe, webhook):
