@@ -217,6 +217,14 @@ class TestGivingMoneyBackNeedsTheRefundPermission:
         assert 'value="full"' not in html and 'value="policy"' not in html and 'name="amount"' not in html
         assert "You may not make refunds" in html
 
+    @pytest.mark.parametrize(
+        ("language", "words"),
+        [("it", "Non puoi effettuare rimborsi"), ("de", "Sie dürfen keine Erstattungen vornehmen"), ("fr", "Vous ne pouvez pas effectuer de remboursements")],
+    )
+    def test_the_screen_says_so_in_the_readers_language(self, clerk, soon, language, words):
+        page = clerk.get(self.cancel_page(soon), headers={"Accept-Language": language})
+        assert words in page.content.decode()
+
     @pytest.mark.parametrize("forged", [{"refund": "full"}, {"refund": "policy"}, {"refund": "amount", "amount": "656.00"}])
     def test_a_forged_refund_on_the_cancel_screen_refunds_nothing(self, clerk, soon, fake_stripe, forged):
         response = clerk.post(self.cancel_page(soon), {"apply": "1", **forged})
