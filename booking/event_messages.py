@@ -81,6 +81,9 @@ MESSAGES = {
     "flag_payment_refunded": gettext_lazy("Payment of %(amount)s refunded (%(refund)s): %(reason)s. Contact the guest."),
     "flag_payment_not_refunded": gettext_lazy("Payment received but not refunded automatically (no payment id): %(reason)s. Refund it by hand."),
     "flag_payment_refunded_nothing": gettext_lazy("Payment refunded: %(reason)s."),
+    "flag_payment_returned": gettext_lazy(
+        "Payment of %(amount)s (%(payment)s) arrived for a stay that is no longer confirmed: it is refunded in full. Contact the guest."
+    ),
     # Fixed sentences callers pass as a note or reason: recognised when read (see describe).
     "checkout_expired": gettext_lazy("checkout session expired"),
     "payment_failed": gettext_lazy("the payment failed"),
@@ -91,6 +94,7 @@ MESSAGES = {
     "balance_paid_twice": gettext_lazy("the balance was paid twice: the card was charged while the guest paid the page"),
     "paid_for_expired": gettext_lazy("paid for a reservation that is expired"),
     "paid_for_cancelled": gettext_lazy("paid for a reservation that is cancelled"),
+    "paid_not_confirmed": gettext_lazy("paid for a stay that is no longer confirmed"),
     # A sentence with amounts, written in English by booking.payments.events (see _reason).
     "paid_wrong_amount": gettext_lazy("paid %(paid)s but the total is %(total)s"),
 }
@@ -99,7 +103,11 @@ PAID_WRONG_AMOUNT = re.compile(r"paid (?P<paid>-?\d+(?:\.\d+)?) (?P<paid_currenc
 
 # A provider refund's kind and state (booking.payments.models.ProviderRefund), for the history and the
 # reservation page's refunds.
-REFUND_KINDS = {"staff": gettext_lazy("refund by staff"), "cancellation": gettext_lazy("cancellation refund")}
+REFUND_KINDS = {
+    "staff": gettext_lazy("refund by staff"),
+    "cancellation": gettext_lazy("cancellation refund"),
+    "returned": gettext_lazy("payment given back (stay no longer confirmed)"),
+}
 REFUND_STATES = {
     "requested": pgettext_lazy("refund", "asked of the provider"),
     "succeeded": pgettext_lazy("refund", "refunded"),

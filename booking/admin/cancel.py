@@ -1,6 +1,10 @@
 """The cancel screen: a confirmation page listing each stay with the refund its policy gives today;
 then the guest's own cancel path (services.cancellation.cancel_stay) for each: the nights freed,
-the emails queued, the refund through the provider, a hold's checkout closed."""
+the emails queued, the refund through the provider, a hold's checkout closed.
+
+Giving money back needs the refund permission, as the refund page does (DESIGN "Reliability,
+fourth round"): without it the screen (and the list's bulk action, the same screen) offers only
+"no refund", and a forged refund choice is refused (403) with nothing done."""
 
 from decimal import Decimal
 
@@ -33,12 +37,24 @@ class CancelForm(forms.Form):
     amount = forms.DecimalField(label=gettext_lazy("Amount"), max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=300, required=False, help_text=gettext_lazy("Kept in the reservation's history."))
 
-    def __init__(self, *args, reservations: list[Reservation], **kwargs):
+    def __init__(self, *args, reservations: list[Reservation], may_refund: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.reservations = reservations
+        self.may_refund = may_refund
+        if not may_refund:  # only "no refund" is a valid choice: any other is refused by the form
+            refund = self.fields["refund"]
+            assert isinstance(refund, forms.ChoiceField)
+            refund.choices = [choice for choice in self.REFUND_CHOICES if choice[0] == "none"]
+            refund.initial = "none"
+            del self.fields["amount"]
+
+    @property
+    def forged_refund(self) -> bool:
+        """A refund asked by someone who may not make refunds (a forged POST)."""
+        return self.is_bound and not self.may_refund and self.data.get("refund", "none") != "none"
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         if cleaned.get("refund") == "amount":
             if len(self.reservations) != 1:
                 raise forms.ValidationError(_("An amount can be given for one reservation at a time."))
@@ -52,6 +68,8 @@ class CancelForm(forms.Form):
     def refund_for(self, reservation: Reservation) -> Decimal | None:
         """None means: by the policy (the service computes it under the lock)."""
         choice = self.cleaned_data["refund"]
+        if not self.may_refund:
+            return Decimal("0")
         if choice == "full":
             return refunds.refundable(reservation)
         if choice == "none":
@@ -65,8 +83,10 @@ def cancel_confirmation(model_admin, request, reservations: list[Reservation], *
     """A confirmation page first: each stay with the refund its policy gives today; staff may
     choose a full refund, none, or (for one stay) an amount up to what is left. Then the guest's
     own cancel path (services.cancellation.cancel_stay): emails, refund through the provider."""
-    form = CancelForm(request.POST if "apply" in request.POST else None, reservations=reservations)
-    if form.is_bound and form.is_valid():
+    may_refund = model_admin.has_refund_permission(request)
+    form = CancelForm(request.POST if "apply" in request.POST else None, reservations=reservations, may_refund=may_refund)
+    status = 403 if form.forged_refund else 200
+    if status == 200 and form.is_bound and form.is_valid():
         actor = f"staff {request.user.get_username()}"
         done = 0
         for reservation in reservations:
@@ -127,5 +147,8 @@ def cancel_confirmation(model_admin, request, reservations: list[Reservation], *
         "form": form,
         "action": "cancel_selected" if from_list else "",
         "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "may_refund": may_refund,
     }
-    return TemplateResponse(request, "admin/booking/cancel_confirmation.html", context)
+    if status == 403:
+        form.add_error(None, _("You may not make refunds: these reservations can only be cancelled without a refund."))
+    return TemplateResponse(request, "admin/booking/cancel_confirmation.html", context, status=status)

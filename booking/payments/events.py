@@ -150,14 +150,16 @@ def checkout_paid(session: dict, *, actor: str) -> Outcome:
     payment_intent_id = str(session.get("payment_intent") or "")
     owed = OwedPayment(reservation_id=reservation.pk, payment_intent_id=payment_intent_id, amount_cents=amount_cents, session_id=str(session.get("id") or ""))
     locked = lock_reservation(reservation.pk)
-    if was_refunded_as_unbookable(locked, payment_intent_id):
-        # A webhook retry or the reconciliation job must never turn a refunded payment into a stay.
-        return Outcome(locked.pk, "ignored: this payment was refunded because it could not become a stay")
+    # First the balance page: paid for a confirmed stay it is recorded; for a stay no longer
+    # confirmed it is given back whole (balances.receive_payment), whatever came before it.
     if (
         paid_balance := balances.balance_checkout_paid(locked, session, amount_cents=amount_cents, payment_intent_id=payment_intent_id, actor=actor)
     ) is not None:
         guest_checkouts.settle(session.get("id"))
         return Outcome(locked.pk, paid_balance)
+    if was_refunded_as_unbookable(locked, payment_intent_id):
+        # A webhook retry or the reconciliation job must never turn a refunded payment into a stay.
+        return Outcome(locked.pk, "ignored: this payment was refunded because it could not become a stay")
     _refuse_a_payment_that_is_not_this_stays(locked, owed, currency)
     try:
         confirmed = confirm_reservation(

@@ -89,6 +89,8 @@ class ProviderRefund(models.Model):
     class Kind(models.TextChoices):
         STAFF = "staff", "Refund by staff"
         CANCELLATION = "cancellation", "Cancellation refund"
+        # Money that arrived for a stay no longer confirmed, given back whole (services/balances.receive_payment).
+        RETURNED = "returned", "Payment given back (stay not confirmed)"
 
     reservation = models.ForeignKey("booking.Reservation", on_delete=models.PROTECT, related_name="provider_refunds")
     kind = models.CharField(max_length=16, choices=Kind.choices)

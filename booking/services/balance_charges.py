@@ -106,7 +106,9 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
         return _refused(attempt, charge_id=charge.id, reason=charge.decline)
     with reservation_transaction(reservation_id) as locked:
         BalanceAttempt.objects.filter(pk=attempt.pk).update(outcome=Outcome.SUCCEEDED, provider_id=charge.id, error="")
-        record_balance(
+        # The stay may have been cancelled while the charge was out: then receive_payment gives the
+        # charge back whole (after this commit) and flags the stay; there is no surplus to weigh.
+        received = record_balance(
             locked,
             amount=from_cents(charge.amount_cents),
             provider=card.provider,
@@ -115,7 +117,9 @@ def charge_balance(reservation_id: str, *, as_of: date) -> str:
             payment_method_id=method,
             actor=ACTOR,
         )
-        surplus = locked.amount_paid - locked.amount_refunded - locked.total
+        surplus = locked.amount_paid - locked.amount_refunded - locked.total if locked.status == Status.CONFIRMED else ZERO
+    if received.given_back:
+        return "given_back"
     if surplus > 0:
         _give_back(reservation_id, min(surplus, from_cents(charge.amount_cents)), request_key=f"{attempt.idempotency_key}-surplus")
     return "charged"

@@ -7,6 +7,7 @@ beside the beat job records it once.
 """
 
 import logging
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -21,11 +22,12 @@ from booking.errors import BookingError, InvalidTransition
 from booking.formatting import site_path
 from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe
-from booking.payments.ledger import to_cents
+from booking.payments.ledger import from_cents, to_cents
 from booking.payments.payment_models import GuestCheckout, Payment
 from booking.payments.providers import get_provider
 from booking.selectors import given_back_for_date_changes
-from booking.services.audit import record_event
+from booking.services import refunds
+from booking.services.audit import flag, record_event
 from booking.services.guest_checkouts import open_checkout_of, settle, start_guest_checkout
 from booking.services.receipts import issue_receipt
 
@@ -57,61 +59,40 @@ def balance_owed(reservation: Reservation, *, total: Decimal | None = None) -> D
 # --- Recording payments (called by the payment event handlers, inside their transaction) -------------
 
 
-def record_checkout_payment(reservation: Reservation, session: dict[str, Any], *, amount: Decimal, payment_intent_id: str) -> Payment | None:
-    """The payment that confirmed a hold: the deposit, or the whole. Replays change nothing."""
-    if not payment_intent_id:
-        return None
-    kind = Payment.Kind.FULL if amount >= reservation.total else Payment.Kind.DEPOSIT
-    payment, created = Payment.objects.get_or_create(
-        provider=reservation.payment_provider or "stripe",
-        provider_id=payment_intent_id,
-        defaults={
-            "reservation": reservation,
-            "kind": kind,
-            "amount": amount,
-            "currency": reservation.currency,
-            "customer_id": _text(session.get("customer")),
-            "payment_method_id": _text(session.get("payment_method")),
-        },
-    )
-    if created:
-        issue_receipt(payment)  # attached to the confirmation email
-    return payment
+@dataclass(frozen=True)
+class Received:
+    """What receive_payment did with a payment: recorded for the stay, given back whole (the stay is
+    no longer confirmed), or nothing (reported before: recorded once by its provider id)."""
+
+    payment: Payment | None
+    given_back: bool = False
 
 
-def balance_checkout_paid(locked: Reservation, session: dict[str, Any], *, amount_cents: int, payment_intent_id: str, actor: str) -> str | None:
-    """A checkout paid for a confirmed stay that owes exactly this much: the guest paid the balance
-    (early from the manage page, or after the card was refused). Returns what was done, or None
-    when this payment is not a balance payment (the caller then treats it as a second payment)."""
-    if locked.status != Status.CONFIRMED or not payment_intent_id:
-        return None
-    if Payment.objects.filter(provider_id=payment_intent_id, reservation=locked).exists():
-        return "already recorded"
-    owed = balance_owed(locked)
-    if owed <= 0 or amount_cents != to_cents(owed) or (_text(session.get("currency")).upper() or locked.currency) != locked.currency:
-        return None
-    record_balance(
-        locked,
-        amount=owed,
-        provider=locked.payment_provider or "stripe",
-        payment_intent_id=payment_intent_id,
-        customer_id=_text(session.get("customer")),
-        payment_method_id=_text(session.get("payment_method")),
-        actor=actor,
-    )
-    return f"balance of {owed} {locked.currency} paid"
-
-
-def record_balance(
-    locked: Reservation, *, amount: Decimal, provider: str, payment_intent_id: str, customer_id: str, payment_method_id: str, actor: str
-) -> Payment | None:
-    """Under the reservation's lock: one Payment row per intent, and amount_paid with it."""
+def receive_payment(
+    locked: Reservation,
+    *,
+    kind: str,
+    amount: Decimal,
+    provider: str,
+    payment_intent_id: str,
+    customer_id: str,
+    payment_method_id: str,
+    actor: str,
+    counted: bool = False,
+) -> Received:
+    """The one door for money arriving for a stay (a hold's checkout, the balance charged to the saved
+    card, the balance page), under the reservation's lock: one Payment row per provider intent, so a
+    replay records nothing. For a confirmed stay the payment counts (amount_paid, receipt, the
+    guest's email). For a stay no longer confirmed (cancelled while a charge was out, or paid on a
+    page opened before it was cancelled) the money goes back whole at once, after the commit, keyed
+    by the payment, and the stay is flagged for staff (DESIGN "Reliability, fourth round").
+    `counted`: confirm_reservation already counted it (a hold's checkout)."""
     payment, created = Payment.objects.get_or_create(
         provider=provider,
         provider_id=payment_intent_id,
         defaults={
             "reservation": locked,
-            "kind": Payment.Kind.BALANCE,
+            "kind": kind,
             "amount": amount,
             "currency": locked.currency,
             "customer_id": customer_id,
@@ -119,22 +100,114 @@ def record_balance(
         },
     )
     if not created:
-        return None
+        return Received(None)
+    if locked.status != Status.CONFIRMED:
+        return _give_back_whole(locked, payment, actor=actor, counted=counted)
     issue_receipt(payment)
+    if counted:
+        return Received(payment)
     locked.amount_paid += amount
     if locked.needs_attention.startswith(OVERDUE_FLAG):
         locked.needs_attention = ""
     locked.save(update_fields=["amount_paid", "needs_attention", "updated_at"])
-    record_event(
-        locked,
-        action="balance",
-        actor=actor,
-        from_status=locked.status,
-        message="balance_paid",
-        params={"amount": amount, "currency": locked.currency, "payment": payment_intent_id},
-    )
+    params = {"amount": amount, "currency": locked.currency, "payment": payment_intent_id}
+    record_event(locked, action="balance", actor=actor, from_status=locked.status, message="balance_paid", params=params)
     queue_guest_notice(locked, OutboundEmail.Kind.PAYMENT_RECEIVED, "emails/guest_payment_received.txt", amount=amount)
-    return payment
+    return Received(payment)
+
+
+def _give_back_whole(locked: Reservation, payment: Payment, *, actor: str, counted: bool) -> Received:
+    """The money trail is kept (the payment counts as paid, its refund as refunded: revenue stays
+    paid − refunded) and the refund is asked once, by the payment's id, after the commit."""
+    if not counted:
+        locked.amount_paid += payment.amount
+        locked.save(update_fields=["amount_paid", "updated_at"])
+    request = refunds.return_payment_locked(locked, payment_intent_id=payment.provider_id, amount=payment.amount, actor=actor, reason=NOT_CONFIRMED)
+    params = {"amount": payment.amount, "currency": locked.currency, "payment": payment.provider_id}
+    flag(locked, actor=actor, message="flag_payment_returned", params=params)
+    refunds.make_after_commit([request])
+    return Received(payment, given_back=True)
+
+
+NOT_CONFIRMED = "paid for a stay that is no longer confirmed"  # the refund's reason (event_messages: paid_not_confirmed)
+
+
+def record_checkout_payment(reservation: Reservation, session: dict[str, Any], *, amount: Decimal, payment_intent_id: str) -> Payment | None:
+    """The payment that confirmed a hold (confirm_reservation counted it): the deposit, or the whole.
+    Replays change nothing."""
+    if not payment_intent_id:
+        return None
+    return receive_payment(
+        reservation,
+        kind=Payment.Kind.FULL if amount >= reservation.total else Payment.Kind.DEPOSIT,
+        amount=amount,
+        provider=reservation.payment_provider or "stripe",
+        payment_intent_id=payment_intent_id,
+        customer_id=_text(session.get("customer")),
+        payment_method_id=_text(session.get("payment_method")),
+        actor="payment",
+        counted=True,
+    ).payment
+
+
+def balance_checkout_paid(locked: Reservation, session: dict[str, Any], *, amount_cents: int, payment_intent_id: str, actor: str) -> str | None:
+    """A checkout paid for the balance: for a confirmed stay that owes exactly this much, the guest
+    paid the balance (early from the manage page, or after the card was refused); for a stay no
+    longer confirmed, the balance page's money goes back whole. Returns what was done, or None when
+    this payment is not a balance payment (the caller then treats it as a second payment)."""
+    if not payment_intent_id:
+        return None
+    if Payment.objects.filter(provider_id=payment_intent_id, reservation=locked).exists():
+        return "already recorded"
+    currency_matches = (_text(session.get("currency")).upper() or locked.currency) == locked.currency
+
+    def receive(amount: Decimal) -> Received:
+        return record_balance(
+            locked,
+            amount=amount,
+            provider=locked.payment_provider or "stripe",
+            payment_intent_id=payment_intent_id,
+            customer_id=_text(session.get("customer")),
+            payment_method_id=_text(session.get("payment_method")),
+            actor=actor,
+        )
+
+    if locked.status != Status.CONFIRMED:
+        if not is_balance_checkout(session) or not currency_matches:
+            return None
+        paid = from_cents(amount_cents)
+        receive(paid)
+        return f"balance of {paid} {locked.currency} paid for a stay that is {locked.status}: refunded in full"
+    owed = balance_owed(locked)
+    if owed <= 0 or amount_cents != to_cents(owed) or not currency_matches:
+        return None
+    receive(owed)
+    return f"balance of {owed} {locked.currency} paid"
+
+
+def is_balance_checkout(session: dict[str, Any]) -> bool:
+    """A balance page's session (its metadata says so, or our record of the page does)."""
+    metadata = session.get("metadata")
+    if isinstance(metadata, dict) and metadata.get("purpose") == GuestCheckout.Purpose.BALANCE:
+        return True
+    session_id = session.get("id")
+    return isinstance(session_id, str) and GuestCheckout.objects.filter(session_id=session_id, purpose=GuestCheckout.Purpose.BALANCE).exists()
+
+
+def record_balance(
+    locked: Reservation, *, amount: Decimal, provider: str, payment_intent_id: str, customer_id: str, payment_method_id: str, actor: str
+) -> Received:
+    """Under the reservation's lock: a balance payment through receive_payment."""
+    return receive_payment(
+        locked,
+        kind=Payment.Kind.BALANCE,
+        amount=amount,
+        provider=provider,
+        payment_intent_id=payment_intent_id,
+        customer_id=customer_id,
+        payment_method_id=payment_method_id,
+        actor=actor,
+    )
 
 
 OVERDUE_FLAG = "Balance overdue"  # the start of the flag the balance job sets past the grace days
@@ -165,9 +238,9 @@ def start_balance_checkout(reservation: Reservation, *, return_url: str) -> str:
 
 
 def close_stale_balance_checkouts(reservation_id: str) -> int:
-    """After the balance changed (a date change): close, at the provider, the balance pages still
-    open for another amount, so nobody pays an old amount (it would not match the balance and be
-    refunded whole). Outside any lock. A page the provider closed is settled (the reconciliation job
+    """After the balance changed (a date change, a cancellation: nothing is owed then): close, at the
+    provider, the balance pages still open for another amount, so nobody pays an old amount (it
+    would not match the balance and be refunded whole). Outside any lock. A page the provider closed is settled (the reconciliation job
     stops asking); one it could not close stays for the job, and its expiry settles it."""
     owed = balance_owed(Reservation.objects.get(pk=reservation_id))
     stale = GuestCheckout.objects.filter(reservation_id=reservation_id, purpose=GuestCheckout.Purpose.BALANCE, settled_at=None).exclude(amount=owed)

@@ -21,7 +21,7 @@ from booking.models import OutboundEmail, Reservation, new_manage_token
 from booking.notifications import queue_emails
 from booking.pricing import money
 from booking.selectors import refund_if_cancelled
-from booking.services import payments, refunds
+from booking.services import balances, payments, refunds
 from booking.services.audit import flag_for_staff, record_event
 from booking.services.locking import reservation_transaction
 from booking.services.reservations import get_reservation
@@ -80,6 +80,10 @@ def cancel_stay(reservation_id: str, *, actor: str, refund: Decimal | None = Non
         record_event(reservation, action="cancel", actor=actor, from_status=previous, message="cancelled_because" if reason else "cancelled", params=said)
         if previous == Status.CONFIRMED:
             queue_emails(reservation, OutboundEmail.Kind.CANCELLATION)
+    if previous == Status.CONFIRMED:
+        # Its balance pages close at the provider: nobody pays a stay that is over. One paid a moment
+        # before is given back whole by its payment event (balances.receive_payment).
+        balances.close_stale_balance_checkouts(reservation_id)
     if owed > 0:
         try:
             return issue_pending_refund(reservation_id, actor=actor)

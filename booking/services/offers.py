@@ -4,7 +4,8 @@ Every interface reaches them through the stays and holds services, so an unknown
 inapplicable code is the same 422 everywhere (type promo_code_invalid, loc naming the field):
 never a silent full price. A code's maximum uses count confirmed stays and unexpired holds; the
 hold path asks again under the calendar lock (services/holds.py), so two guests cannot both take
-a code's last use.
+a code's last use. A hold being changed (services/rehold.py: a UCP update) is never counted
+against itself: its own use is the one it keeps (DESIGN "Reliability, fourth round").
 """
 
 from collections.abc import Iterable, Mapping
@@ -26,11 +27,19 @@ EXTRA_INVALID = "extra_invalid"
 
 
 def promo_for(
-    property_id: int, code: str | None, stay: pricing.Stay, location: str, *, now: datetime | None = None, any_window: bool = False
+    property_id: int,
+    code: str | None,
+    stay: pricing.Stay,
+    location: str,
+    *,
+    now: datetime | None = None,
+    any_window: bool = False,
+    changing: str | None = None,
 ) -> tuple[pricing.PromoCode | None, int | None]:
     """The code as the engine reads it and its row's id, or (None, None) for no code; InvalidInput
     saying why when it cannot price this stay now. `any_window`: the stay windows are not checked
-    (a search prices each stay found with the code only where it applies)."""
+    (a search prices each stay found with the code only where it applies). `changing`: the
+    reservation being changed, whose own use of the code is not counted."""
     code = (code or "").strip()
     if not code:
         return None, None
@@ -45,15 +54,17 @@ def promo_for(
     problem = pricing.promo_problem(replace(rule, stay_from=None, stay_until=None) if any_window else rule, stay, today())
     if problem:
         raise invalid(problem)
-    if row.max_uses is not None and uses_of(row.pk, now or timezone.now()) >= row.max_uses:
+    if row.max_uses is not None and uses_of(row.pk, now or timezone.now(), excluding=changing) >= row.max_uses:
         raise invalid(f"The code {row.code} has been used up.")
     return rule, row.pk
 
 
-def uses_of(promo_code_id: int, now: datetime) -> int:
-    """Confirmed stays with the code, and holds with it that have not lapsed (they may be paid)."""
+def uses_of(promo_code_id: int, now: datetime, *, excluding: str | None = None) -> int:
+    """Confirmed stays with the code, and holds with it that have not lapsed (they may be paid);
+    never the reservation `excluding` (the one being changed)."""
     live = Q(status=Reservation.Status.CONFIRMED) | Q(status=Reservation.Status.HELD, hold_expires_at__gt=now)
-    return Reservation.objects.filter(live, promo_code_id=promo_code_id).count()
+    uses = Reservation.objects.filter(live, promo_code_id=promo_code_id)
+    return (uses.exclude(pk=excluding) if excluding else uses).count()
 
 
 def extras_for(rules: pricing.PricingRules, asked: Iterable[Mapping[str, Any]] | None, stay: pricing.Stay, location: str) -> tuple[pricing.ExtraChoice, ...]:

@@ -19,6 +19,7 @@ refunds, refunds made in the provider's dashboard) counts toward it, so it is ne
 a refund asked before the cancellation does not. docs/reliability.md lists the guarantees.
 """
 
+import logging
 import uuid
 from collections import defaultdict
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from datetime import timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -42,6 +44,7 @@ from booking.services import money_alerts
 from booking.services.audit import flag, record_event
 from booking.services.locking import reservation_transaction
 
+logger = logging.getLogger(__name__)
 Status = Reservation.Status
 Kind = ProviderRefund.Kind
 ZERO = Decimal("0.00")
@@ -49,6 +52,9 @@ ZERO = Decimal("0.00")
 # provider's own timeout and retries take about a minute): the refund job asks again, same key.
 REDRIVE_AFTER = timedelta(minutes=5)
 REFUND_FAILED_FLAG = "Refund failed"
+# Requests whose amount is taken from what is refundable the moment they are written (the
+# cancellation's own requests are part of refund_pending instead).
+TAKEN_WHEN_ASKED = (Kind.STAFF, Kind.RETURNED)
 # Flags a successful refund answers: a failed refund, or a date change whose refund could not be made.
 REFUND_FLAGS = (REFUND_FAILED_FLAG, "Dates changed: the refund of")
 
@@ -76,7 +82,8 @@ class RefundState:
 
 def refund_state(reservation: Reservation) -> RefundState:
     open_requests = ProviderRefund.objects.filter(reservation_id=reservation.pk, status=ProviderRefund.Status.REQUESTED)
-    in_flight = open_requests.filter(kind=Kind.STAFF).aggregate(total=Sum("amount"))["total"] or ZERO
+    # A payment given back (Kind.RETURNED) is taken as soon as it is asked, like a staff refund.
+    in_flight = open_requests.filter(kind__in=TAKEN_WHEN_ASKED).aggregate(total=Sum("amount"))["total"] or ZERO
     return RefundState(
         paid=reservation.amount_paid,
         refunded=reservation.amount_refunded,
@@ -158,6 +165,34 @@ def request_refund_locked(locked: Reservation, *, actor: str, amount: Decimal, r
     if not Decimal("0.01") <= amount <= left:
         raise RefundNotPossible(f"Refund between 0.01 and {left} {locked.currency}.")
     return _requests(locked, kind=Kind.STAFF, amount=amount, keys=lambda n: part_key(request_key, n), actor=actor, reason=reason)
+
+
+def return_payment_locked(locked: Reservation, *, payment_intent_id: str, amount: Decimal, actor: str, reason: str) -> ProviderRefund:
+    """Under the caller's reservation lock: the request that gives one payment back whole (money that
+    arrived for a stay no longer confirmed). Keyed by the payment, so it is asked once however
+    often the payment is reported; made after the caller's commit (make_after_commit), and asked
+    again by the refund job if the process dies first."""
+    key = f"returned-{payment_intent_id}"
+    asked = ProviderRefund.objects.filter(idempotency_key=key).first()
+    if asked is not None:
+        return asked
+    return _request(locked, kind=Kind.RETURNED, amount=amount, intent=payment_intent_id, key=key, actor=actor, reason=reason)
+
+
+def make_after_commit(requests: list[ProviderRefund]) -> None:
+    """Ask the provider for these requests once the caller's transaction commits (outside any lock).
+    A refusal is flagged for staff and the owner told (make_refund); it never undoes the commit."""
+    ids = [request.pk for request in requests]
+
+    def make() -> None:
+        for request in ProviderRefund.objects.filter(pk__in=ids, status=ProviderRefund.Status.REQUESTED):
+            try:
+                make_refund(request)
+            except BookingError as error:
+                logger.warning("refund %s of %s not made now: %s", request.idempotency_key, request.reservation_id, error.detail)
+
+    if ids:
+        transaction.on_commit(make)
 
 
 def part_key(request_key: str, part: int) -> str:
@@ -242,7 +277,8 @@ def make_refund(request: ProviderRefund) -> Reservation:
                 status=ProviderRefund.Status.FAILED, failure=error.detail[:300], settled_at=timezone.now()
             )
             if failed:  # on the dashboard until a refund succeeds; the owner emailed at most once a day
-                if not locked.needs_attention:
+                # A payment given back replaces its own flag ("… refunded in full"): staff must see it failed.
+                if not locked.needs_attention or request.kind == Kind.RETURNED:
                     params = {"amount": request.amount, "currency": locked.currency, "reason": error.detail}
                     flag(locked, actor=request.actor or "refund job", message="flag_refund_failed", params=params)
                 money_alerts.alert_refund_failed(locked, amount=request.amount, failure=error.detail)
@@ -265,7 +301,10 @@ def record_refund(request_id: int, answer: Refund) -> Reservation:
         if locked.needs_attention.startswith(REFUND_FLAGS):
             locked.needs_attention = ""
             locked.save(update_fields=["needs_attention", "updated_at"])
-        counts_toward_cancellation = request.kind == Kind.CANCELLATION or (locked.cancelled_at is not None and request.requested_at >= locked.cancelled_at)
+        # A payment given back whole (it arrived after the stay ended) never pays what the cancellation owes.
+        counts_toward_cancellation = request.kind == Kind.CANCELLATION or (
+            request.kind == Kind.STAFF and locked.cancelled_at is not None and request.requested_at >= locked.cancelled_at
+        )
         params = {"kind": request.kind, "refund": answer.id, "amount": request.amount, "who": request.actor, "reason": request.reason}
         _raise_refunded_total(
             locked,
@@ -323,7 +362,10 @@ def record_provider_total(reservation_id: str, *, payment_intent_id: str, refund
         if money(refunded_total) > payment.provider_refunded:
             payment.provider_refunded = min(money(refunded_total), payment.amount)
             payment.save(update_fields=["provider_refunded"])
-        _raise_refunded_total(locked, _refunds_recorded(locked), actor=actor, note=f"{note} ({payment_intent_id})", counts_toward_cancellation=True)
+        # A payment being given back whole is refunded for itself, never toward what the cancellation owes.
+        returned = ProviderRefund.objects.filter(reservation_id=locked.pk, payment_intent_id=payment_intent_id, kind=Kind.RETURNED)
+        counts = not returned.exclude(status=ProviderRefund.Status.FAILED).exists()
+        _raise_refunded_total(locked, _refunds_recorded(locked), actor=actor, note=f"{note} ({payment_intent_id})", counts_toward_cancellation=counts)
         return locked
 
 
@@ -373,7 +415,7 @@ def cancellation_requests(locked: Reservation, *, actor: str) -> list[ProviderRe
     if open_cancellation:
         return [request for request in open_cancellation if request.requested_at < stale]
     # Staff refunds asked since the cancellation count toward it (they settle it when recorded).
-    since_cancel = open_requests.filter(requested_at__gte=locked.cancelled_at) if locked.cancelled_at else open_requests.none()
+    since_cancel = open_requests.filter(kind=Kind.STAFF, requested_at__gte=locked.cancelled_at) if locked.cancelled_at else open_requests.none()
     owed = locked.refund_pending - money(since_cancel.aggregate(total=Sum("amount"))["total"] or ZERO)
     state = refund_state(locked)
     amount = min(owed, state.paid - state.refunded - state.in_flight)
@@ -399,9 +441,10 @@ def cancellation_requests(locked: Reservation, *, actor: str) -> list[ProviderRe
 
 
 def redrive_stale_requests() -> int:
-    """The refund job: ask again (same key) for staff refunds left unanswered by a dead process."""
+    """The refund job: ask again (same key) for staff refunds and payments given back left unanswered
+    by a dead process."""
     done = 0
-    stale = ProviderRefund.objects.filter(status=ProviderRefund.Status.REQUESTED, kind=Kind.STAFF, requested_at__lt=timezone.now() - REDRIVE_AFTER)
+    stale = ProviderRefund.objects.filter(status=ProviderRefund.Status.REQUESTED, kind__in=TAKEN_WHEN_ASKED, requested_at__lt=timezone.now() - REDRIVE_AFTER)
     for request in stale:
         try:
             make_refund(request)

@@ -64,7 +64,8 @@ def change_held_stay(
         if not verdict.available:
             raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
         chosen = offers.extras_for(rules, extras, stay, "body")
-        promo, promo_id = offers.promo_for(locked.property_id, promo_code, stay, "body", now=now)
+        # The hold's own use of its code is the one it keeps: never counted against itself.
+        promo, promo_id = offers.promo_for(locked.property_id, promo_code, stay, "body", now=now, changing=locked.pk)
         taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *window)
         quote = pricing.quote(stay, guests, rules, children_ages, today=today(), taken_nights=taken, promo=promo, extras=chosen)
         before = f"{locked.check_in}→{locked.check_out}, {locked.guests} guests"

@@ -2,11 +2,12 @@
 against the pinned UCP schemas (tests/agents/ucp.py): create → get → update → complete → the guest
 pays on the continue page (sandbox) → completed with confirmation; cancel; taken dates; retries."""
 
+from decimal import Decimal
 from urllib.parse import urlsplit
 
 import pytest
 
-from booking.models import Reservation
+from booking.models import PromoCode, Reservation
 from tests.agents.ucp import booking_body, error_body, profile_body, session_request
 from tests.dates import future
 
@@ -204,6 +205,20 @@ def test_promo_code_and_extras_are_taken_as_every_interface_takes_them(ucp):
     booking_body(ucp.put(f"{SESSIONS}/{session['id']}", {**session_request(41, 3), **offers}).json())
     held.refresh_from_db()
     assert (held.check_in, held.promo_code.code, held.price_breakdown["extras_total"]) == (future(41), "WELCOME10", 100.0)
+
+
+def test_an_update_keeps_the_last_use_of_a_code_its_own_hold_took(ucp, demo_property):
+    """A one-use code taken by this session's hold: the update (one more night) is priced with it,
+    never refused as used up by its own use; another session still cannot take it."""
+    PromoCode.objects.create(property=demo_property, code="ONCE", percent=Decimal("5"), max_uses=1)
+    session = booking_body(ucp.post(SESSIONS, {**session_request(40, 3), "promo_code": "ONCE"}).json())
+    updated = ucp.put(f"{SESSIONS}/{session['id']}", {**session_request(40, 4), "promo_code": "ONCE"})
+    assert updated.status_code == 200, updated.content
+    held = Reservation.objects.get(pk=session["id"])
+    assert (held.check_out, held.promo_code.code) == (future(44), "ONCE")
+    assert [discount["code"] for discount in held.price_breakdown["discounts"]] == ["ONCE"]
+    other = ucp.post(SESSIONS, {**session_request(60, 3), "promo_code": "ONCE"})
+    assert other.status_code == 422 and "used up" in other.content.decode()
 
 
 def test_an_unknown_promo_code_holds_nothing_and_says_why(ucp):

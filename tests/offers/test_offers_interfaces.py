@@ -9,7 +9,9 @@ import pytest
 from booking.callers import Caller
 from booking.errors import InvalidInput
 from booking.models import PromoCode, Reservation
+from booking.services.date_changes import change_dates
 from booking.services.holds import hold_stay
+from booking.services.rehold import change_held_stay
 from booking.services.reservations import Payer, confirm_reservation
 from discovery.operations import run_operation
 from tests.dates import future
@@ -128,6 +130,23 @@ class TestHolds:
         assert Reservation.objects.get(pk=second.pk).status == Reservation.Status.CONFIRMED and second.promo_code == code
         with pytest.raises(InvalidInput):
             hold_stay(check_in=future(120), check_out=future(123), guests=2, promo_code="ONCE")
+
+    def test_a_hold_changed_in_place_keeps_the_last_use_it_took(self, demo_property):
+        """Maximum uses never count the hold being changed against itself (services/rehold.py)."""
+        PromoCode.objects.create(property=demo_property, code="ONCE", percent=Decimal("5"), max_uses=1)
+        held = hold_stay(check_in=future(100), check_out=future(103), guests=2, promo_code="ONCE")
+        longer = change_held_stay(held.pk, check_in=future(100), check_out=future(104), guests=2, children_ages=None, actor="test", promo_code="ONCE")
+        assert (longer.check_out, longer.promo_code.code) == (future(104), "ONCE")
+        with pytest.raises(InvalidInput) as refused:  # another hold still cannot take it
+            hold_stay(check_in=future(110), check_out=future(113), guests=2, promo_code="ONCE")
+        assert "used up" in refused.value.errors[0]["msg"]
+
+    def test_a_staff_date_change_keeps_the_code_of_a_stay_that_used_its_last_use(self, demo_property):
+        PromoCode.objects.create(property=demo_property, code="ONCE", percent=Decimal("5"), max_uses=1)
+        held = hold_stay(check_in=future(100), check_out=future(103), guests=2, promo_code="ONCE")
+        confirm_reservation(held.pk, actor="test", payer=Payer(email="a@example.com", name="A", phone=""), amount_paid=held.total)
+        moved = change_dates(held.pk, future(100), future(104), actor="staff test", by_guest=False).reservation
+        assert moved.promo_code.code == "ONCE" and [d["code"] for d in moved.price_breakdown["discounts"]] == ["ONCE"]
 
 
 class TestAgents:

@@ -40,6 +40,10 @@ class FakeStripe:
     delay_seconds: float = 0
     fail_reads_with: int | None = None  # answer every GET with this HTTP status (the provider unreachable for reads)
     fail_paths: dict[str, int] = field(default_factory=dict)  # a POST whose path ends so → this status, not done
+    # When given: an off-session charge (POST /v1/payment_intents) waits for this event before it is
+    # made, with `charge_out` set meanwhile, so a test can act while the charge is out.
+    hold_charges: threading.Event | None = None
+    charge_out: threading.Event = field(default_factory=threading.Event)
     _idempotent: dict[str, tuple[dict, tuple[int, dict]]] = field(default_factory=dict)  # key → (request, answer)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -265,6 +269,9 @@ class _Handler(BaseHTTPRequestHandler):
         headers = {k.lower(): v for k, v in self.headers.items()}
         if self.fake.delay_seconds:
             time.sleep(self.fake.delay_seconds)
+        if self.fake.hold_charges is not None and self.command == "POST" and url.path == "/v1/payment_intents":
+            self.fake.charge_out.set()
+            self.fake.hold_charges.wait(timeout=30)
         status, payload = self.fake.handle(self.command, url.path, form, headers)
         data = json.dumps(payload).encode()
         self.send_response(status)

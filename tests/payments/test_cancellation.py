@@ -182,6 +182,69 @@ class TestTheBackOfficeUsesTheSamePath:
         assert Reservation.objects.get(pk=confirmed.pk).status == "confirmed"
 
 
+class TestGivingMoneyBackNeedsTheRefundPermission:
+    """A user who may change reservations but not refund (DESIGN "Reliability, fourth round"): the
+    cancel screen and the list's bulk cancel offer only "no refund", and a forged refund is refused
+    with nothing done (the refund page itself answers 403)."""
+
+    @pytest.fixture
+    def clerk(self, client, django_user_model):
+        from django.contrib.auth.models import Permission
+
+        user = django_user_model.objects.create_user("clerk", password="pw-clerk-123", is_staff=True)
+        user.user_permissions.set(Permission.objects.filter(codename__in=["view_reservation", "change_reservation"]))
+        client.force_login(user)
+        return client
+
+    @pytest.fixture
+    def soon(self, api, demo_property, fake_stripe, webhook):
+        return paid_stay(api, fake_stripe, webhook, days_ahead=5)  # the policy still gives back the city tax
+
+    def cancel_page(self, reservation):
+        return reverse("admin:booking_reservation_cancel", args=[reservation.pk])
+
+    def untouched(self, reservation, fake_stripe) -> bool:
+        now = Reservation.objects.get(pk=reservation.pk)
+        return now.status == "confirmed" and now.amount_refunded == 0 and now.refund_pending == 0 and not fake_stripe.refunds
+
+    def test_the_refund_page_is_refused(self, clerk, soon):
+        assert clerk.get(reverse("admin:booking_reservation_refund", args=[soon.pk])).status_code == 403
+
+    def test_the_cancel_screen_offers_only_no_refund(self, clerk, soon):
+        page = clerk.get(self.cancel_page(soon))
+        html = page.content.decode()
+        assert page.status_code == 200 and 'value="none"' in html
+        assert 'value="full"' not in html and 'value="policy"' not in html and 'name="amount"' not in html
+        assert "You may not make refunds" in html
+
+    @pytest.mark.parametrize(
+        ("language", "words"),
+        [("it", "Non puoi effettuare rimborsi"), ("de", "Sie dürfen keine Erstattungen vornehmen"), ("fr", "Vous ne pouvez pas effectuer de remboursements")],
+    )
+    def test_the_screen_says_so_in_the_readers_language(self, clerk, soon, language, words):
+        page = clerk.get(self.cancel_page(soon), headers={"Accept-Language": language})
+        assert words in page.content.decode()
+
+    @pytest.mark.parametrize("forged", [{"refund": "full"}, {"refund": "policy"}, {"refund": "amount", "amount": "656.00"}])
+    def test_a_forged_refund_on_the_cancel_screen_refunds_nothing(self, clerk, soon, fake_stripe, forged):
+        response = clerk.post(self.cancel_page(soon), {"apply": "1", **forged})
+        assert response.status_code == 403 and "You may not make refunds" in response.content.decode()
+        assert self.untouched(soon, fake_stripe)
+
+    @pytest.mark.parametrize("forged", [{"refund": "full"}, {"refund": "policy"}])
+    def test_a_forged_refund_through_the_bulk_cancel_refunds_nothing(self, clerk, soon, fake_stripe, forged):
+        changelist = reverse("admin:booking_reservation_changelist")
+        response = clerk.post(changelist, {"action": "cancel_selected", "_selected_action": [soon.pk], "apply": "1", **forged})
+        assert response.status_code == 403
+        assert self.untouched(soon, fake_stripe)
+
+    def test_cancelling_without_a_refund_is_allowed(self, clerk, soon, fake_stripe):
+        changelist = reverse("admin:booking_reservation_changelist")
+        clerk.post(changelist, {"action": "cancel_selected", "_selected_action": [soon.pk], "apply": "1", "refund": "none"})
+        cancelled = Reservation.objects.get(pk=soon.pk)
+        assert (cancelled.status, cancelled.amount_refunded, cancelled.refund_pending) == ("cancelled", 0, 0) and not fake_stripe.refunds
+
+
 class TestTheLookupSaysWhatCancellingMeans:
     def test_a_confirmed_stay_carries_the_refund_if_cancelled_now(self, api, confirmed):
         body = api.get(f"/api/v1/reservations/{confirmed.pk}").json()
