@@ -190,3 +190,51 @@ def test_the_thank_you_page_leads_to_check_in(client, make_stay):
     stay = make_stay(checkout_session_id="cs_sandbox_abc")
     html = client.get("/thank-you", {"reservation_id": stay.pk, "session_id": "cs_sandbox_abc"}).content.decode()
     assert f"/manage/{stay.manage_token}/check-in" in html and "data-check-in-link" in html
+
+
+# What the police record cannot carry exactly is refused, never altered (red team, defect 6).
+@pytest.mark.parametrize(
+    ("body", "loc"),
+    [
+        (bad(guests__0__document__number="AB 12٣٤٥"), ["body", "guests", 0, "document", "number"]),  # Arabic-Indic digits
+        (bad(guests__1__last_name="李A"), ["body", "guests", 1, "last_name"]),
+        (bad(guests__1__first_name="Łukasz Ωmega"), ["body", "guests", 1, "first_name"]),
+        (bad(guests__1__first_name="Jürgen2"), ["body", "guests", 1, "first_name"]),
+        (bad(guests__1__first_name="Jür\x00gen"), ["body", "guests", 1, "first_name"]),
+        (bad(guests__0__comune_of_birth="Fire\x00nze"), ["body", "guests", 0, "comune_of_birth"]),
+        (bad(guests__0__document__issued_in="\ud800"), ["body", "guests", 0, "document", "issued_in"]),
+    ],
+)
+def test_what_the_police_record_cannot_carry_is_refused_not_cut(client, make_stay, body, loc):
+    stay = make_stay()
+    answer = put(client, stay, body)
+    assert answer.status_code == 422, answer.content
+    assert loc in [e["loc"] for e in answer.json()["detail"]]
+    assert not CheckIn.objects.filter(reservation=stay).exists()
+
+
+def test_a_name_longer_than_the_record_is_refused_not_cut(client, make_stay):
+    answer = put(client, make_stay(), bad(guests__1__first_name="Hubert Blaine Alexander Maximilian"))
+    assert answer.status_code == 422 and answer.json()["detail"][0]["type"] == "string_too_long"
+
+
+def test_a_nul_in_the_form_is_a_form_error_not_a_500(client, make_stay):
+    stay = make_stay(guests=1)
+    form = {f"g0-{k}": v for k, v in LEAD.items() if k != "document"} | {"g0-last_name": "Ne\x00ri", "g0-document_type": "passport"}
+    answer = client.post(f"/manage/{stay.manage_token}/check-in", form)
+    assert answer.status_code == 422 and "data-check-in-errors" in answer.content.decode()
+
+
+def test_latin_letters_with_accents_are_taken_and_folded_in_the_record(client, make_stay, capsys):
+    from django.core.management import call_command
+
+    stay = make_stay(guests=1, check_in=future(2))
+    polish = dict(LEAD, first_name="Łukasz", last_name="Wałęsa-Ñandú", citizenship="PL", country_of_birth="PL", comune_of_birth=None, province_of_birth=None)
+    polish["document"] = {"type": "passport", "number": "ab 1234567", "issued_in": "PL"}
+    assert put(client, stay, party(polish)).status_code == 200
+    guest = Guest.objects.get(check_in__reservation=stay)
+    assert (guest.first_name, guest.document_number) == ("Łukasz", "AB1234567")  # stored as given
+    call_command("alloggiati_file", "--date", str(stay.check_in))
+    record = capsys.readouterr().out.encode("ascii")
+    assert record[14:64] == b"Walesa-Nandu".ljust(50) and record[64:94] == b"Lukasz".ljust(30)
+    assert record[134:139] == b"PASOR" and record[139:159] == b"AB1234567".ljust(20)

@@ -92,3 +92,14 @@ def test_the_jobs_are_on_the_beat_schedule():
         "booking.italy.tasks.erase_guest_documents",
     } <= schedule
     assert "booking.italy.tasks.send_police_registrations" in app.tasks
+
+
+def test_a_stored_name_the_record_cannot_carry_is_reported_missing_never_dropped(arriving_today, capsys):
+    from booking.italy.models import Guest
+
+    Guest.objects.filter(check_in__reservation=arriving_today, position=1).update(first_name="Ωmega")  # stored before the check-in refused it
+    with pytest.raises(SystemExit) as exit_:
+        call_command("alloggiati_file", "--date", str(today()))
+    captured = capsys.readouterr()
+    assert exit_.value.code == 1 and arriving_today.pk in captured.err and "name" in captured.err
+    assert "mega" not in captured.out

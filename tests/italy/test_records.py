@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from booking.italy.records import RECORD_LENGTH, GuestRecord, ascii_text, build_record, party_records, upload_file
+from booking.italy.records import RECORD_LENGTH, GuestRecord, Unencodable, ascii_text, build_record, party_records, upload_file
 
 GOLDEN = Path(__file__).parent / "golden"
 FIRENZE, ROMA = "409048017", "412058091"
@@ -120,3 +120,10 @@ def test_one_guest_alone_is_single_even_in_a_group():
     record = build_record(foreign("Smith", "Ann", "F", date(1970, 1, 1), STATI_UNITI, **PASSPORT), "16", date(2026, 1, 2), 1)
     assert fields(record)["type"] == "16" and fields(record)["nights"] == "01"
     assert party_records([foreign("Smith", "Ann", "F", date(1970, 1, 1), STATI_UNITI, **PASSPORT)], "group", date(2026, 1, 2), 1)[0][:2] == "16"
+
+
+@pytest.mark.parametrize(("surname", "number"), [("李A", "C01X00T47"), ("Ωmega", "C01X00T47"), ("Neri", "AB12٣٤٥"), ("Ne\x00ri", "C01X00T47")])
+def test_the_record_never_drops_a_character_it_cannot_carry(surname, number):
+    guest = foreign(surname, "Ann", "F", date(1970, 1, 1), STATI_UNITI, **dict(PASSPORT, document_number=number))
+    with pytest.raises(Unencodable):
+        build_record(guest, "16", date(2026, 1, 2), 1)
