@@ -9,15 +9,16 @@ import re
 import unicodedata
 from datetime import date
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from booking.errors import BookingError, InvalidInput
-from booking.italy.models import CheckIn, Guest
+from booking.italy.models import CheckIn, Guest, PoliceRegistration
 from booking.italy.records import ascii_text, not_carried
 from booking.italy.tables import ITALY, Tables, tables
 from booking.models import Reservation
+from booking.services.audit import flag
+from booking.services.locking import reservation_transaction
 
 GUEST_FIELDS = ("first_name", "last_name", "sex", "date_of_birth", "citizenship", "country_of_birth", "comune_of_birth", "province_of_birth", "document")
 DOCUMENT_FIELDS = ("type", "number", "issued_in")
@@ -225,13 +226,45 @@ def validate_party(reservation: Reservation, body, *, today: date | None = None)
     return party, guests
 
 
-def save_check_in(reservation: Reservation, body, *, today: date | None = None) -> CheckIn:
-    """Validate and store the whole party (it replaces what was given before)."""
+# What the police record holds of a guest (booking/italy/police.py): a change to any of these after
+# the registration was sent leaves the police with other data than the stay's.
+POLICE_FIELDS = (
+    "first_name",
+    "last_name",
+    "sex",
+    "date_of_birth",
+    "citizenship",
+    "country_of_birth",
+    "comune_of_birth_code",
+    "document_type",
+    "document_number",
+    "document_issued_in_code",
+)
+
+
+def police_changes(before: list[Guest], after: list[Guest], party_before: str, party_after: str) -> list[str]:
+    """What changed of what the police hold, as "position:field" ("1:last_name"); "party" for the
+    family/group choice. Never the values (the flag is read by staff who may not see documents)."""
+    changes = ["party"] if party_before != party_after and len(after) > 1 else []
+    for position in range(max(len(before), len(after))):
+        old = before[position] if position < len(before) else None
+        new = after[position] if position < len(after) else None
+        for name in POLICE_FIELDS:
+            if (getattr(old, name, None) if old else None) != (getattr(new, name, None) if new else None):
+                changes.append(f"{position}:{name}")
+    return changes
+
+
+def save_check_in(reservation: Reservation, body, *, today: date | None = None, actor: str = "the guest") -> CheckIn:
+    """Validate and store the whole party (it replaces what was given before). A change after the
+    police registration was sent flags the stay for staff with what changed: Alloggiati Web has no
+    correction call, so staff correct it on the portal (docs/italy.md); nothing is sent again."""
     if not check_in_open(reservation, today):
         raise CheckInClosed()
     party, guests = validate_party(reservation, body, today=today)
-    with transaction.atomic():
-        check_in, _created = CheckIn.objects.select_for_update().get_or_create(reservation=reservation)
+    with reservation_transaction(reservation.pk) as locked:
+        check_in, _created = CheckIn.objects.select_for_update().get_or_create(reservation=locked)
+        before, party_before = list(check_in.guests.all()), check_in.party
         check_in.guests.all().delete()
         for guest in guests:
             guest.check_in = check_in
@@ -240,6 +273,10 @@ def save_check_in(reservation: Reservation, body, *, today: date | None = None) 
         check_in.completed_at = check_in.completed_at or timezone.now()
         check_in.documents_erased_at = None
         check_in.save()
+        sent = PoliceRegistration.objects.filter(reservation=locked, status=PoliceRegistration.Status.SENT).exists()
+        changes = police_changes(before, guests, party_before, party) if sent else []
+        if changes:
+            flag(locked, actor=actor, message="flag_check_in_changed_after_police", params={"changes": changes})
     return check_in
 
 
