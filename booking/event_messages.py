@@ -207,7 +207,7 @@ def _format(name: str, value: Any, params: Mapping[str, Any], *, for_note: bool)
 
 # A check-in's fields as a change names them ("1:last_name": guest 2's last name; "party").
 CHECK_IN_FIELDS = {
-    "party": gettext_lazy("Travelling as"),
+    "party": gettext_lazy("Family or group"),
     "first_name": gettext_lazy("First name"),
     "last_name": gettext_lazy("Last name"),
     "sex": gettext_lazy("Sex"),
