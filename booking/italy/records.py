@@ -131,8 +131,15 @@ def build_record(guest: GuestRecord, guest_type: str, arrival: date, nights: int
 
 
 def party_records(guests: list[GuestRecord], party: str, arrival: date, nights: int) -> list[str]:
-    """The records of one stay, lead first (the order the guests are given in)."""
-    return [build_record(g, t, arrival, nights) for g, t in zip(guests, guest_types(len(guests), party), strict=True)]
+    """The records of one stay, lead first (the order the guests are given in); Unencodable names
+    the guest (1 is the lead) and the field."""
+    records = []
+    for number, (guest, guest_type) in enumerate(zip(guests, guest_types(len(guests), party), strict=True), start=1):
+        try:
+            records.append(build_record(guest, guest_type, arrival, nights))
+        except Unencodable as error:
+            raise Unencodable(f"guest {number}'s {error}") from None
+    return records
 
 
 def upload_file(records: list[str]) -> str:

@@ -101,7 +101,7 @@ def test_a_stored_name_the_record_cannot_carry_is_reported_missing_never_dropped
     with pytest.raises(SystemExit) as exit_:
         call_command("alloggiati_file", "--date", str(today()))
     captured = capsys.readouterr()
-    assert exit_.value.code == 1 and arriving_today.pk in captured.err and "name" in captured.err
+    assert exit_.value.code == 1 and arriving_today.pk in captured.err and "guest 2's name" in captured.err
     assert "mega" not in captured.out
 
 
