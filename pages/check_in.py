@@ -76,7 +76,7 @@ def form(request, reservation: Reservation):
         checkin.save_check_in(reservation, payload)
     except InvalidInput as error:
         errors = {tuple(e["loc"][1:]): e["msg"] for e in error.errors}
-        context["document_kept"] = key = _keep_number(reservation, payload, errors)
+        context["document_kept"] = key = _keep_number(reservation, payload, errors, stored=_stored_number(existing))
         kept = payload["guests"][0]["document"]["number"] if key else _stored_number(existing)
         context.update(guests=guest_rows(reservation, existing, payload, errors, kept=kept), errors=errors, party=payload.get("party"))
         context["general_errors"] = [msg for loc, msg in errors.items() if len(loc) <= 1]
@@ -84,21 +84,25 @@ def form(request, reservation: Reservation):
     except BookingError as error:
         context.update(guests=guest_rows(reservation, existing, payload, {}, kept=_stored_number(existing)), general_errors=[error.detail])
         return with_a_form(render(request, "pages/check_in.html", context, status=error.status))
-    if kept_number:
-        cache.delete(f"check-in-number:{reservation.pk}:{request.POST['document_kept']}")
     return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?checked_in=1", status=303)
 
 
 def _kept_number(reservation: Reservation, key: str) -> str:
-    """The number typed before a validation error, kept under the key the form carries."""
-    return cache.get(f"check-in-number:{reservation.pk}:{key}", "") if KEPT_KEY.fullmatch(key) else ""
+    """The number typed before a validation error, kept under the key the form carries; read once
+    (kept again under a new key if the form comes back with errors again)."""
+    if not KEPT_KEY.fullmatch(key):
+        return ""
+    number = cache.get(f"check-in-number:{reservation.pk}:{key}", "")
+    cache.delete(f"check-in-number:{reservation.pk}:{key}")
+    return number
 
 
-def _keep_number(reservation: Reservation, payload: dict, errors: dict) -> str:
-    """Keep a well-formed number typed with other errors; return the key for the form."""
+def _keep_number(reservation: Reservation, payload: dict, errors: dict, *, stored: str) -> str:
+    """Keep a well-formed number typed with other errors (not the one already stored); return the
+    key for the form."""
     document = (payload["guests"][0].get("document") or {}) if payload["guests"] else {}
     number = document.get("number", "")
-    if not number or any(loc[:4] == ("guests", 0, "document", "number") for loc in errors):
+    if not number or number == stored or any(loc[:4] == ("guests", 0, "document", "number") for loc in errors):
         return ""
     key = secrets.token_urlsafe(16)
     cache.set(f"check-in-number:{reservation.pk}:{key}", number, KEPT_NUMBER_SECONDS)
