@@ -91,12 +91,15 @@ def record_text(text: str) -> str:
 
 
 def field(value: str, width: int, name: str = "") -> str:
-    """Left-aligned, cut to the width, padded with spaces; Unencodable (naming the field) rather
-    than a character silently dropped."""
+    """Left-aligned, padded with spaces; Unencodable (naming the field) rather than a character
+    silently dropped or a value cut to the width (the check-in refuses both)."""
     try:
-        return record_text(value)[:width].ljust(width)
+        text = record_text(value)
     except Unencodable as error:
         raise Unencodable(f"{name or 'a field'}: {error} (write it as the passport's machine-readable line does)") from None
+    if len(text) > width:
+        raise Unencodable(f"{name or 'a field'}: longer than the record's {width} characters")
+    return text.ljust(width)
 
 
 def guest_types(count: int, party: str) -> list[str]:
@@ -126,7 +129,7 @@ def build_record(guest: GuestRecord, guest_type: str, arrival: date, nights: int
             field(guest.document_place if with_document else "", 9),
         ]
     )
-    assert len(record) == RECORD_LENGTH, record  # every field is cut and padded to its width
+    assert len(record) == RECORD_LENGTH, record  # every field is padded to its width, none is longer
     return record
 
 
