@@ -78,6 +78,9 @@ MESSAGES = {
     "flag_email_gave_up": gettext_lazy("The %(email)s email to the %(recipient)s could not be sent for two days: %(reason)s"),
     "flag_police_unreachable": gettext_lazy("Alloggiati Web could not be reached after %(attempts)s attempts: register the guests by hand. %(reason)s"),
     "flag_police_refused": gettext_lazy("Alloggiati Web refused the records: %(reason)s Correct the check-in and register by hand."),
+    "flag_check_in_changed_after_police": gettext_lazy(
+        "The check-in was changed after the police registration was sent (%(changes)s). Alloggiati Web has no correction call: correct the registration on the portal."
+    ),
     "flag_payment_refunded": gettext_lazy("Payment of %(amount)s refunded (%(refund)s): %(reason)s. Contact the guest."),
     "flag_payment_not_refunded": gettext_lazy("Payment received but not refunded automatically (no payment id): %(reason)s. Refund it by hand."),
     "flag_payment_refunded_nothing": gettext_lazy("Payment refunded: %(reason)s."),
@@ -210,12 +213,44 @@ def _format(name: str, value: Any, params: Mapping[str, Any], *, for_note: bool)
         return str(REFUND_KINDS.get(str(value), value))
     if name == "who":
         return actor_label(str(value))
-    if name == "fields":
-        return ", ".join(value if for_note else (_field_label(field) for field in value))
+    if name in ("fields", "changes"):
+        return _listed(name, value, for_note=for_note)
     if name in ("email", "recipient"):
         label = _choice_label(name, str(value))
         return label.lower() if for_note else label  # the note as it always read; German keeps its nouns' capitals
     return str(value)
+
+
+# A check-in's fields as a change names them ("1:last_name": guest 2's last name; "party").
+CHECK_IN_FIELDS = {
+    "party": gettext_lazy("Family or group"),
+    "first_name": gettext_lazy("First name"),
+    "last_name": gettext_lazy("Last name"),
+    "sex": gettext_lazy("Sex"),
+    "date_of_birth": gettext_lazy("Date of birth"),
+    "citizenship": gettext_lazy("Citizenship"),
+    "country_of_birth": gettext_lazy("Country of birth"),
+    "comune_of_birth_code": gettext_lazy("Comune of birth"),
+    "document_type": gettext_lazy("Identity document"),
+    "document_number": gettext_lazy("Document number"),
+    "document_issued_in_code": gettext_lazy("Issued in"),
+}
+
+
+def _check_in_changes(changes) -> list[str]:
+    """["0:last_name", "0:sex", "1:date_of_birth"] -> ["Lead guest: Last name, Sex", "Guest 2: Date of birth"]."""
+    by_guest: dict[str, list[str]] = {}
+    for change in changes if isinstance(changes, list) else [changes]:
+        position, _sep, name = str(change).rpartition(":")
+        who = "" if not position.isdigit() else gettext("Lead guest") if position == "0" else gettext("Guest %(number)s") % {"number": int(position) + 1}
+        by_guest.setdefault(who, []).append(str(CHECK_IN_FIELDS.get(name, name)))
+    return [f"{who}: {', '.join(names)}" if who else ", ".join(names) for who, names in by_guest.items()]
+
+
+def _listed(name: str, value, *, for_note: bool) -> str:
+    if name == "changes":
+        return "; ".join(_check_in_changes(value))  # english_note renders under override("en")
+    return ", ".join(value if for_note else (_field_label(field) for field in value))
 
 
 def _field_label(field: str) -> str:

@@ -4,10 +4,18 @@ GET shows the form for every guest of the stay, phone-first; POST submits it (HT
 same data as JSON and answers the stored check-in, or 422 naming each bad field. The manage token
 is the credential, as for the manage page (pages/manage.py), and the answer never shows a document
 number in full. `/check-in/comuni?q=` answers the comuni typeahead.
+
+Countries are chosen by name in the reader's language (booking/italy/countries.py) and submitted
+as their code. A form sent back with errors keeps every field; the document number, which is never
+echoed, is kept for an hour in the cache under a random key the form carries (`document_kept`), so
+the guest does not type it again.
 """
 
 import json
+import re
+import secrets
 
+from django.core.cache import cache
 from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -17,6 +25,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from booking.errors import BookingError, InvalidInput
 from booking.italy import checkin
+from booking.italy.countries import country_choices, country_code_named
 from booking.italy.models import Guest
 from booking.italy.tables import tables
 from booking.models import Reservation
@@ -25,6 +34,9 @@ from pages.i18n import lang_path
 from pages.manage import manage_page, with_a_form
 
 FORM_FIELDS = ("first_name", "last_name", "sex", "date_of_birth", "citizenship", "country_of_birth", "comune_of_birth", "province_of_birth")
+COUNTRY_FIELDS = ("citizenship", "country_of_birth")
+KEPT_NUMBER_SECONDS = 3600
+KEPT_KEY = re.compile(r"[A-Za-z0-9_-]{22}")
 
 
 @csrf_exempt  # PUT carries JSON with the token in its path (no cookie); POST is checked below
@@ -58,46 +70,88 @@ def form(request, reservation: Reservation):
     if request.method != "POST":
         context["guests"] = guest_rows(reservation, existing, None, {})
         return with_a_form(render(request, "pages/check_in.html", context))
-    payload = payload_from_form(request.POST, reservation, existing)
+    kept_number = _kept_number(reservation, request.POST.get("document_kept", ""))
+    payload = payload_from_form(request.POST, reservation, existing, kept_number=kept_number)
     try:
         checkin.save_check_in(reservation, payload)
     except InvalidInput as error:
         errors = {tuple(e["loc"][1:]): e["msg"] for e in error.errors}
-        context.update(guests=guest_rows(reservation, None, payload, errors), errors=errors, party=payload.get("party"))
+        context["document_kept"] = key = _keep_number(reservation, payload, errors, stored=_stored_number(existing))
+        kept = payload["guests"][0]["document"]["number"] if key else _stored_number(existing)
+        context.update(guests=guest_rows(reservation, existing, payload, errors, kept=kept), errors=errors, party=payload.get("party"))
         context["general_errors"] = [msg for loc, msg in errors.items() if len(loc) <= 1]
         return with_a_form(render(request, "pages/check_in.html", context, status=422))
     except BookingError as error:
-        context.update(guests=guest_rows(reservation, None, payload, {}), general_errors=[error.detail])
+        context.update(guests=guest_rows(reservation, existing, payload, {}, kept=_stored_number(existing)), general_errors=[error.detail])
         return with_a_form(render(request, "pages/check_in.html", context, status=error.status))
     return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?checked_in=1", status=303)
 
 
-def payload_from_form(post, reservation: Reservation, existing) -> dict:
+def _kept_number(reservation: Reservation, key: str) -> str:
+    """The number typed before a validation error, kept under the key the form carries; read once
+    (kept again under a new key if the form comes back with errors again)."""
+    if not KEPT_KEY.fullmatch(key):
+        return ""
+    number = cache.get(f"check-in-number:{reservation.pk}:{key}", "")
+    cache.delete(f"check-in-number:{reservation.pk}:{key}")
+    return number
+
+
+def _keep_number(reservation: Reservation, payload: dict, errors: dict, *, stored: str) -> str:
+    """Keep a well-formed number typed with other errors (not the one already stored); return the
+    key for the form."""
+    document = (payload["guests"][0].get("document") or {}) if payload["guests"] else {}
+    number = document.get("number", "")
+    if not number or number == stored or any(loc[:4] == ("guests", 0, "document", "number") for loc in errors):
+        return ""
+    key = secrets.token_urlsafe(16)
+    cache.set(f"check-in-number:{reservation.pk}:{key}", number, KEPT_NUMBER_SECONDS)
+    return key
+
+
+def _stored_number(existing) -> str:
+    lead = existing.guests.all()[0] if existing and existing.guests.exists() else None
+    return lead.document_number if lead else ""
+
+
+def _country_code(value: str) -> str:
+    """A country as submitted: its code (the select's and the suggestions' value), or a name typed
+    in the page's language, given as its code; anything else as typed (refused by the check)."""
+    return country_code_named(value) or value if len(value) > 2 else value
+
+
+def payload_from_form(post, reservation: Reservation, existing, *, kept_number: str = "") -> dict:
     guests = []
     for index in range(reservation.guests):
         guest = {name: post.get(f"g{index}-{name}", "").strip() for name in FORM_FIELDS}
         guest = {k: v for k, v in guest.items() if v}
+        for name in COUNTRY_FIELDS:
+            if name in guest:
+                guest[name] = _country_code(guest[name])
         comune = guest.get("comune_of_birth", "")
         if "(" in comune and not guest.get("province_of_birth"):  # "Firenze (FI)" from the typeahead
             name, _sep, province = comune.partition("(")
             guest["comune_of_birth"], guest["province_of_birth"] = name.strip(), province.strip(" )")
         if index == 0:
             number = post.get("g0-document_number", "").strip()
-            kept = existing.guests.all()[0].document_number if existing and existing.guests.exists() else ""
-            guest["document"] = {"type": post.get("g0-document_type", ""), "number": number or kept, "issued_in": post.get("g0-document_issued_in", "").strip()}
+            kept = kept_number or _stored_number(existing)
+            issued_in = _country_code(post.get("g0-document_issued_in", "").strip())
+            guest["document"] = {"type": post.get("g0-document_type", ""), "number": number or kept, "issued_in": issued_in}
         guests.append(guest)
     return {"party": post.get("party") or "family", "guests": guests}
 
 
-def guest_rows(reservation: Reservation, existing, payload, errors: dict) -> list[dict]:
+def guest_rows(reservation: Reservation, existing, payload, errors: dict, *, kept: str = "") -> list[dict]:
+    """Each guest's fields as stored, or as sent back with errors; the document number never in
+    full, and after errors only the one that is kept (`kept`) if the field is left empty."""
     stored = {g.position: checkin.present_guest(g) for g in existing.guests.all()} if existing else {}
     given = payload["guests"] if payload else []
     rows = []
     for index in range(reservation.guests):
         values = dict(given[index]) if index < len(given) else dict(stored.get(index, {}))
         document = values.pop("document", None) or {}
-        if payload:
-            document = {**document, "number": ""}  # never echo a typed number back either
+        if payload and document:
+            document = {**document, "number": checkin.masked(kept)}
         guest_errors = {"_".join(str(p) for p in loc[2:]): msg for loc, msg in errors.items() if loc[:2] == ("guests", index)}
         if "document" in guest_errors:  # the whole document missing: shown at its first field
             guest_errors.setdefault("document_type", guest_errors.pop("document"))
@@ -115,11 +169,12 @@ def context_for(request, reservation: Reservation, existing) -> dict:
         "open": checkin.check_in_open(reservation),
         "existing": existing,
         "party": existing.party if existing else "family",
-        "countries": tables().countries(),
+        "countries": country_choices(),
         "sexes": Guest.Sex.choices,
         "document_types": Guest.DocumentType.choices,
         "errors": {},
         "general_errors": [],
+        "document_kept": "",
     }
 
 

@@ -13,12 +13,14 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from modeltranslation.admin import TranslationAdmin
 
 from booking.admin_display import time_column
 from booking.italy import police, reports
 from booking.italy.checkin import masked
 from booking.italy.citytax import month_bounds, quarter_bounds
+from booking.italy.countries import country_name
 from booking.italy.models import CheckIn, Guest, ItalySettings, PoliceRegistration
 from booking.italy.records import upload_file
 
@@ -39,7 +41,18 @@ class GuestInline(admin.TabularInline):
     model = Guest
     extra = 0
     can_delete = False
-    base_fields = ("position", "first_name", "last_name", "sex", "date_of_birth", "citizenship", "country_of_birth", "comune_of_birth", "province_of_birth")
+    # Countries by name in the reader's language, never a code to decode (DESIGN.md, "Finishing").
+    base_fields = (
+        "position",
+        "first_name",
+        "last_name",
+        "sex",
+        "date_of_birth",
+        "citizenship_name",
+        "country_of_birth_name",
+        "comune_of_birth",
+        "province_of_birth",
+    )
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -52,6 +65,14 @@ class GuestInline(admin.TabularInline):
 
     def get_readonly_fields(self, request, obj=None):
         return self.get_fields(request, obj)
+
+    @admin.display(description=gettext_lazy("Citizenship"))
+    def citizenship_name(self, guest: Guest) -> str:
+        return country_name(guest.citizenship) if guest.citizenship else "—"
+
+    @admin.display(description=gettext_lazy("Country of birth"))
+    def country_of_birth_name(self, guest: Guest) -> str:
+        return country_name(guest.country_of_birth) if guest.country_of_birth else "—"
 
     @admin.display(description=_("Document"))
     def document(self, guest: Guest) -> str:

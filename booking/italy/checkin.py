@@ -5,21 +5,29 @@ both build the same payload, `{"party": "family"|"group", "guests": [...]}`, lea
 come back all at once in the spec's 422 shape, each naming its field.
 """
 
+import re
+import unicodedata
 from datetime import date
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from booking.errors import BookingError, InvalidInput
-from booking.italy.models import CheckIn, Guest
-from booking.italy.records import ascii_text
+from booking.italy.models import CheckIn, Guest, PoliceRegistration
+from booking.italy.records import ascii_text, not_carried
 from booking.italy.tables import ITALY, Tables, tables
 from booking.models import Reservation
+from booking.services.audit import flag
+from booking.services.locking import reservation_transaction
 
 GUEST_FIELDS = ("first_name", "last_name", "sex", "date_of_birth", "citizenship", "country_of_birth", "comune_of_birth", "province_of_birth", "document")
 DOCUMENT_FIELDS = ("type", "number", "issued_in")
 MAX_AGE_YEARS = 120
+# The record's widths (booking/italy/records.py): a longer name would be cut, so it is refused.
+NAME_WIDTHS = {"first_name": 30, "last_name": 50}
+# What a name may be once its accents are folded: Latin letters, spaces, apostrophes, hyphens, dots.
+NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z '.-]*")
+DOCUMENT_NUMBER = re.compile(r"[A-Z0-9]+")
 
 
 class CheckInClosed(BookingError):
@@ -52,6 +60,9 @@ def _text(problems: Problems, data: dict, loc: list, name: str, max_length: int,
         problems.add([*loc, name], _("Give text."), "string_type")
         return ""
     value = " ".join(value.split())
+    if any(unicodedata.category(ch).startswith("C") for ch in value):  # NUL, other controls, lone surrogates
+        problems.add([*loc, name], _("Remove the control characters from this field."), "string_pattern_mismatch")
+        return ""
     if len(value) > max_length:
         problems.add([*loc, name], _("At most %(count)d characters.") % {"count": max_length}, "string_too_long")
     return value
@@ -64,18 +75,33 @@ def _extra(problems: Problems, data: dict, loc: list, accepted: tuple) -> None:
 
 
 def _latin_name(problems: Problems, data: dict, loc: list, name: str) -> str:
-    """The police's records take Latin letters only (accents are folded): a name written in
-    another script is asked for as in the passport's machine-readable line."""
+    """The police's records take Latin letters only (accents are folded: "Müller" is sent as
+    "Muller", "Łukasz" as "Lukasz"): a name with any letter of another script, a digit or a sign is
+    refused whole, never sent with the letter dropped, and asked for as in the passport's
+    machine-readable line."""
     value = _text(problems, data, loc, name, 100)
-    if value and not any(ch.isalpha() for ch in ascii_text(value)):
+    if not value:
+        return value
+    if not_carried(value) or not NAME_PATTERN.fullmatch(ascii_text(value)):
         problems.add([*loc, name], _("Write the name in Latin letters, as in the passport's machine-readable line."), "string_pattern_mismatch")
+    elif len(ascii_text(value)) > NAME_WIDTHS[name]:
+        message = _("The police record takes at most %(count)d characters: write the name as the passport's machine-readable line does.")
+        problems.add([*loc, name], message % {"count": NAME_WIDTHS[name]}, "string_too_long")
     return value
 
 
 def _country(problems: Problems, codes: Tables, data: dict, loc: list, name: str) -> str:
-    value = _text(problems, data, loc, name, 2)
-    if value and codes.state_for_iso(value) is None:
+    """An ISO 3166-1 alpha-2 code. A name ("Svizzera") is refused whole: cut to two letters it
+    would be another country (SV, El Salvador)."""
+    value = _text(problems, data, loc, name, 100)
+    if not value:
+        return ""
+    if not (len(value) == 2 and value.isascii() and value.isalpha()):
+        problems.add([*loc, name], _("Give the country's two-letter ISO code (e.g. CH for Switzerland), not its name."), "unknown_country")
+        return ""
+    if codes.state_for_iso(value) is None:
         problems.add([*loc, name], _("Unknown country code: give two letters, e.g. IT, DE, US."), "unknown_country")
+        return ""
     return value.upper()
 
 
@@ -167,8 +193,9 @@ def _document(problems: Problems, codes: Tables, guest: Guest, document, loc: li
     if kind not in Guest.DocumentType.values:
         problems.add([*loc, "type"], _("Give identity_card, passport or driving_licence."), "literal_error")
     number = _text(problems, document, loc, "number", 20).upper().replace(" ", "")
-    if number and not number.isalnum():
-        problems.add([*loc, "number"], _("Letters and digits only."), "string_pattern_mismatch")
+    if number and not DOCUMENT_NUMBER.fullmatch(number):  # isalnum() would take any script's digits
+        message = _("Letters A-Z and digits 0-9 only, as the passport's machine-readable line writes the number.")
+        problems.add([*loc, "number"], message, "string_pattern_mismatch")
     issued_in = _text(problems, document, loc, "issued_in", 100)
     guest.document_type, guest.document_number, guest.document_issued_in = kind or "", number, issued_in
     if issued_in:
@@ -199,13 +226,45 @@ def validate_party(reservation: Reservation, body, *, today: date | None = None)
     return party, guests
 
 
-def save_check_in(reservation: Reservation, body, *, today: date | None = None) -> CheckIn:
-    """Validate and store the whole party (it replaces what was given before)."""
+# What the police record holds of a guest (booking/italy/police.py): a change to any of these after
+# the registration was sent leaves the police with other data than the stay's.
+POLICE_FIELDS = (
+    "first_name",
+    "last_name",
+    "sex",
+    "date_of_birth",
+    "citizenship",
+    "country_of_birth",
+    "comune_of_birth_code",
+    "document_type",
+    "document_number",
+    "document_issued_in_code",
+)
+
+
+def police_changes(before: list[Guest], after: list[Guest], party_before: str, party_after: str) -> list[str]:
+    """What changed of what the police hold, as "position:field" ("1:last_name"); "party" for the
+    family/group choice. Never the values (the flag is read by staff who may not see documents)."""
+    changes = ["party"] if party_before != party_after and len(after) > 1 else []
+    for position in range(max(len(before), len(after))):
+        old = before[position] if position < len(before) else None
+        new = after[position] if position < len(after) else None
+        for name in POLICE_FIELDS:
+            if (getattr(old, name, None) if old else None) != (getattr(new, name, None) if new else None):
+                changes.append(f"{position}:{name}")
+    return changes
+
+
+def save_check_in(reservation: Reservation, body, *, today: date | None = None, actor: str = "the guest") -> CheckIn:
+    """Validate and store the whole party (it replaces what was given before). A change after the
+    police registration was sent flags the stay for staff with what changed: Alloggiati Web has no
+    correction call, so staff correct it on the portal (docs/italy.md); nothing is sent again."""
     if not check_in_open(reservation, today):
         raise CheckInClosed()
     party, guests = validate_party(reservation, body, today=today)
-    with transaction.atomic():
-        check_in, _created = CheckIn.objects.select_for_update().get_or_create(reservation=reservation)
+    with reservation_transaction(reservation.pk) as locked:
+        check_in, _created = CheckIn.objects.select_for_update().get_or_create(reservation=locked)
+        before, party_before = list(check_in.guests.all()), check_in.party
         check_in.guests.all().delete()
         for guest in guests:
             guest.check_in = check_in
@@ -214,6 +273,10 @@ def save_check_in(reservation: Reservation, body, *, today: date | None = None) 
         check_in.completed_at = check_in.completed_at or timezone.now()
         check_in.documents_erased_at = None
         check_in.save()
+        sent = PoliceRegistration.objects.filter(reservation=locked, status=PoliceRegistration.Status.SENT).exists()
+        changes = police_changes(before, guests, party_before, party) if sent else []
+        if changes:
+            flag(locked, actor=actor, message="flag_check_in_changed_after_police", params={"changes": changes})
     return check_in
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from booking.formatting import site_path
 from booking.italy.arrival import instructions_due, paragraphs
 from booking.italy.models import CheckIn, ItalySettings
-from booking.models import OutboundEmail, Reservation
+from booking.models import OutboundEmail, Property, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe
 
 REMINDER_7, REMINDER_2, ARRIVAL_INFO = OutboundEmail.Kind.CHECK_IN_REMINDER_7, OutboundEmail.Kind.CHECK_IN_REMINDER_2, OutboundEmail.Kind.ARRIVAL_INFO
@@ -80,12 +80,14 @@ def _claim_and_queue(check_in: CheckIn, stamp: str, kind: str, template: str, it
 
 def erase_documents(*, today: date | None = None) -> int:
     """Blank the identity documents of stays that ended `document_retention_days` ago (cancelled
-    stays too); the guests' names stay for the tax and statistics, the police answer is kept."""
+    stays too); the guests' names stay for the tax and statistics, the police answer is kept.
+    Every property with a check-in, whether or not the owner ever saved its Italian settings (the
+    default retention then applies)."""
     today = today or timezone.localdate()
     erased = 0
-    for italy in ItalySettings.objects.select_related("property"):
-        ended_before = today - timedelta(days=italy.document_retention_days)
-        due = CheckIn.objects.filter(reservation__property=italy.property, reservation__check_out__lte=ended_before, documents_erased_at__isnull=True)
+    for prop in Property.objects.filter(reservations__online_check_in__isnull=False).distinct():
+        ended_before = today - timedelta(days=ItalySettings.read(prop).document_retention_days)
+        due = CheckIn.objects.filter(reservation__property=prop, reservation__check_out__lte=ended_before, documents_erased_at__isnull=True)
         for check_in in due:
             with transaction.atomic():
                 check_in.guests.update(document_type="", document_number="", document_issued_in="", document_issued_in_code="")

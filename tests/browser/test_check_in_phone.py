@@ -32,6 +32,7 @@ GUESTS = [
         "comune": "Forlì (FC)",
     },
 ]
+NAMES = {"IT": "Italia", "DE": "Germania"}
 
 
 @pytest.fixture
@@ -74,8 +75,8 @@ def test_a_party_of_three_checks_in_on_a_phone_in_italian(live_url, stay_tomorro
             page.fill(f"#g{index}-last_name", guest["last_name"])
             page.select_option(f"#g{index}-sex", guest["sex"])
             page.fill(f"#g{index}-date_of_birth", guest["date_of_birth"])
-            page.fill(f"#g{index}-citizenship", guest["citizenship"])
-            page.fill(f"#g{index}-country_of_birth", guest["country_of_birth"])
+            page.select_option(f"#g{index}-citizenship", label=NAMES[guest["citizenship"]])  # chosen by its Italian name
+            page.select_option(f"#g{index}-country_of_birth", label=NAMES[guest["country_of_birth"]])
             if "comune" in guest:
                 page.fill(f"#g{index}-comune_of_birth", guest["comune"])  # as picked from the typeahead
                 name, province = guest["comune"][:-5], guest["comune"][-3:-1]

@@ -190,3 +190,124 @@ def test_the_thank_you_page_leads_to_check_in(client, make_stay):
     stay = make_stay(checkout_session_id="cs_sandbox_abc")
     html = client.get("/thank-you", {"reservation_id": stay.pk, "session_id": "cs_sandbox_abc"}).content.decode()
     assert f"/manage/{stay.manage_token}/check-in" in html and "data-check-in-link" in html
+
+
+# What the police record cannot carry exactly is refused, never altered (red team, defect 6).
+@pytest.mark.parametrize(
+    ("body", "loc"),
+    [
+        (bad(guests__0__document__number="AB 12٣٤٥"), ["body", "guests", 0, "document", "number"]),  # Arabic-Indic digits
+        (bad(guests__1__last_name="李A"), ["body", "guests", 1, "last_name"]),
+        (bad(guests__1__first_name="Łukasz Ωmega"), ["body", "guests", 1, "first_name"]),
+        (bad(guests__1__first_name="Jürgen2"), ["body", "guests", 1, "first_name"]),
+        (bad(guests__1__first_name="Jür\x00gen"), ["body", "guests", 1, "first_name"]),
+        (bad(guests__0__comune_of_birth="Fire\x00nze"), ["body", "guests", 0, "comune_of_birth"]),
+        (bad(guests__0__document__issued_in="\ud800"), ["body", "guests", 0, "document", "issued_in"]),
+    ],
+)
+def test_what_the_police_record_cannot_carry_is_refused_not_cut(client, make_stay, body, loc):
+    stay = make_stay()
+    answer = put(client, stay, body)
+    assert answer.status_code == 422, answer.content
+    assert loc in [e["loc"] for e in answer.json()["detail"]]
+    assert not CheckIn.objects.filter(reservation=stay).exists()
+
+
+def test_a_name_longer_than_the_record_is_refused_not_cut(client, make_stay):
+    answer = put(client, make_stay(), bad(guests__1__first_name="Hubert Blaine Alexander Maximilian"))
+    assert answer.status_code == 422 and answer.json()["detail"][0]["type"] == "string_too_long"
+
+
+def test_a_nul_in_the_form_is_a_form_error_not_a_500(client, make_stay):
+    stay = make_stay(guests=1)
+    answer = client.post(f"/manage/{stay.manage_token}/check-in", swiss_form(**{"g0-last_name": "Ne\x00ri", "g0-document_issued_in": "CH"}))  # else complete
+    assert answer.status_code == 422 and 'id="g0-last_name-error"' in answer.content.decode()
+    assert not CheckIn.objects.filter(reservation=stay).exists()
+
+
+def test_latin_letters_with_accents_are_taken_and_folded_in_the_record(client, make_stay, capsys):
+    from django.core.management import call_command
+
+    stay = make_stay(guests=1, check_in=future(2))
+    polish = dict(LEAD, first_name="Łukasz", last_name="Wałęsa-Ñandú", citizenship="PL", country_of_birth="PL", comune_of_birth=None, province_of_birth=None)
+    polish["document"] = {"type": "passport", "number": "ab 1234567", "issued_in": "PL"}
+    assert put(client, stay, party(polish)).status_code == 200
+    guest = Guest.objects.get(check_in__reservation=stay)
+    assert (guest.first_name, guest.document_number) == ("Łukasz", "AB1234567")  # stored as given
+    call_command("alloggiati_file", "--date", str(stay.check_in))
+    record = capsys.readouterr().out.encode("ascii")
+    assert record[14:64] == b"Walesa-Nandu".ljust(50) and record[64:94] == b"Lukasz".ljust(30)
+    assert record[134:139] == b"PASOR" and record[139:159] == b"AB1234567".ljust(20)
+
+
+# Countries are chosen by name in the reader's language and stored by code (red team, defect 5).
+def test_the_german_page_offers_countries_by_their_german_names_in_a_select(client, make_stay):
+    stay = make_stay(guests=1)
+    html = client.get(f"/de/manage/{stay.manage_token}/check-in").content.decode()
+    citizenship = html.split('name="g0-citizenship"')[1].split("</select>")[0]
+    assert '<option value="CH">Schweiz</option>' in citizenship and '<option value="SV">El Salvador</option>' in citizenship
+    assert '<option value="CN">China</option>' in citizenship and "Svizzera" not in html
+    assert 'maxlength="2"' not in html.split('name="g0-country_of_birth"')[0].rsplit("<div", 1)[1]  # never cut to two letters
+    assert '<option value="CH">Schweiz</option>' in html.split('<datalist id="countries">')[1]  # the place of issue's suggestions
+    italian = client.get(f"/it/manage/{stay.manage_token}/check-in").content.decode()
+    assert '<option value="CH">Svizzera</option>' in italian
+
+
+def swiss_form(**changes) -> dict:
+    form = {f"g0-{k}": v for k, v in LEAD.items() if k not in ("document", "comune_of_birth", "province_of_birth")}
+    form |= {
+        "g0-citizenship": "CH",
+        "g0-country_of_birth": "CH",
+        "g0-document_type": "passport",
+        "g0-document_number": "X1234567",
+        "g0-document_issued_in": "Schweiz",
+    }
+    return form | changes
+
+
+def test_a_swiss_guest_chosen_by_name_is_switzerland_in_the_police_record_and_statistics(client, make_stay, capsys):
+    from django.core.management import call_command
+
+    stay = make_stay(guests=1, check_in=future(2))
+    answer = client.post(f"/de/manage/{stay.manage_token}/check-in", swiss_form())
+    assert answer.status_code == 303, answer.content.decode()
+    guest = Guest.objects.get(check_in__reservation=stay)
+    assert (guest.citizenship, guest.country_of_birth, guest.document_issued_in) == ("CH", "CH", "CH")
+    call_command("alloggiati_file", "--date", str(stay.check_in))
+    record = capsys.readouterr().out.encode("ascii")
+    svizzera = b"100000241"
+    assert record[116:125] == record[125:134] == record[159:168] == svizzera  # state of birth, citizenship, place of issue
+    call_command("istat_report", "--month", f"{stay.check_in:%Y-%m}")
+    assert "\nCH," in capsys.readouterr().out.replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize("name", ["Svizzera", "Schweiz", "China", "ch ", "XX"])
+def test_the_json_put_takes_codes_only_a_name_is_422_naming_the_field(client, make_stay, name):
+    stay = make_stay()
+    answer = put(client, stay, bad(guests__1__citizenship=name) if name != "ch " else bad(guests__1__country_of_birth="Svizzera"))
+    assert answer.status_code == 422
+    errors = answer.json()["detail"]
+    field = "country_of_birth" if name == "ch " else "citizenship"
+    assert [(e["loc"], e["type"]) for e in errors] == [(["body", "guests", 1, field], "unknown_country")]  # one error, never cut
+    assert not CheckIn.objects.filter(reservation=stay).exists()
+
+
+def test_fields_and_the_document_number_survive_a_validation_error(client, make_stay):
+    stay = make_stay(guests=1)
+    url = f"/de/manage/{stay.manage_token}/check-in"
+    answer = client.post(url, swiss_form(**{"g0-date_of_birth": "1984-02-30"}))
+    html = answer.content.decode()
+    assert answer.status_code == 422 and "X1234567" not in html and "•••••567" in html  # kept, shown masked
+    assert 'value="Giulia"' in html and '<option value="CH" selected>Schweiz</option>' in html
+    kept = html.split('name="document_kept" value="')[1].split('"')[0]
+    again = swiss_form(**{"g0-document_number": "", "document_kept": kept})
+    assert client.post(url, again).status_code == 303
+    assert Guest.objects.get(check_in__reservation=stay).document_number == "X1234567"
+
+
+def test_a_stored_number_is_still_offered_after_a_validation_error(client, make_stay):
+    stay = make_stay(guests=1)
+    assert put(client, stay, party(LEAD)).status_code == 200
+    form = swiss_form(**{"g0-document_number": "", "g0-date_of_birth": "1984-02-30"})
+    html = client.post(f"/manage/{stay.manage_token}/check-in", form).content.decode()
+    assert "data-document-kept" in html and "••••••5AB" in html and "CA12345AB" not in html

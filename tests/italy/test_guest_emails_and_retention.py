@@ -72,3 +72,15 @@ def test_documents_erased_after_the_retention_days_police_answer_kept(stay):
     assert (guest.document_number, guest.document_type, guest.document_issued_in) == ("", "", "") and guest.last_name == "Neri"
     assert CheckIn.objects.get(reservation=stay).documents_erased_at is not None
     assert PoliceRegistration.objects.get(reservation=stay).answer["send"]["result"]["SchedineValide"] == 1
+
+
+def test_documents_erased_with_the_default_retention_when_the_owner_never_saved_settings(make_stay):
+    stay = make_stay(check_in=ARRIVAL, guests=1)
+    with at(ARRIVAL - timedelta(days=3)):
+        save_check_in(stay, party(LEAD))
+    assert not ItalySettings.objects.exists()
+    with at(stay.check_out + timedelta(days=29)):
+        assert erase_documents() == 0
+    with at(stay.check_out + timedelta(days=30)):
+        assert erase_documents() == 1
+    assert Guest.objects.get(check_in__reservation=stay).document_number == ""

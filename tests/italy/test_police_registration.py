@@ -92,3 +92,40 @@ def test_the_jobs_are_on_the_beat_schedule():
         "booking.italy.tasks.erase_guest_documents",
     } <= schedule
     assert "booking.italy.tasks.send_police_registrations" in app.tasks
+
+
+def test_a_stored_name_the_record_cannot_carry_is_reported_missing_never_dropped(arriving_today, capsys):
+    from booking.italy.models import Guest
+
+    Guest.objects.filter(check_in__reservation=arriving_today, position=1).update(first_name="Ωmega")  # stored before the check-in refused it
+    with pytest.raises(SystemExit) as exit_:
+        call_command("alloggiati_file", "--date", str(today()))
+    captured = capsys.readouterr()
+    assert exit_.value.code == 1 and arriving_today.pk in captured.err and "guest 2's name" in captured.err
+    assert "mega" not in captured.out
+
+
+def test_a_check_in_changed_after_the_registration_was_sent_flags_the_stay_with_what_changed(fake, arriving_today):
+    from django.utils import translation
+
+    from booking.event_messages import render
+    from booking.models import ReservationEvent
+
+    assert send_due_registrations() == 1
+    changed = dict(PARTNER, last_name="Mueller", date_of_birth="1982-11-21")
+    save_check_in(arriving_today, party(dict(LEAD, document=dict(LEAD["document"], number="CA99999ZZ")), changed))
+    stay = Reservation.objects.get(pk=arriving_today.pk)
+    assert stay.needs_attention.startswith("The check-in was changed after the police registration was sent")
+    assert "Lead guest: Document number; Guest 2: Last name, Date of birth" in stay.needs_attention
+    assert "correct the registration on the portal" in stay.needs_attention and "CA99999ZZ" not in stay.needs_attention
+    event = ReservationEvent.objects.filter(reservation=stay, action="flag").get()
+    with translation.override("de"):
+        assert "Nachname" in render(event.message, event.params)
+    assert send_due_registrations() == 0 and len(fake.calls) == 3  # never a second record
+
+
+def test_a_check_in_saved_again_unchanged_or_before_sending_is_not_flagged(fake, arriving_today):
+    save_check_in(arriving_today, party(LEAD, dict(PARTNER, first_name="Jörg")))  # not sent yet: just corrected
+    assert send_due_registrations() == 1
+    save_check_in(arriving_today, party(LEAD, dict(PARTNER, first_name="Jörg")))  # the same again
+    assert Reservation.objects.get(pk=arriving_today.pk).needs_attention == ""

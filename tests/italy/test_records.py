@@ -1,12 +1,13 @@
 """The Alloggiati Web records as pure functions (booking/italy/records.py): golden files of whole
 upload files, and each field read back at its position. No database."""
 
+import dataclasses
 from datetime import date
 from pathlib import Path
 
 import pytest
 
-from booking.italy.records import RECORD_LENGTH, GuestRecord, ascii_text, build_record, party_records, upload_file
+from booking.italy.records import RECORD_LENGTH, GuestRecord, Unencodable, ascii_text, build_record, party_records, upload_file
 
 GOLDEN = Path(__file__).parent / "golden"
 FIRENZE, ROMA = "409048017", "412058091"
@@ -50,13 +51,13 @@ CASES = {
     "group_long_names": (
         [
             foreign(
-                "Wolfeschlegelsteinhausenbergerdorff-Vandermeulen Junior",
-                "Hubert Blaine Alexander Maximilian",
+                "Wolfeschlegelsteinhausenbergerdorff-Vandermeulen J",  # 50 characters, the field's width
+                "Hubert Blaine Alexander Maximi",  # 30
                 "M",
                 date(1990, 2, 28),
                 STATI_UNITI,
                 document_type="PASOR",
-                document_number="X123456789012345678901",
+                document_number="X1234567890123456789",  # 20
                 document_place=STATI_UNITI,
             ),  # fmt: skip
             foreign("Ødegård", "Søren", "M", date(1991, 3, 1), "100000231"),
@@ -98,7 +99,7 @@ def test_a_family_is_head_17_then_members_19_without_documents():
     assert child["comune"] == " " * 9 and child["state_of_birth"] == FRANCIA and child["name"].rstrip() == "Zoe"
 
 
-def test_a_group_is_leader_18_then_members_20_long_names_cut_nights_at_most_30():
+def test_a_group_is_leader_18_then_members_20_names_fill_their_fields_nights_at_most_30():
     records = [fields(r) for r in party_records(*CASES["group_long_names"])]
     assert [r["type"] for r in records] == ["18", "20", "20"]
     leader = records[0]
@@ -120,3 +121,24 @@ def test_one_guest_alone_is_single_even_in_a_group():
     record = build_record(foreign("Smith", "Ann", "F", date(1970, 1, 1), STATI_UNITI, **PASSPORT), "16", date(2026, 1, 2), 1)
     assert fields(record)["type"] == "16" and fields(record)["nights"] == "01"
     assert party_records([foreign("Smith", "Ann", "F", date(1970, 1, 1), STATI_UNITI, **PASSPORT)], "group", date(2026, 1, 2), 1)[0][:2] == "16"
+
+
+@pytest.mark.parametrize(("surname", "number"), [("李A", "C01X00T47"), ("Ωmega", "C01X00T47"), ("Neri", "AB12٣٤٥"), ("Ne\x00ri", "C01X00T47")])
+def test_the_record_never_drops_a_character_it_cannot_carry(surname, number):
+    guest = foreign(surname, "Ann", "F", date(1970, 1, 1), STATI_UNITI, **dict(PASSPORT, document_number=number))
+    with pytest.raises(Unencodable):
+        build_record(guest, "16", date(2026, 1, 2), 1)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"surname": "Wolfeschlegelsteinhausenbergerdorff-Vandermeulen Junior"},
+        {"name": "Hubert Blaine Alexander Maximilian"},
+        {"document_number": "X123456789012345678901"},
+    ],
+)
+def test_a_value_longer_than_its_field_is_never_cut(changes):
+    guest = foreign("Smith", "Ann", "F", date(1970, 1, 1), STATI_UNITI, **PASSPORT)
+    with pytest.raises(Unencodable, match="longer than the record's"):
+        build_record(dataclasses.replace(guest, **changes), "16", date(2026, 1, 2), 1)

@@ -3,6 +3,7 @@ check-in's dates of birth and citizenships where given; and the same in the back
 
 import csv
 import io
+import re
 from datetime import date
 from decimal import Decimal
 
@@ -87,6 +88,9 @@ def test_only_the_owner_sees_documents(client, make_stay):
         html = client.get(check_in_url).content.decode()
         assert ("CA12345AB" in html) is sees and "Neri" in html
         assert (client.get("/admin/italy/checkin/police/", {"date": str(stay.check_in), "download": "1"}).status_code == 200) is sees
+    german = client.get(check_in_url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    cells = dict(re.findall(r'field-(citizenship_name|country_of_birth_name)">\s*<p>([^<]*)</p>', german))
+    assert cells == {"citizenship_name": "Italien", "country_of_birth_name": "Italien"}  # by name in the reader's language, not "IT"
 
 
 def test_the_check_in_list_leads_to_the_police_day_and_the_reports_in_italian(client, demo_property):
