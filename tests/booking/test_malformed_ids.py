@@ -1,8 +1,9 @@
 """An id that is not of its shape (a reservation id, which is also a UCP session's and a payment
 link's, a manage token, a sandbox checkout id) is answered before any query runs: 404 as an unknown
 id is, or the 422 the JSON API documents for an absurd id. A NUL, a lone surrogate or 500
-characters never reach the database (on PostgreSQL a NUL was a DataError: 500s and 503s). Run on
-SQLite and on PostgreSQL (DATABASE_URL=postgres://…)."""
+characters never reach the database (on PostgreSQL a NUL was a DataError: 500s and 503s). Free text
+with a NUL or a lone surrogate is a 422 on every interface, never a 5xx. Run on SQLite and on
+PostgreSQL (DATABASE_URL=postgres://…)."""
 
 import asyncio
 import json
@@ -16,10 +17,11 @@ from django.db import connection, connections
 from google.protobuf.json_format import MessageToDict
 
 from booking import ids
-from booking.models import new_manage_token, new_reservation_id
+from booking.models import Reservation, new_manage_token, new_reservation_id
 from discovery import mcp_server
 from discovery.a2a_agent import BookingAgentExecutor
 from tests.agents.ucp import error_body, session_request
+from tests.dates import future
 
 pytestmark = pytest.mark.django_db
 
@@ -250,3 +252,86 @@ class TestPages:
         with recorded_queries() as ran:
             response = client.get(f"{page}?reservation_id={raw[0]}")
         assert response.status_code == 200 and lookups(ran) == []
+
+
+STAY = {"check_in": str(future(30)), "check_out": str(future(33))}
+ODD_TEXT = {"nul": "Ann\x00a", "surrogate": "Ann\ud800a"}
+
+
+def raw_json(body: dict) -> str:
+    return json.dumps(body)  # ensure_ascii: a lone surrogate travels as the escape "\ud800"
+
+
+REST_TEXT = [
+    ("/api/v1/reservations", ["guest", "first_name"]),
+    ("/api/v1/reservations", ["guest", "last_name"]),
+    ("/api/v1/reservations", ["guest", "email"]),
+    ("/api/v1/reservations", ["guest", "phone"]),
+    ("/api/v1/reservations", ["special_requests"]),
+    ("/api/v1/reservations", ["agent_name"]),
+    ("/api/v1/payments/checkout-link", ["special_requests"]),
+    ("/api/v1/payments/checkout-link", ["agent_name"]),
+]
+# Free text of a UCP request: kept, passed on or only accepted, a string there is text all the same.
+UCP_TEXT = [["travel_purpose"], ["guests", 0, "first_name"], ["booker", "last_name"], ["context", "note"], ["stays", 0, "id"]]
+
+
+def with_text_at(body: dict, loc: list, text: str) -> dict:
+    """`body` with `text` at `loc` (the containers on the way made as needed)."""
+    body = json.loads(json.dumps(body))
+    node = body
+    for key, following in zip(loc, loc[1:], strict=False):
+        if isinstance(node, list):
+            node = node[key]
+        else:
+            node = node.setdefault(key, [{}] if isinstance(following, int) else {})
+    node[loc[-1]] = text
+    return body
+
+
+class TestFreeText:
+    """A NUL or a lone surrogate in a name, an email, special_requests or any other free text: a
+    422 naming the field, nothing held, on every interface."""
+
+    @pytest.mark.parametrize("text", ODD_TEXT.values(), ids=ODD_TEXT.keys())
+    @pytest.mark.parametrize(("endpoint", "loc"), REST_TEXT, ids=[f"{endpoint.rpartition('/')[2]}-{'.'.join(loc)}" for endpoint, loc in REST_TEXT])
+    def test_rest(self, client, demo_property, endpoint, loc, text):
+        body = with_text_at({**STAY, "success_url": "https://agent.example/done", "cancel_url": "https://agent.example/back"}, loc, text)
+        if endpoint.endswith("reservations"):
+            body = {key: value for key, value in body.items() if not key.endswith("_url")}
+        response = client.post(endpoint, raw_json(body), content_type="application/json")
+        assert response.status_code == 422 and response.json()["detail"][0]["loc"] == ["body", *loc]
+        assert not Reservation.objects.exists()
+
+    @pytest.mark.parametrize("text", ODD_TEXT.values(), ids=ODD_TEXT.keys())
+    @pytest.mark.parametrize("loc", [["special_requests"], ["agent_name"], ["guest", "first_name"], ["guest", "email"]], ids=lambda loc: ".".join(loc))
+    def test_mcp(self, demo_property, loc, text):
+        result = call_tool("create_reservation", with_text_at(STAY, loc, text))
+        payload = json.loads(result.content[1].text)
+        assert result.is_error and payload["status"] == 422 and payload["detail"][0]["loc"] == ["body", *loc]
+        assert not Reservation.objects.exists()
+
+    @pytest.mark.parametrize("text", ODD_TEXT.values(), ids=ODD_TEXT.keys())
+    @pytest.mark.parametrize("loc", UCP_TEXT, ids=lambda loc: ".".join(str(part) for part in loc))
+    def test_ucp_rest(self, client, demo_property, loc, text):
+        response = client.post("/ucp/v1/booking-sessions", raw_json(with_text_at(session_request(45), loc, text)), content_type="application/json")
+        assert response.status_code == 422 and response.json()["detail"][0]["loc"] == ["body", *loc]
+        assert not Reservation.objects.exists()
+
+    @pytest.mark.parametrize("text", ODD_TEXT.values(), ids=ODD_TEXT.keys())
+    def test_ucp_mcp(self, demo_property, text):
+        result = call_tool("create_booking_session", {"booking": with_text_at(session_request(45), ["guests", 0, "last_name"], text)})
+        payload = json.loads(result.content[1].text)
+        assert result.is_error and payload["status"] == 422 and payload["detail"][0]["loc"] == ["body", "guests", 0, "last_name"]
+        assert not Reservation.objects.exists()
+
+    @pytest.mark.parametrize("field", ["special_requests", "agent_name"])
+    def test_a2a(self, transactional_db, demo_property, field):
+        """(A lone surrogate never reaches a skill, as above: a NUL does, and is refused.) The skill
+        claims its retry key (the message id) in a thread of its own first: a committed database."""
+        events = Events()
+        asyncio.run(BookingAgentExecutor().execute(Context({"skill": "create_reservation", **STAY, field: "Ann\x00a"}), events))
+        [task] = events.events
+        error = MessageToDict(task.status.message.parts[1].data)["error"]
+        assert task.status.state == TaskState.TASK_STATE_REJECTED and error["status"] == 422 and error["detail"][0]["loc"] == ["body", field]
+        assert not Reservation.objects.exists()
