@@ -17,7 +17,9 @@ from django.db import connection, connections
 from google.protobuf.json_format import MessageToDict
 
 from booking import ids
-from booking.models import Reservation, new_manage_token, new_reservation_id
+from booking.errors import InvalidInput
+from booking.models import Reservation, Review, new_manage_token, new_reservation_id
+from booking.services import reviews
 from discovery import mcp_server
 from discovery.a2a_agent import BookingAgentExecutor
 from tests.agents.ucp import error_body, session_request
@@ -335,3 +337,11 @@ class TestFreeText:
         error = MessageToDict(task.status.message.parts[1].data)["error"]
         assert task.status.state == TaskState.TASK_STATE_REJECTED and error["status"] == 422 and error["detail"][0]["loc"] == ["body", field]
         assert not Reservation.objects.exists()
+
+    @pytest.mark.parametrize("text", ODD_TEXT.values(), ids=ODD_TEXT.keys())
+    def test_a_review(self, api, demo_property, text):
+        """The guest's review form (pages/manage.py) hands its text to the service as posted."""
+        hold = Reservation.objects.get(pk=api.post("/api/v1/reservations", STAY).json()["id"])
+        with pytest.raises(InvalidInput) as refused:
+            reviews.submit_review(reservation=hold, rating="5", text=text, language="en")
+        assert refused.value.errors[0]["loc"] == ["body", "text"] and not Review.objects.filter(reservation=hold).exists()
