@@ -82,6 +82,47 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+NUL_MESSAGE = "Input must not contain NUL characters."
+SURROGATE_MESSAGE = "Input must not contain lone surrogates (half of a UTF-16 pair is not text)."
+
+
+def has_lone_surrogate(text: str) -> bool:
+    """Whether `text` holds half of a UTF-16 pair (JSON may escape one, "\\ud800"): no database can
+    store it, so it is refused as input like a NUL rather than failing at the query."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def text_problem(text: str) -> str | None:
+    """Why `text` cannot be kept as text (a NUL, a lone surrogate), or None."""
+    if "\x00" in text:
+        return NUL_MESSAGE
+    return SURROGATE_MESSAGE if has_lone_surrogate(text) else None
+
+
+def unstorable_text(value: object, loc: list) -> list[dict]:
+    """422 items for every string (object keys included) in a JSON value that holds a NUL or a lone
+    surrogate: for the free-form parts of a request (UCP's booker, guests, context, ...), which no
+    schema field checks one by one. Iterative, so any nesting the parser allowed is walked."""
+    errors, pending = [], [(value, list(loc))]
+    while pending:
+        node, where = pending.pop()
+        if isinstance(node, str):
+            problem = text_problem(node)
+            if problem:
+                errors.append({"loc": where, "msg": problem, "type": "value_error"})
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                pending.append((key, where))
+                pending.append((child, [*where, key if isinstance(key, str) and not text_problem(key) else "?"]))
+        elif isinstance(node, list):
+            pending.extend((child, [*where, index]) for index, child in enumerate(node))
+    return sorted(errors, key=lambda item: [str(part) for part in item["loc"]])
+
+
 class StrictCharField(serializers.CharField):
     """A string: numbers, booleans and objects are refused rather than turned into text."""
 
@@ -90,8 +131,9 @@ class StrictCharField(serializers.CharField):
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.fail("invalid")
-        if "\x00" in data:
-            raise serializers.ValidationError("Input must not contain NUL characters.", code="invalid")
+        problem = text_problem(data)
+        if problem:
+            raise serializers.ValidationError(problem, code="invalid")
         return super().to_internal_value(data)
 
 

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 
 from booking.errors import DatesUnavailable, InvalidTransition
 from booking.event_messages import english_note, to_params
+from booking.ids import is_reservation_id
 from booking.models import Reservation, ReservationEvent
 from booking.notifications import queue_refunded_payment_notice
 from booking.payments.ledger import from_cents, record_unbookable_payment, to_cents
@@ -109,9 +110,9 @@ def _reservation_of(session: dict) -> Reservation | None:
     if metadata is not None and not isinstance(metadata, dict):
         raise MalformedEvent("metadata is not an object.")
     reservation_id = (metadata or {}).get("reservation_id") or session.get("client_reference_id")
-    if not isinstance(reservation_id, str) or not reservation_id:
+    if not is_reservation_id(reservation_id):  # not one of ours: no query (booking/ids.py)
         return None
-    return Reservation.objects.filter(pk=reservation_id[:40]).first()
+    return Reservation.objects.filter(pk=reservation_id).first()
 
 
 def _cents(value, field: str) -> int:

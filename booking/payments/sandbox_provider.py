@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from booking.errors import NotFound, PaymentProviderError
+from booking.ids import is_sandbox_checkout_id
 from booking.payments.checkout import CheckoutRequest, CheckoutSession, Refund
 from booking.payments.ledger import from_cents
 from booking.payments.models import SandboxCheckout
@@ -64,7 +65,9 @@ def _refresh_expiry(checkout: SandboxCheckout, now: datetime | None = None) -> S
 
 
 def get_checkout(session_id: str) -> SandboxCheckout:
-    checkout = SandboxCheckout.objects.select_related("reservation__property").filter(pk=session_id[:100]).first()
+    if not is_sandbox_checkout_id(session_id):  # not one we issued: no query (booking/ids.py)
+        raise NotFound("No test checkout with this id.")
+    checkout = SandboxCheckout.objects.select_related("reservation__property").filter(pk=session_id).first()
     if checkout is None:
         raise NotFound("No test checkout with this id.")
     return _refresh_expiry(checkout)

@@ -17,6 +17,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from booking.errors import BookingError, InvalidTransition, NotFound
+from booking.ids import is_manage_token
 from booking.models import OutboundEmail, Reservation, new_manage_token
 from booking.notifications import queue_emails
 from booking.pricing import money
@@ -40,7 +41,7 @@ def ensure_manage_token(reservation: Reservation) -> str:
 
 def reservation_for_manage_token(token: str) -> Reservation:
     """The stay behind a manage link, or NotFound (also for anything that is not a token we issued)."""
-    if not isinstance(token, str) or not 20 <= len(token) <= 64:
+    if not is_manage_token(token):  # not one we issued: no query (booking/ids.py)
         raise NotFound("No booking with this link.")
     reservation = Reservation.objects.select_related("property").filter(manage_token=token).first()
     if reservation is None:

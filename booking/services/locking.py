@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from django.db import OperationalError, connection, transaction
 
 from booking.errors import NotFound, ServiceUnavailable
+from booking.ids import is_reservation_id
 from booking.models import Property, Reservation
 from booking.selectors import hot_query
 
@@ -98,6 +99,8 @@ def lock_reservation(reservation_id: str) -> Reservation:
     to a stay takes), then re-read the reservation for update."""
     if not connection.in_atomic_block:
         raise RuntimeError("lock_reservation() must run inside a writer transaction")
+    if not is_reservation_id(reservation_id):  # not one we issued: no query (booking/ids.py)
+        raise NotFound("No reservation with this id.")
     property_id = Reservation.objects.filter(pk=reservation_id).values_list("property_id", flat=True).first()
     if property_id is None:
         raise NotFound(f"No reservation with id {reservation_id!r}.")

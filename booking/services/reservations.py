@@ -15,6 +15,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from booking.errors import DatesUnavailable, InvalidTransition, NotFound, NotReleasable
+from booking.ids import is_reservation_id
 from booking.models import OutboundEmail, Reservation, new_manage_token
 from booking.notifications import queue_emails
 from booking.services.audit import record_event
@@ -23,9 +24,12 @@ from booking.services.locking import reservation_transaction
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
+NOT_AN_ID = "No reservation with this id."
 
 
 def get_reservation(reservation_id: str) -> Reservation:
+    if not is_reservation_id(reservation_id):  # not one we issued: no query (booking/ids.py)
+        raise NotFound(NOT_AN_ID)
     try:
         return Reservation.objects.select_related("property").get(pk=reservation_id)
     except Reservation.DoesNotExist:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from booking.errors import BookingError, InvalidInput
 from booking.models import OutboundEmail, Reservation, Review
 from booking.notifications import queue_emails
+from booking.validation import text_problem
 
 MAX_TEXT = 2000
 # How long after check-out a guest is still asked (a job down for a day still catches up), and may write.
@@ -82,6 +83,8 @@ def submit_review(*, reservation: Reservation, rating: object, text: object, lan
         errors.append({"loc": ["body", "text"], "msg": _("Write a few words about your stay."), "type": "missing"})
     elif len(words) > MAX_TEXT:
         errors.append({"loc": ["body", "text"], "msg": _("At most %(count)s characters, please.") % {"count": MAX_TEXT}, "type": "string_too_long"})
+    elif problem := text_problem(words):  # a NUL cannot be stored (PostgreSQL): said, never a 500
+        errors.append({"loc": ["body", "text"], "msg": problem, "type": "value_error"})
     if errors:
         raise InvalidInput(errors)
     if not review_window_open(reservation):

@@ -72,6 +72,10 @@ class CompleteRequest(validation.Schema):
 
 def parse(body: Any) -> dict:
     """The UCP request, well-formed, or InvalidInput (422) naming every bad field at once."""
+    # Free-form parts (booker, guests, context, ...) are text too: a NUL or a lone surrogate anywhere
+    # is a 422 here, never a failure where the text is stored or passed on.
+    if errors := validation.unstorable_text(body, [LOCATION]):
+        raise InvalidInput(errors)
     data = validation.validate(BookingRequest, body, LOCATION)
     errors = []
     for index, stay in enumerate(data["stays"]):
@@ -85,6 +89,8 @@ def parse(body: Any) -> dict:
 
 
 def parse_complete(body: Any) -> dict:
+    if errors := validation.unstorable_text(body, [LOCATION]):
+        raise InvalidInput(errors)
     return validation.validate(CompleteRequest, {} if body is None else body, LOCATION)
 
 

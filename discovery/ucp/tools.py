@@ -114,7 +114,9 @@ def run(name: str, arguments: Any, caller: Caller) -> dict:
     accepted = ", ".join(sorted(ARGUMENTS[name]))
     errors = [{"loc": ["body", field], "msg": f"Unknown field {field!r}; the accepted fields are: {accepted}.", "type": "extra_forbidden"} for field in extra]
     session_id = arguments.get("id")
-    if "id" in ARGUMENTS[name] and not (isinstance(session_id, str) and 0 < len(session_id) <= 200):
+    # Any non-empty string goes on: one that is not a session id is not_found, as over REST, with no
+    # query (booking/ids.py).
+    if "id" in ARGUMENTS[name] and not (isinstance(session_id, str) and session_id):
         errors.append({"loc": ["body", "id"], "msg": "The booking session id, a string (res_…).", "type": "string_type"})
     meta = arguments.get("meta") or {}
     key = meta.get("idempotency-key") if isinstance(meta, dict) else None

@@ -86,7 +86,7 @@ def continue_booking(request, session_id: str):
     already paid, or a hold that ended, goes to the thank-you page, which shows which it is."""
     thank_you = f"/thank-you?reservation_id={session_id}"
     try:
-        reservation = get_reservation(session_id[:200])
+        reservation = get_reservation(session_id)  # NotFound, with no query, for what is not an id
     except NotFound:
         return render(request, "ucp/continue.html", {"problem": _("There is no booking with this link.")}, status=404)
     if reservation.status != Reservation.Status.HELD:
