@@ -130,12 +130,17 @@ class InvalidStay(Exception):
         self.loc, self.msg, self.type = loc, msg, type_
 
 
+# `guests` is the whole party: agents sending guests=2 with two children's ages met a bare 422.
+GUESTS_HELP = "The whole party, children included, 1 to 7: 2 adults and 2 children is guests=4, children_ages=[5, 14]."
+TOO_MANY_CHILDREN = "guests counts the whole party, children included (2 adults and 2 children: guests=4, children_ages=[5, 14]), so at most guests − 1 children."
+
+
 def guests_field(**kwargs):
     return StrictIntegerField(
         min_value=1,
         max_value=7,
         default=2,
-        help_text="Guests, 1 to 7.",
+        help_text=GUESTS_HELP,
         **kwargs,
     )
 
@@ -150,7 +155,7 @@ class ChildrenAgesField(serializers.ListField):
             required=False,
             default=list,
             max_length=6,
-            help_text="Ages of the children among the guests (0 to 17), at most guests − 1 of them; e.g. [5, 14] (query: 5,14). Children under the exemption age pay no city tax.",
+            help_text="Ages of the children counted in guests (0 to 17), at most guests − 1 of them; e.g. [5, 14] (query: 5,14) with guests=4 for 2 adults. Children under the exemption age pay no city tax.",
             **kwargs,
         )
 
@@ -236,7 +241,7 @@ class PartySchema(StaySchema):
     def validate(self, attrs):
         attrs = super().validate(attrs)
         if len(attrs.get("children_ages") or []) > attrs.get("guests", 2) - 1:
-            raise InvalidStay(["children_ages"], "At most guests − 1 children: at least one guest is an adult.", "too_many_children")
+            raise InvalidStay(["children_ages"], TOO_MANY_CHILDREN, "too_many_children")
         return attrs
 
 
@@ -389,7 +394,7 @@ class StaysQuery(Schema):
     def validate(self, attrs):
         start, end = attrs.get("start"), attrs.get("end")
         if len(attrs.get("children_ages") or []) > attrs.get("guests", 2) - 1:
-            raise InvalidStay(["children_ages"], "At most guests − 1 children: at least one guest is an adult.", "too_many_children")
+            raise InvalidStay(["children_ages"], TOO_MANY_CHILDREN, "too_many_children")
         if start is not None and start < today():
             raise InvalidStay(["start"], "start must not be in the past.", "date_in_past")
         if end is not None:

@@ -56,7 +56,10 @@ INSTRUCTIONS = (
 )
 
 
-SHORTER_NOTES = {"children_ages": "Children's ages 0-17 (at most guests − 1): young ones pay no city tax."}
+SHORTER_NOTES = {
+    "guests": "The whole party, children included, 1-7: 2 adults + 2 children is guests=4.",
+    "children_ages": "Ages 0-17 of the children counted in guests, e.g. [5, 14]; young ones pay no city tax.",
+}
 
 
 def tool_for(operation: Operation) -> types.Tool:
