@@ -132,7 +132,9 @@ class InvalidStay(Exception):
 
 # `guests` is the whole party: agents sending guests=2 with two children's ages met a bare 422.
 GUESTS_HELP = "The whole party, children included, 1 to 7: 2 adults and 2 children is guests=4, children_ages=[5, 14]."
-TOO_MANY_CHILDREN = "guests counts the whole party, children included (2 adults and 2 children: guests=4, children_ages=[5, 14]), so at most guests − 1 children."
+TOO_MANY_CHILDREN = (
+    "guests counts the whole party, children included (2 adults and 2 children: guests=4, children_ages=[5, 14]), so at most guests − 1 children."
+)
 
 
 def guests_field(**kwargs):
