@@ -50,8 +50,17 @@ class DatesUnavailable(BookingError):
         self.reason = reason
         self.held_until = held_until
 
+    # An agent that retried without its key meets its own hold here: say how to go on.
+    ON_HOLD_NEXT_STEPS = (
+        " If the hold is yours: retry with the same idempotency_key (the first answer comes back), pay it"
+        " (its payment.pay_url, or create_checkout_session with its reservation_id), or let it go"
+        " (release_hold, DELETE /api/v1/reservations/{id})."
+    )
+
     def as_body(self) -> dict:
         body = {**super().as_body(), "unavailable_reason": self.reason}
+        if self.reason == "on_hold":
+            body["detail"] += self.ON_HOLD_NEXT_STEPS
         if self.held_until is not None:
             body["held_until"] = self.held_until.isoformat()
         return body

@@ -14,6 +14,7 @@ from booking import accepted_terms, pricing
 from booking import payment_schedule as schedules
 from booking.breakdown import breakdown_json, number
 from booking.models import Property, Reservation
+from booking.payments.checkout import pay_page_url
 from booking.privacy import mask_email, mask_phone
 from booking.selectors import accepted_tiers, given_back_for_date_changes, refund_if_cancelled
 
@@ -176,11 +177,13 @@ def payment_json(reservation: Reservation, status: str) -> dict:
         "security_deposit": schedules.security_deposit_json(accepted_terms.security_deposit(reservation.accepted_terms), reservation.currency),
         "checkout_url": reservation.checkout_url or None if held else None,
         "how_to_pay": (
-            f'POST {base}{CHECKOUT_SESSION_PATH} with {{"reservation_id": "{reservation.id}"}} and send the guest to the checkout_url it returns.'
+            f"Send the guest to pay_url (it opens the checkout). Or POST {base}{CHECKOUT_SESSION_PATH} "
+            f'with {{"reservation_id": "{reservation.id}"}} (MCP and A2A: create_checkout_session) and send the guest to its checkout_url.'
             if held
             else None
         ),
         "checkout_session_endpoint": f"{base}{CHECKOUT_SESSION_PATH}" if held else None,
+        "pay_url": pay_page_url(reservation.id) if held else None,
     }
 
 

@@ -172,7 +172,7 @@ class ChildrenAgesField(serializers.ListField):
         return super().get_value(dictionary)
 
 
-PROMO_CODE_HELP = "The host's promo code, e.g. WELCOME10; one that does not apply is a 422 promo_code_invalid."
+PROMO_CODE_HELP = "A promo code the host gave the guest; one that does not apply is a 422 promo_code_invalid."
 
 
 def promo_code_field():

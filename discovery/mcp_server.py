@@ -52,7 +52,8 @@ INSTRUCTIONS = (
     "hold you will not pay. find_stays finds the cheapest stays of N nights in a window. "
     "Resources: property://overview, property://policies, property://location, property://faq and "
     "reservation://{reservation_id}; prompts: plan_a_stay, book_these_dates. "
-    "Dates are YYYY-MM-DD; check_out is the departure day."
+    "Dates are YYYY-MM-DD; check_out is the departure day. An argument means the same in every "
+    "tool; it is explained in the first tool listed that takes it."
 )
 
 
@@ -114,7 +115,36 @@ def _field_outline(spec: dict) -> dict:
 
 @cache
 def tools() -> list[types.Tool]:
-    return [tool_for(operation) for operation in OPERATIONS.values()] + ucp_tools.TOOLS
+    return described_once(OPERATIONS.values()) + ucp_tools.TOOLS
+
+
+# What agents get wrong when it is not said at the argument itself (guests=2 with two children).
+EXPLAINED_EVERYWHERE = {"guests"}
+
+
+def described_once(operations) -> list[types.Tool]:
+    """Each argument is explained in the first tool that takes it (an argument means the same in
+    every tool, as the server's instructions say), and a result shape is outlined once, in the first
+    tool that answers it (a reservation comes back from several tools); the others name that tool
+    and keep its required fields. The tool list is read on every connection and stays under 25 kB."""
+    first_with: dict[type, str] = {}
+    explained: set[str] = set()
+    described = []
+    for operation in operations:
+        tool = tool_for(operation)
+        for name, spec in tool.input_schema["properties"].items():
+            if name in explained and name not in EXPLAINED_EVERYWHERE:
+                spec.pop("description", None)  # said in the first tool that takes it
+            elif "description" in spec:
+                explained.add(name)
+        if operation.result in first_with:
+            required = [name for name in tool.output_schema["required"] if name != "handed_to_client"]
+            same = {"type": "object", "required": required, "description": f"As {first_with[operation.result]} answers."}
+            tool = tool.model_copy(update={"output_schema": same})
+        else:
+            first_with[operation.result] = operation.name
+        described.append(tool)
+    return described
 
 
 async def list_tools(ctx, params) -> types.ListToolsResult:

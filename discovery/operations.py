@@ -92,7 +92,7 @@ def without_duplicates(reservation: dict) -> dict:
 
 
 EXAMPLE_IDEMPOTENCY_KEY = "0b7e5c2a-9d3f-4c1e-8a6b-2f4d1e9c7a35"
-IDEMPOTENCY_KEY_NOTE = "Optional (a UUID); reuse it on retry: the first answer comes back, no second hold."
+IDEMPOTENCY_KEY_NOTE = "Optional UUID; on retry, reuse it: the first answer comes back."
 
 
 def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
@@ -176,6 +176,13 @@ def _reservation(data: dict, caller: Caller) -> dict:
 
 def _checkout_link(data: dict, caller: Caller) -> dict:
     return checkout_json(payments.create_checkout_link(**checkout_link_arguments(data, caller)))
+
+
+def _checkout_session(data: dict, caller: Caller) -> dict:
+    reservation = payments.open_checkout(
+        data["reservation_id"], success_url=data.get("success_url"), cancel_url=data.get("cancel_url"), actor=caller.actor(None)
+    )
+    return checkout_json(reservation)
 
 
 def _reservation_status(data: dict, caller: Caller) -> dict:
@@ -329,6 +336,25 @@ OPERATIONS: dict[str, Operation] = {
             idempotency_scope="checkout-link",
             open_world=True,  # it creates a session at the payment provider
             example={**STAY_EXAMPLE, "agent_name": "example-agent"},
+        ),
+        Operation(
+            name="create_checkout_session",
+            title="Payment link for a hold you have",
+            description=(
+                "Opens (or reopens) the checkout of a held reservation, e.g. one made with "
+                "create_reservation: give checkout_url to the guest. Fails with "
+                "reservation_not_payable once the hold is paid, released or lapsed."
+            ),
+            rest="POST /api/v1/payments/checkout-session",
+            arguments=validation.CheckoutSessionCreate,
+            location="body",
+            result=payment_schemas.CheckoutResult,
+            run=_checkout_session,
+            read_only=False,
+            idempotent=False,
+            idempotency_scope="checkout-session",
+            open_world=True,  # it creates a session at the payment provider
+            example={"reservation_id": "res_…"},
         ),
         Operation(
             name="get_reservation",

@@ -18,6 +18,7 @@ SKILL_NAMES = [
     "get_quote",
     "create_reservation",
     "create_checkout_link",
+    "create_checkout_session",
     "get_reservation",
     "release_hold",
 ]

@@ -66,7 +66,9 @@ class TestTheCard:
             [example] = skill.examples
             assert json.loads(example)["skill"] == skill.id
             # The skills that make a hold show their retry key (issue 31).
-            assert ("idempotency_key" in json.loads(example)) is (skill.id in ("create_reservation", "create_checkout_link")), skill.id
+            assert ("idempotency_key" in json.loads(example)) is (skill.id in ("create_reservation", "create_checkout_link", "create_checkout_session")), (
+                skill.id
+            )
 
     def test_an_a2a_0_3_client_can_read_the_card(self, live_url):
         from a2a.compat.v0_3.types import AgentCard as AgentCardV03

@@ -181,6 +181,7 @@ class PaymentInfo(s.Serializer):
     checkout_url = s.URLField(allow_null=True)
     how_to_pay = s.CharField(allow_null=True)
     checkout_session_endpoint = s.URLField(allow_null=True)
+    pay_url = s.URLField(allow_null=True, help_text="While held: the page that opens this hold's checkout; give it to the guest.")
 
 
 class GuestOut(s.Serializer):
