@@ -46,7 +46,7 @@ class DatesUnavailable(BookingError):
     default_detail = "These dates are not available."
 
     def __init__(self, detail: str | None = None, reason: str | None = None, held_until=None):
-        super().__init__(detail)
+        super().__init__((detail or self.default_detail) + (self.ON_HOLD_NEXT_STEPS if reason == "on_hold" else ""))
         self.reason = reason
         self.held_until = held_until
 
@@ -59,8 +59,6 @@ class DatesUnavailable(BookingError):
 
     def as_body(self) -> dict:
         body = {**super().as_body(), "unavailable_reason": self.reason}
-        if self.reason == "on_hold":
-            body["detail"] += self.ON_HOLD_NEXT_STEPS
         if self.held_until is not None:
             body["held_until"] = self.held_until.isoformat()
         return body

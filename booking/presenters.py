@@ -349,3 +349,54 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
             "quote": f"{base}/api/v1/quote",
         },
     }
+
+
+# --- A stay managed by its guest's token (services/guest_bookings.py) ------------------------------
+
+
+def guest_booking_json(booking) -> dict:
+    """GET /api/v1/bookings/{manage_token}: the reservation (masked, as the lookup by id) and what
+    its guest may do with it now."""
+    return {
+        **reservation_json(booking.reservation, mask=True),
+        "manage": {
+            "manage_url": booking.manage_url,
+            "can_cancel": booking.can_cancel,
+            "refund_if_cancelled_now": number(booking.refund_if_cancelled_now),
+            "can_change_dates": booking.can_change_dates,
+            "change_dates_refusal": booking.change_dates_refusal,
+            "full_refund_days": booking.full_refund_days,
+            "balance_owed": number(booking.balance_owed),
+            "pay_balance_url": booking.pay_balance_url,
+        },
+    }
+
+
+def cancellation_answer_json(cancellation) -> dict:
+    return {
+        "cancelled": cancellation.cancelled,
+        "refund": number(cancellation.refund),
+        "currency": cancellation.booking.reservation.currency,
+        "booking": guest_booking_json(cancellation.booking),
+    }
+
+
+def date_change_answer_json(answer) -> dict:
+    quote = answer.quote
+    return {
+        "changed": answer.changed,
+        "change": {
+            "check_in": quote.check_in.isoformat(),
+            "check_out": quote.check_out.isoformat(),
+            "nights": quote.nights,
+            "old_total": number(quote.old_total),
+            "total": number(quote.total),
+            "difference": number(quote.difference),
+            "refund": number(quote.refund),
+            "owed": number(quote.owed),
+            "owed_due_date": quote.owed_due_date.isoformat() if quote.owed and quote.owed_due_date else None,
+            "currency": quote.currency,
+            "price_breakdown": quote.breakdown,
+        },
+        "booking": guest_booking_json(answer.booking),
+    }

@@ -10,6 +10,7 @@ import functools
 import json
 import re
 from datetime import date
+from decimal import Decimal
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -424,6 +425,51 @@ class CalendarQuery(Schema):
 
 class ReservationPath(Schema):
     reservation_id = StrictCharField(max_length=200)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false: "yes", 1 and "true" are wrong types (a cancel must never follow from a guess)."""
+
+    default_error_messages = {"invalid": "Input should be a valid boolean (true or false)."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+MANAGE_TOKEN_HELP = "The guest's manage token: the last part of the booking link in the confirmation email ({BASE_URL}/manage/<token>)."
+
+
+class BookingPath(Schema):
+    manage_token = StrictCharField(max_length=200, help_text=MANAGE_TOKEN_HELP)
+
+
+class BookingCancel(Schema):
+    confirm = StrictBooleanField(help_text="false: answer the refund cancelling now would give, and change nothing; true: cancel by the policy.")
+
+
+class BookingChangeDates(StaySchema):
+    confirm = StrictBooleanField(help_text="false: answer the new price and what it means for the money, and change nothing; true: make the change.")
+    expected_total = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        min_value=Decimal("0"),
+        max_value=Decimal("9999999999.99"),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Optional, with confirm: the total the guest was shown; a price that moved since is refused (409 price_changed).",
+    )
+
+
+# MCP and A2A take the token beside the body's fields.
+class BookingCancelArguments(BookingPath, BookingCancel):
+    pass
+
+
+class BookingChangeDatesArguments(BookingPath, BookingChangeDates):
+    pass
 
 
 class BlogSlugPath(Schema):

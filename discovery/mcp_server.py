@@ -125,9 +125,10 @@ EXPLAINED_EVERYWHERE = {"guests"}
 def described_once(operations) -> list[types.Tool]:
     """Each argument is explained in the first tool that takes it (an argument means the same in
     every tool, as the server's instructions say), and a result shape is outlined once, in the first
-    tool that answers it (a reservation comes back from several tools); the others name that tool
-    and keep its required fields. The tool list is read on every connection and stays under 25 kB."""
-    first_with: dict[type, str] = {}
+    tool that answers it (a reservation comes back from several tools): another tool answering it
+    names that tool and outlines only the fields it adds. The tool list is read on every connection
+    and stays under 25 kB."""
+    outlined: list[tuple[str, dict]] = []  # (tool, its result's outline)
     explained: set[str] = set()
     described = []
     for operation in operations:
@@ -137,12 +138,16 @@ def described_once(operations) -> list[types.Tool]:
                 spec.pop("description", None)  # said in the first tool that takes it
             elif "description" in spec:
                 explained.add(name)
-        if operation.result in first_with:
-            required = [name for name in tool.output_schema["required"] if name != "handed_to_client"]
-            same = {"type": "object", "required": required, "description": f"As {first_with[operation.result]} answers."}
-            tool = tool.model_copy(update={"output_schema": same})
+        properties = tool.output_schema["properties"]
+        same = next((name for name, shape in outlined if len(shape) >= 5 and set(shape) - {"id", "handed_to_client"} <= set(properties)), None)
+        if same is None:
+            outlined.append((tool.name, properties))
         else:
-            first_with[operation.result] = operation.name
+            added = {name: spec for name, spec in properties.items() if name not in dict(outlined)[same] and name != "handed_to_client"}
+            shape = {"type": "object", "description": f"As {same} answers" + (", with: " + ", ".join(added) if added else "") + "."}
+            if added:
+                shape |= {"properties": added, "required": list(added)}
+            tool = tool.model_copy(update={"output_schema": shape})
         described.append(tool)
     return described
 

@@ -96,7 +96,7 @@ class TestSkills:
     def test_every_example_on_the_card_works_for_the_read_only_skills(self, live_url):
         card = run(fetch_card, live_url)
         for skill in card.skills:
-            if "read-only" not in skill.tags or skill.id == "get_reservation":
+            if "read-only" not in skill.tags or skill.id in ("get_reservation", "get_booking"):  # need a real id or token
                 continue
             parts = run(send, live_url, new_data_part(json.loads(skill.examples[0])))
             assert not get_text_parts(parts), (skill.id, get_text_parts(parts))

@@ -17,7 +17,7 @@ from tests.agents.conftest import TIMEOUT, TOOL_NAMES, UCP_TOOL_NAMES, first_fre
 
 pytestmark = pytest.mark.live
 
-READ_ONLY = {"get_property", "check_availability", "get_calendar", "find_stays", "get_quote", "get_reservation"}
+READ_ONLY = {"get_property", "check_availability", "get_calendar", "find_stays", "get_quote", "get_reservation", "get_booking"}
 
 
 def mcp_url(live_url: str) -> str:
@@ -85,6 +85,9 @@ class TestConnecting:
             "create_checkout_session": {"reservation_id", "success_url", "cancel_url", "idempotency_key"},
             "get_reservation": {"reservation_id"},
             "release_hold": {"reservation_id"},
+            "get_booking": {"manage_token"},
+            "cancel_booking": {"manage_token", "confirm"},
+            "change_booking_dates": {"manage_token", "check_in", "check_out", "confirm", "expected_total"},
             "create_booking_session": {"meta", "booking"},
             "get_booking_session": {"meta", "id"},
             "update_booking_session": {"meta", "id", "booking"},
@@ -98,12 +101,15 @@ class TestConnecting:
             assert tools.pop(name).annotations.destructive_hint is (name == "cancel_booking_session")
         for name, tool in tools.items():
             assert len(tool.description) > 80, name
-            assert tool.output_schema["type"] == "object" and tool.output_schema["required"], name
+            # A result shape is outlined once; another tool answering it says so (discovery/mcp_server.described_once).
+            output = tool.output_schema
+            assert output["type"] == "object" and (output.get("required") or output["description"].startswith("As ")), name
             hints = tool.annotations
             assert hints.read_only_hint is (name in READ_ONLY), name
-            assert hints.destructive_hint is (name == "release_hold"), name
-            assert hints.idempotent_hint is (name in READ_ONLY), name
-            assert hints.open_world_hint is (name in ("create_checkout_link", "create_checkout_session", "release_hold")), name
+            assert hints.destructive_hint is (name in ("release_hold", "cancel_booking")), name
+            assert hints.idempotent_hint is (name in READ_ONLY | {"cancel_booking"}), name  # a second cancel changes nothing
+            money_or_provider = ("create_checkout_link", "create_checkout_session", "release_hold", "cancel_booking", "change_booking_dates")
+            assert hints.open_world_hint is (name in money_or_provider), name
         assert {"reservation_id", "checkout_url", "session_id", "expires_at", "amount", "currency"} <= set(
             tools["create_checkout_link"].output_schema["required"]
         )
