@@ -46,9 +46,16 @@ class DatesUnavailable(BookingError):
     default_detail = "These dates are not available."
 
     def __init__(self, detail: str | None = None, reason: str | None = None, held_until=None):
-        super().__init__(detail)
+        super().__init__((detail or self.default_detail) + (self.ON_HOLD_NEXT_STEPS if reason == "on_hold" else ""))
         self.reason = reason
         self.held_until = held_until
+
+    # An agent that retried without its key meets its own hold here: say how to go on.
+    ON_HOLD_NEXT_STEPS = (
+        " If the hold is yours: retry with the same idempotency_key (the first answer comes back), pay it"
+        " (its payment.pay_url, or create_checkout_session with its reservation_id), or let it go"
+        " (release_hold, DELETE /api/v1/reservations/{id})."
+    )
 
     def as_body(self) -> dict:
         body = {**super().as_body(), "unavailable_reason": self.reason}

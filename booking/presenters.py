@@ -14,6 +14,7 @@ from booking import accepted_terms, pricing
 from booking import payment_schedule as schedules
 from booking.breakdown import breakdown_json, number
 from booking.models import Property, Reservation
+from booking.payments.checkout import pay_page_url
 from booking.privacy import mask_email, mask_phone
 from booking.selectors import accepted_tiers, given_back_for_date_changes, refund_if_cancelled
 
@@ -176,11 +177,13 @@ def payment_json(reservation: Reservation, status: str) -> dict:
         "security_deposit": schedules.security_deposit_json(accepted_terms.security_deposit(reservation.accepted_terms), reservation.currency),
         "checkout_url": reservation.checkout_url or None if held else None,
         "how_to_pay": (
-            f'POST {base}{CHECKOUT_SESSION_PATH} with {{"reservation_id": "{reservation.id}"}} and send the guest to the checkout_url it returns.'
+            f"Send the guest to pay_url (it opens the checkout). Or POST {base}{CHECKOUT_SESSION_PATH} "
+            f'with {{"reservation_id": "{reservation.id}"}} (MCP and A2A: create_checkout_session) and send the guest to its checkout_url.'
             if held
             else None
         ),
         "checkout_session_endpoint": f"{base}{CHECKOUT_SESSION_PATH}" if held else None,
+        "pay_url": pay_page_url(reservation.id) if held else None,
     }
 
 
@@ -345,4 +348,55 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
             "calendar": f"{base}/api/v1/calendar",
             "quote": f"{base}/api/v1/quote",
         },
+    }
+
+
+# --- A stay managed by its guest's token (services/guest_bookings.py) ------------------------------
+
+
+def guest_booking_json(booking) -> dict:
+    """GET /api/v1/bookings/{manage_token}: the reservation (masked, as the lookup by id) and what
+    its guest may do with it now."""
+    return {
+        **reservation_json(booking.reservation, mask=True),
+        "manage": {
+            "manage_url": booking.manage_url,
+            "can_cancel": booking.can_cancel,
+            "refund_if_cancelled_now": number(booking.refund_if_cancelled_now),
+            "can_change_dates": booking.can_change_dates,
+            "change_dates_refusal": booking.change_dates_refusal,
+            "full_refund_days": booking.full_refund_days,
+            "balance_owed": number(booking.balance_owed),
+            "pay_balance_url": booking.pay_balance_url,
+        },
+    }
+
+
+def cancellation_answer_json(cancellation) -> dict:
+    return {
+        "cancelled": cancellation.cancelled,
+        "refund": number(cancellation.refund),
+        "currency": cancellation.booking.reservation.currency,
+        "booking": guest_booking_json(cancellation.booking),
+    }
+
+
+def date_change_answer_json(answer) -> dict:
+    quote = answer.quote
+    return {
+        "changed": answer.changed,
+        "change": {
+            "check_in": quote.check_in.isoformat(),
+            "check_out": quote.check_out.isoformat(),
+            "nights": quote.nights,
+            "old_total": number(quote.old_total),
+            "total": number(quote.total),
+            "difference": number(quote.difference),
+            "refund": number(quote.refund),
+            "owed": number(quote.owed),
+            "owed_due_date": quote.owed_due_date.isoformat() if quote.owed and quote.owed_due_date else None,
+            "currency": quote.currency,
+            "price_breakdown": quote.breakdown,
+        },
+        "booking": guest_booking_json(answer.booking),
     }

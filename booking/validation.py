@@ -10,6 +10,7 @@ import functools
 import json
 import re
 from datetime import date
+from decimal import Decimal
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -172,12 +173,19 @@ class InvalidStay(Exception):
         self.loc, self.msg, self.type = loc, msg, type_
 
 
+# `guests` is the whole party: agents sending guests=2 with two children's ages met a bare 422.
+GUESTS_HELP = "The whole party, children included, 1 to 7: 2 adults and 2 children is guests=4, children_ages=[5, 14]."
+TOO_MANY_CHILDREN = (
+    "guests counts the whole party, children included (2 adults and 2 children: guests=4, children_ages=[5, 14]), so at most guests − 1 children."
+)
+
+
 def guests_field(**kwargs):
     return StrictIntegerField(
         min_value=1,
         max_value=7,
         default=2,
-        help_text="Guests, 1 to 7.",
+        help_text=GUESTS_HELP,
         **kwargs,
     )
 
@@ -192,7 +200,7 @@ class ChildrenAgesField(serializers.ListField):
             required=False,
             default=list,
             max_length=6,
-            help_text="Ages of the children among the guests (0 to 17), at most guests − 1 of them; e.g. [5, 14] (query: 5,14). Children under the exemption age pay no city tax.",
+            help_text="Ages of the children counted in guests (0 to 17), at most guests − 1 of them; e.g. [5, 14] (query: 5,14) with guests=4 for 2 adults. Children under the exemption age pay no city tax.",
             **kwargs,
         )
 
@@ -207,7 +215,7 @@ class ChildrenAgesField(serializers.ListField):
         return super().get_value(dictionary)
 
 
-PROMO_CODE_HELP = "The host's promo code, e.g. WELCOME10; one that does not apply is a 422 promo_code_invalid."
+PROMO_CODE_HELP = "A promo code the host gave the guest; one that does not apply is a 422 promo_code_invalid."
 
 
 def promo_code_field():
@@ -278,7 +286,7 @@ class PartySchema(StaySchema):
     def validate(self, attrs):
         attrs = super().validate(attrs)
         if len(attrs.get("children_ages") or []) > attrs.get("guests", 2) - 1:
-            raise InvalidStay(["children_ages"], "At most guests − 1 children: at least one guest is an adult.", "too_many_children")
+            raise InvalidStay(["children_ages"], TOO_MANY_CHILDREN, "too_many_children")
         return attrs
 
 
@@ -431,7 +439,7 @@ class StaysQuery(Schema):
     def validate(self, attrs):
         start, end = attrs.get("start"), attrs.get("end")
         if len(attrs.get("children_ages") or []) > attrs.get("guests", 2) - 1:
-            raise InvalidStay(["children_ages"], "At most guests − 1 children: at least one guest is an adult.", "too_many_children")
+            raise InvalidStay(["children_ages"], TOO_MANY_CHILDREN, "too_many_children")
         if start is not None and start < today():
             raise InvalidStay(["start"], "start must not be in the past.", "date_in_past")
         if end is not None:
@@ -459,6 +467,51 @@ class CalendarQuery(Schema):
 
 class ReservationPath(Schema):
     reservation_id = StrictCharField(max_length=200)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false: "yes", 1 and "true" are wrong types (a cancel must never follow from a guess)."""
+
+    default_error_messages = {"invalid": "Input should be a valid boolean (true or false)."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+MANAGE_TOKEN_HELP = "The guest's manage token: the last part of the booking link in the confirmation email ({BASE_URL}/manage/<token>)."
+
+
+class BookingPath(Schema):
+    manage_token = StrictCharField(max_length=200, help_text=MANAGE_TOKEN_HELP)
+
+
+class BookingCancel(Schema):
+    confirm = StrictBooleanField(help_text="false: answer the refund cancelling now would give, and change nothing; true: cancel by the policy.")
+
+
+class BookingChangeDates(StaySchema):
+    confirm = StrictBooleanField(help_text="false: answer the new price and what it means for the money, and change nothing; true: make the change.")
+    expected_total = serializers.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        min_value=Decimal("0"),
+        max_value=Decimal("9999999999.99"),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Optional, with confirm: the total the guest was shown; a price that moved since is refused (409 price_changed).",
+    )
+
+
+# MCP and A2A take the token beside the body's fields.
+class BookingCancelArguments(BookingPath, BookingCancel):
+    pass
+
+
+class BookingChangeDatesArguments(BookingPath, BookingChangeDates):
+    pass
 
 
 class BlogSlugPath(Schema):

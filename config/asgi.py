@@ -8,6 +8,10 @@ a2wsgi) and everything else to Django:
 - POST /a2a → the A2A JSON-RPC app;
 - anything else → Django (so GET /mcp from a browser is the page about the tool server).
 
+Both agent apps answer through Starlette's GZipMiddleware (a tools/list is ~24 kB as JSON, ~4 kB
+compressed) and through `RefusalsAsJsonRpc`, which gives the SDKs' plain-text refusals (413 for a
+body over 1 MiB) the JSON-RPC error shape every other answer on those paths has.
+
 The router answers the ASGI lifespan: the MCP session manager has to run for as long as the process
 serves agents. The MCP and A2A SDKs are loaded on the first agent request, not at start (about 45 MB
 a process that serves only the site never needs); a runner task started with the lifespan loads
@@ -107,13 +111,14 @@ class AgentRouter:
             return
         try:
             from mcp.server.transport_security import TransportSecurityMiddleware
+            from starlette.middleware.gzip import GZipMiddleware
 
             from discovery import a2a_agent, mcp_server
 
             mcp_app = mcp_server.streamable_http_app()
             a2a = a2a_agent.A2AEndpoint(TransportSecurityMiddleware(mcp_server.transport_security()))
             async with mcp_server.session_manager().run():  # this app's own session manager
-                self.agents = {"mcp": mcp_app, "a2a": a2a}
+                self.agents = {name: GZipMiddleware(RefusalsAsJsonRpc(app)) for name, app in (("mcp", mcp_app), ("a2a", a2a))}
                 self._ready.set()
                 await stopping.wait()
                 self.agents = None
@@ -142,6 +147,34 @@ class AgentRouter:
                     await runner
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+
+class RefusalsAsJsonRpc:
+    """An error answer the SDKs send as plain text (the body limit's 413) becomes a JSON-RPC error
+    with the same status, so an agent parses every answer of /mcp and /a2a the same way."""
+
+    MESSAGES = {413: "The request body is larger than 1 MiB."}
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        replaced = False
+
+        async def send_json_rpc(message):
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] in self.MESSAGES:
+                content_type = next((value for name, value in message.get("headers", []) if name.lower() == b"content-type"), b"")
+                if not content_type.startswith(b"application/json"):
+                    replaced = True
+                    status = message["status"]
+                    await json_error(send, status, self.MESSAGES[status])
+                    return
+            if replaced:
+                return  # the plain-text body (and any further part) of the replaced answer
+            await send(message)
+
+        await self.app(scope, receive, send_json_rpc)
 
 
 async def json_error(send, status: int, message: str, headers: dict | None = None) -> None:

@@ -326,6 +326,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "booking.api.openapi.add_links",
         "booking.api.openapi.add_common_responses",
+        "booking.api.openapi.closed_request_bodies",
         "booking.api.openapi.live_examples",
         "booking.api.openapi.nullable_as_json_schema",
     ],

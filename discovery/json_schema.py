@@ -29,7 +29,7 @@ def _object(serializer: serializers.Serializer, direction: str) -> dict:
         # (e.g. a reservation's `cancellation`, present only on a confirmed stay).
         if field.required:
             required.append(name)
-    schema = {"type": "object", "properties": properties, "required": required}
+    schema = {"type": "object", "properties": properties, **({"required": required} if required else {})}
     if direction == "input":
         schema["additionalProperties"] = False  # unknown arguments are refused (extra_forbidden)
     if help_text := getattr(serializer, "help_text", None):
@@ -43,7 +43,8 @@ def field_schema(field: f.Field, direction: str) -> dict:
         schema = _nullable(schema)
     if field.help_text:
         schema["description"] = str(field.help_text)
-    if direction == "input" and field.default is not f.empty and not callable(field.default):
+    # A default of null says nothing that leaving the field out of `required` does not.
+    if direction == "input" and field.default not in (f.empty, None) and not callable(field.default):
         schema["default"] = field.default
     return schema
 

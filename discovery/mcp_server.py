@@ -52,11 +52,15 @@ INSTRUCTIONS = (
     "hold you will not pay. find_stays finds the cheapest stays of N nights in a window. "
     "Resources: property://overview, property://policies, property://location, property://faq and "
     "reservation://{reservation_id}; prompts: plan_a_stay, book_these_dates. "
-    "Dates are YYYY-MM-DD; check_out is the departure day."
+    "Dates are YYYY-MM-DD; check_out is the departure day. An argument means the same in every "
+    "tool; it is explained in the first tool listed that takes it."
 )
 
 
-SHORTER_NOTES = {"children_ages": "Children's ages 0-17 (at most guests − 1): young ones pay no city tax."}
+SHORTER_NOTES = {
+    "guests": "The whole party, children included, 1-7: 2 adults + 2 children is guests=4.",
+    "children_ages": "Ages 0-17 of the children counted in guests, e.g. [5, 14]; young ones pay no city tax.",
+}
 
 
 def tool_for(operation: Operation) -> types.Tool:
@@ -111,7 +115,41 @@ def _field_outline(spec: dict) -> dict:
 
 @cache
 def tools() -> list[types.Tool]:
-    return [tool_for(operation) for operation in OPERATIONS.values()] + ucp_tools.TOOLS
+    return described_once(OPERATIONS.values()) + ucp_tools.TOOLS
+
+
+# What agents get wrong when it is not said at the argument itself (guests=2 with two children).
+EXPLAINED_EVERYWHERE = {"guests"}
+
+
+def described_once(operations) -> list[types.Tool]:
+    """Each argument is explained in the first tool that takes it (an argument means the same in
+    every tool, as the server's instructions say), and a result shape is outlined once, in the first
+    tool that answers it (a reservation comes back from several tools): another tool answering it
+    names that tool and outlines only the fields it adds. The tool list is read on every connection
+    and stays under 25 kB."""
+    outlined: list[tuple[str, dict]] = []  # (tool, its result's outline)
+    explained: set[str] = set()
+    described = []
+    for operation in operations:
+        tool = tool_for(operation)
+        for name, spec in tool.input_schema["properties"].items():
+            if name in explained and name not in EXPLAINED_EVERYWHERE:
+                spec.pop("description", None)  # said in the first tool that takes it
+            elif "description" in spec:
+                explained.add(name)
+        properties = tool.output_schema["properties"]
+        same = next((name for name, shape in outlined if len(shape) >= 5 and set(shape) - {"id", "handed_to_client"} <= set(properties)), None)
+        if same is None:
+            outlined.append((tool.name, properties))
+        else:
+            added = {name: spec for name, spec in properties.items() if name not in dict(outlined)[same] and name != "handed_to_client"}
+            shape = {"type": "object", "description": f"As {same} answers" + (", with: " + ", ".join(added) if added else "") + "."}
+            if added:
+                shape |= {"properties": added, "required": list(added)}
+            tool = tool.model_copy(update={"output_schema": shape})
+        described.append(tool)
+    return described
 
 
 async def list_tools(ctx, params) -> types.ListToolsResult:

@@ -23,7 +23,7 @@ from booking.errors import BookingError, InvalidInput, ServiceUnavailable
 from booking.operations import checkout_link_arguments, hold_arguments
 from booking.payments import schemas as payment_schemas
 from booking.payments.presenters import checkout_json
-from booking.services import payments, stays
+from booking.services import guest_bookings, payments, stays
 from booking.services.holds import hold_stay
 from booking.services.idempotency import run_idempotent
 from booking.services.reservations import get_reservation
@@ -92,7 +92,7 @@ def without_duplicates(reservation: dict) -> dict:
 
 
 EXAMPLE_IDEMPOTENCY_KEY = "0b7e5c2a-9d3f-4c1e-8a6b-2f4d1e9c7a35"
-IDEMPOTENCY_KEY_NOTE = "Optional (a UUID); reuse it on retry: the first answer comes back, no second hold."
+IDEMPOTENCY_KEY_NOTE = "Optional UUID; on retry, reuse it: the first answer comes back."
 
 
 def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
@@ -178,12 +178,40 @@ def _checkout_link(data: dict, caller: Caller) -> dict:
     return checkout_json(payments.create_checkout_link(**checkout_link_arguments(data, caller)))
 
 
+def _checkout_session(data: dict, caller: Caller) -> dict:
+    reservation = payments.open_checkout(
+        data["reservation_id"], success_url=data.get("success_url"), cancel_url=data.get("cancel_url"), actor=caller.actor(None)
+    )
+    return checkout_json(reservation)
+
+
 def _reservation_status(data: dict, caller: Caller) -> dict:
     return presenters.reservation_json(get_reservation(data["reservation_id"]), mask=True)
 
 
 def _release_hold(data: dict, caller: Caller) -> dict:
     return presenters.reservation_json(payments.release_hold(data["reservation_id"], actor=caller.actor(None)), mask=True)
+
+
+def _booking(data: dict, caller: Caller) -> dict:
+    booking = guest_bookings.booking_for_token(data["manage_token"], client_ip=caller.client_ip)
+    return presenters.guest_booking_json(guest_bookings.guest_booking(booking))
+
+
+def _cancel_booking(data: dict, caller: Caller) -> dict:
+    return presenters.cancellation_answer_json(guest_bookings.cancel_booking(data["manage_token"], client_ip=caller.client_ip, confirm=data["confirm"]))
+
+
+def _change_booking_dates(data: dict, caller: Caller) -> dict:
+    answer = guest_bookings.change_booking_dates(
+        data["manage_token"],
+        data["check_in"],
+        data["check_out"],
+        client_ip=caller.client_ip,
+        confirm=data["confirm"],
+        expected_total=data.get("expected_total"),
+    )
+    return presenters.date_change_answer_json(answer)
 
 
 # What an argument means, for the fields whose validation schema carries no help_text.
@@ -292,11 +320,10 @@ OPERATIONS: dict[str, Operation] = {
             name="create_reservation",
             title="Hold the dates",
             description=(
-                "Hold a stay: the dates are blocked at once for policies.hold_minutes, and the "
-                "reservation comes back held, with payment.amount_due and how to pay. Prefer "
+                "Hold a stay: the dates are blocked at once for policies.hold_minutes; the answer is "
+                "held, with payment.amount_due and payment.pay_url (or create_checkout_session). Prefer "
                 "create_checkout_link (hold and payment link in one step); do not collect guest "
-                "details before payment. Pass idempotency_key and reuse it when retrying; fails with "
-                "dates_unavailable when the stay cannot be booked. release_hold lets a hold go."
+                "details before payment. Reuse idempotency_key when retrying; dates_unavailable when the stay cannot be booked."
             ),
             rest="POST /api/v1/reservations",
             arguments=validation.ReservationCreate,
@@ -314,10 +341,9 @@ OPERATIONS: dict[str, Operation] = {
             description=(
                 "The recommended way to book: holds the dates and opens a checkout in one step. Give "
                 "checkout_url to the guest: the payment page collects their name, email and phone, "
-                "so do not ask first. The reservation is confirmed only when the payment succeeds, "
-                "before expires_at (follow it with get_reservation). Pass idempotency_key and reuse "
-                "it when retrying (without it a retry finds the dates taken by your own hold); fails "
-                "with dates_unavailable when the stay cannot be booked."
+                "so do not ask first. Confirmed only when the payment succeeds, before expires_at "
+                "(follow it with get_reservation). Reuse idempotency_key when retrying (without it a "
+                "retry finds your own hold); dates_unavailable when the stay cannot be booked."
             ),
             rest="POST /api/v1/payments/checkout-link",
             arguments=validation.CheckoutLinkCreate,
@@ -329,6 +355,25 @@ OPERATIONS: dict[str, Operation] = {
             idempotency_scope="checkout-link",
             open_world=True,  # it creates a session at the payment provider
             example={**STAY_EXAMPLE, "agent_name": "example-agent"},
+        ),
+        Operation(
+            name="create_checkout_session",
+            title="Payment link for a hold you have",
+            description=(
+                "Opens (or reopens) the checkout of a held reservation, e.g. one made with "
+                "create_reservation: give checkout_url to the guest. Fails with "
+                "reservation_not_payable once the hold is paid, released or lapsed."
+            ),
+            rest="POST /api/v1/payments/checkout-session",
+            arguments=validation.CheckoutSessionCreate,
+            location="body",
+            result=payment_schemas.CheckoutResult,
+            run=_checkout_session,
+            read_only=False,
+            idempotent=False,
+            idempotency_scope="checkout-session",
+            open_world=True,  # it creates a session at the payment provider
+            example={"reservation_id": "res_…"},
         ),
         Operation(
             name="get_reservation",
@@ -364,6 +409,59 @@ OPERATIONS: dict[str, Operation] = {
             destructive=True,
             open_world=True,  # it closes the session at the payment provider
             example={"reservation_id": "res_…"},
+        ),
+        Operation(
+            name="get_booking",
+            title="A paid stay, by the guest's manage token",
+            description=(
+                "A confirmed stay by the manage token from the guest's confirmation email: the "
+                "reservation, its cancellation policy and what the guest may do now (manage: "
+                "can_cancel, refund_if_cancelled_now, can_change_dates, balance owed). Read-only."
+            ),
+            rest="GET /api/v1/bookings/{manage_token}",
+            arguments=validation.BookingPath,
+            location="path",
+            result=responses.GuestBookingResult,
+            run=_booking,
+            read_only=True,
+            idempotent=True,
+            example={"manage_token": "k3Jd8sQ2vX9bL0pR7tW4yZ1aC6eF5gH8iJ2kL3mN4oP"},
+        ),
+        Operation(
+            name="cancel_booking",
+            title="Cancel a paid stay",
+            description=(
+                "Cancel the stay by the policy the guest accepted. confirm=false answers the refund "
+                "and changes nothing: show it to the guest first; confirm=true cancels and refunds."
+            ),
+            rest="POST /api/v1/bookings/{manage_token}/cancel",
+            arguments=validation.BookingCancelArguments,
+            location="body",
+            result=responses.CancelBookingResult,
+            run=_cancel_booking,
+            read_only=False,
+            idempotent=True,  # a second cancel changes nothing and refunds nothing
+            destructive=True,
+            open_world=True,  # the refund is made at the payment provider
+            example={"manage_token": "k3Jd8sQ2vX9bL0pR7tW4yZ1aC6eF5gH8iJ2kL3mN4oP", "confirm": False},
+        ),
+        Operation(
+            name="change_booking_dates",
+            title="Move a paid stay to other dates",
+            description=(
+                "confirm=false: the new price and what it means (refund of the difference, or a "
+                "balance owed and when it is charged), nothing changed; confirm=true: the change. "
+                "Only while cancelling would refund everything (get_booking: can_change_dates)."
+            ),
+            rest="POST /api/v1/bookings/{manage_token}/change-dates",
+            arguments=validation.BookingChangeDatesArguments,
+            location="body",
+            result=responses.ChangeBookingDatesResult,
+            run=_change_booking_dates,
+            read_only=False,
+            idempotent=False,
+            open_world=True,  # a cheaper stay is refunded at the payment provider
+            example={"manage_token": "k3Jd8sQ2vX9bL0pR7tW4yZ1aC6eF5gH8iJ2kL3mN4oP", "check_in": "2027-05-17", "check_out": "2027-05-20", "confirm": False},
         ),
     ]
 }

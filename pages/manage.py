@@ -24,42 +24,34 @@ from booking import payment_schedule as schedules
 from booking.breakdown_words import read_breakdown
 from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
-from booking.errors import BookingError, InvalidInput, NotFound
+from booking.errors import BookingError, InvalidInput, NotFound, RateLimited
 from booking.italy.arrival import manage_page_context
 from booking.models import Reservation
 from booking.selectors import accepted_tiers, refund_if_cancelled
 from booking.services import reviews, security_deposits
 from booking.services.balances import balance_owed, schedule_of, start_balance_checkout
-from booking.services.cancellation import cancel_by_guest, reservation_for_manage_token
-from booking.services.limits import count_in_window
+from booking.services.cancellation import cancel_by_guest
+from booking.services.guest_bookings import booking_for_token
 from booking.services.receipts import receipt_for, receipt_pdf, receipts_of
 from pages import seo
 from pages.i18n import lang_path
 from pages.views import not_found
 
-# Unknown tokens per client before it is refused for a while: a guest mistyping a link a few times
-# never meets it; a guesser (2^256 tokens) gains nothing from the attempts it gets.
-GUESS_LIMIT, GUESS_WINDOW_SECONDS = 20, 600
-
 
 def manage_page(view):
-    """Resolve the token and mark every answer private: noindex, no Referer, no caching. Only
-    unknown tokens count against the client, and a known one always opens: behind a proxy many
-    guests share an address, and a scanner there must not lock the real guest out of their stay.
-    The token's 256 bits are what keeps guessers out; the limit spares the site their traffic."""
+    """Resolve the token (under the limit on unknown tokens every interface shares,
+    booking/services/guest_bookings.py) and mark every answer private: noindex, no Referer, no
+    caching. The token's 256 bits are what keeps guessers out; the limit spares the site their traffic."""
 
     @wraps(view)
     def wrapper(request, token: str, *args, **kwargs):
         try:
-            reservation = reservation_for_manage_token(token)
+            reservation = booking_for_token(token, client_ip=client_ip(request))
+        except RateLimited as limited:
+            response = HttpResponse(limited.detail, status=429, content_type="text/plain; charset=utf-8")
+            response["Retry-After"] = str(limited.retry_after)
+            return private(response)
         except NotFound:
-            guesses_key = f"manage-guesses:{client_ip(request) or 'unknown'}"
-            if count_in_window(guesses_key, GUESS_WINDOW_SECONDS) > GUESS_LIMIT:
-                response = HttpResponse(
-                    "Too many unknown booking links from this address; try again later.", status=429, content_type="text/plain; charset=utf-8"
-                )
-                response["Retry-After"] = str(GUESS_WINDOW_SECONDS)
-                return private(response)
             return private(not_found(request))
         return private(view(request, reservation, *args, **kwargs))
 

@@ -75,6 +75,24 @@ def add_common_responses(result, generator, request, public):
     return result
 
 
+def closed_request_bodies(result, generator, request, public):
+    """drf-spectacular postprocessing hook: a JSON body with a field the operation does not take is
+    refused (422 extra_forbidden, booking.validation), so its schema says `additionalProperties:
+    false`, and the class docstring drf-spectacular copies from the validation Schema base is not
+    the body's description."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            body = operation.get("requestBody", {}) if isinstance(operation, dict) else {}
+            ref = body.get("content", {}).get("application/json", {}).get("schema", {}).get("$ref", "")
+            schema = schemas.get(ref.rsplit("/", 1)[-1]) if ref else None
+            if schema is not None and schema.get("type") == "object":
+                schema["additionalProperties"] = False
+                if schema.get("description", "").startswith("A serializer whose fields are copied cheaply"):
+                    del schema["description"]
+    return result
+
+
 # --- Examples that work today, on this site -------------------------------------------------------
 
 # The examples in booking/api/schemas/examples.py and the views are written for a fixed week in May 2027 on

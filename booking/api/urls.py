@@ -1,6 +1,6 @@
 from django.urls import path
 
-from booking.api import views
+from booking.api import bookings, views
 
 urlpatterns = [
     path("property", views.PropertyView.as_view(), name="api-property"),
@@ -10,5 +10,8 @@ urlpatterns = [
     path("quote", views.QuoteView.as_view(), name="api-quote"),
     path("reservations", views.ReservationCreateView.as_view(), name="api-reservations"),
     path("reservations/<str:reservation_id>", views.ReservationDetailView.as_view(), name="api-reservation"),
+    path("bookings/<str:manage_token>", bookings.BookingView.as_view(), name="api-booking"),
+    path("bookings/<str:manage_token>/cancel", bookings.CancelBookingView.as_view(), name="api-booking-cancel"),
+    path("bookings/<str:manage_token>/change-dates", bookings.ChangeBookingDatesView.as_view(), name="api-booking-change-dates"),
     path("health", views.HealthView.as_view(), name="api-health"),
 ]

@@ -43,12 +43,12 @@ DATE = {"type": "string", "format": "date"}
 STAY_PARAMETERS = [
     query("check_in", DATE, "2027-05-10", "Arrival date, YYYY-MM-DD (the first night).", required=True),
     query("check_out", DATE, "2027-05-13", "Departure date, YYYY-MM-DD; the night before it is the last one.", required=True),
-    query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 2, "Number of guests, 1 to 7 (the property's capacity)."),
+    query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 4, validation.GUESTS_HELP),
     CHILDREN_AGES := query(
         "children_ages",
         {"type": "string", "pattern": r"^(\s*\d{1,2}\s*(,\s*\d{1,2}\s*){0,5})?$"},
         "5,14",
-        "Ages of the children among the guests (0 to 17), comma-separated; at most guests − 1. Children under the exemption age pay no city tax.",
+        "Ages of the children counted in guests (0 to 17), comma-separated; at most guests − 1 (guests=4&children_ages=5,14 for 2 adults and 2 children). Children under the exemption age pay no city tax.",
     ),
     PROMO_CODE := query("promo_code", {"type": "string", "maxLength": 40, "nullable": True}, "WELCOME10", validation.PROMO_CODE_HELP),
 ]
@@ -127,7 +127,7 @@ class StaysView(ApiView):
         summary="The cheapest bookable stays of N nights in a window of arrival dates",
         parameters=[
             query("nights", {"type": "integer", "minimum": 1, "maximum": 365}, 3, "Exactly this many nights.", required=True),
-            query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 2, "Number of guests, 1 to 7."),
+            query("guests", {"type": "integer", "minimum": 1, "maximum": 7, "default": 2}, 4, validation.GUESTS_HELP),
             query("start", {**DATE, "nullable": True}, "2027-05-01", "Earliest arrival, YYYY-MM-DD. Default: today."),
             query("end", {**DATE, "nullable": True}, "2027-06-30", "Latest arrival, YYYY-MM-DD. Default: start + 60 days; at most 18 months after start."),
             CHILDREN_AGES,

@@ -5,6 +5,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from django.conf import settings
+
+
+def pay_page_url(reservation_id: str) -> str:
+    """The one way to pay a hold that every interface hands out: the site's own page, which opens
+    (or reopens) the provider's checkout while the hold lasts and shows the stay's state afterwards
+    (discovery/ucp/views.continue_booking)."""
+    return f"{settings.BASE_URL}/pay/{reservation_id}"
+
 
 @dataclass(frozen=True)
 class CheckoutRequest:

@@ -14,7 +14,6 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -27,6 +26,7 @@ from booking.formatting import format_date, site_languages
 from booking.models import OutboundEmail, Reservation
 from booking.notifications import deliver_soon, email_address, header_safe, stay_dates, test_payment_notice
 from booking.payment_schedule import DEFERRED, due_now
+from booking.payments.checkout import pay_page_url
 from booking.payments.providers import active_provider_name
 from booking.services.audit import record_event
 from booking.services.balances import schedule_of
@@ -71,9 +71,8 @@ class Party:
 
 
 def payment_link(reservation: Reservation) -> str:
-    """The guest's way to the payment page: it opens (or reopens) the hold's checkout while the
-    hold lasts, and shows the stay's state afterwards (discovery/ucp/views.continue_booking)."""
-    return f"{settings.BASE_URL}/pay/{reservation.pk}"
+    """The guest's way to the payment page (the same link every interface gives for a hold)."""
+    return pay_page_url(reservation.pk)
 
 
 def book_for_guest(

@@ -18,8 +18,12 @@ SKILL_NAMES = [
     "get_quote",
     "create_reservation",
     "create_checkout_link",
+    "create_checkout_session",
     "get_reservation",
     "release_hold",
+    "get_booking",
+    "cancel_booking",
+    "change_booking_dates",
 ]
 # The UCP binding's tools (discovery/ucp/tools.py): MCP tools, not A2A skills.
 UCP_TOOL_NAMES = ["create_booking_session", "get_booking_session", "update_booking_session", "complete_booking_session", "cancel_booking_session"]

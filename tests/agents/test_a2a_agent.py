@@ -66,7 +66,9 @@ class TestTheCard:
             [example] = skill.examples
             assert json.loads(example)["skill"] == skill.id
             # The skills that make a hold show their retry key (issue 31).
-            assert ("idempotency_key" in json.loads(example)) is (skill.id in ("create_reservation", "create_checkout_link")), skill.id
+            assert ("idempotency_key" in json.loads(example)) is (skill.id in ("create_reservation", "create_checkout_link", "create_checkout_session")), (
+                skill.id
+            )
 
     def test_an_a2a_0_3_client_can_read_the_card(self, live_url):
         from a2a.compat.v0_3.types import AgentCard as AgentCardV03
@@ -94,7 +96,7 @@ class TestSkills:
     def test_every_example_on_the_card_works_for_the_read_only_skills(self, live_url):
         card = run(fetch_card, live_url)
         for skill in card.skills:
-            if "read-only" not in skill.tags or skill.id == "get_reservation":
+            if "read-only" not in skill.tags or skill.id in ("get_reservation", "get_booking"):  # need a real id or token
                 continue
             parts = run(send, live_url, new_data_part(json.loads(skill.examples[0])))
             assert not get_text_parts(parts), (skill.id, get_text_parts(parts))
@@ -155,7 +157,7 @@ class TestTheEndpoint:
         # Protobuf keeps data-part numbers as doubles; a JSON reader sees what REST writes.
         free = first_free_stay(live_url, guests=4)
         answer = TestInputAgentsGetWrong.raw_send(live_url, json.dumps({"data": {"skill": "check_availability", **free}}))
-        assert answer.status_code == 200 and answer.headers["content-length"] == str(len(answer.content))
+        assert answer.status_code == 200 and answer.headers["content-length"] == str(answer.num_bytes_downloaded)  # gzip on the wire
         assert '"guests": 4' in answer.text and '"guests": 4.0' not in answer.text
         assert not re.search(r"\d\.0[,}\]]", answer.text), answer.text
 

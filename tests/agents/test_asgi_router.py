@@ -103,6 +103,25 @@ class TestRouting:
 
         _, (mcp, a2a), _ = run(with_lifespan, router, post_both)
         assert (mcp.status_code, a2a.status_code) == (413, 413)
+        for answer in (mcp, a2a):  # the JSON-RPC error shape of every other answer there, not plain text
+            assert answer.headers["content-type"] == "application/json"
+            assert answer.json() == {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": "The request body is larger than 1 MiB."}}
+
+    def test_agent_answers_are_compressed_for_a_client_that_accepts_gzip(self):
+        router = AgentRouter(site)
+        list_tools = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
+
+        async def list_twice():
+            async with client(router) as http:
+                await http.post("/mcp", json=INITIALIZE, headers=MCP_HEADERS)
+                compressed = await http.post("/mcp", json=list_tools, headers={**MCP_HEADERS, "Accept-Encoding": "gzip"})
+                plain = await http.post("/mcp", json=list_tools, headers={**MCP_HEADERS, "Accept-Encoding": "identity"})
+                return compressed, plain
+
+        _, (compressed, plain), _ = run(with_lifespan, router, list_twice)
+        assert compressed.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
+        assert compressed.json() == plain.json() and plain.json()["result"]["tools"]
+        assert int(compressed.headers["content-length"]) * 3 < len(plain.content), "tools/list compresses to well under a third"
 
 
 @pytest.mark.parametrize(

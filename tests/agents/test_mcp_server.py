@@ -17,7 +17,7 @@ from tests.agents.conftest import TIMEOUT, TOOL_NAMES, UCP_TOOL_NAMES, first_fre
 
 pytestmark = pytest.mark.live
 
-READ_ONLY = {"get_property", "check_availability", "get_calendar", "find_stays", "get_quote", "get_reservation"}
+READ_ONLY = {"get_property", "check_availability", "get_calendar", "find_stays", "get_quote", "get_reservation", "get_booking"}
 
 
 def mcp_url(live_url: str) -> str:
@@ -82,8 +82,12 @@ class TestConnecting:
                 "agent_name",
                 "idempotency_key",
             },
+            "create_checkout_session": {"reservation_id", "success_url", "cancel_url", "idempotency_key"},
             "get_reservation": {"reservation_id"},
             "release_hold": {"reservation_id"},
+            "get_booking": {"manage_token"},
+            "cancel_booking": {"manage_token", "confirm"},
+            "change_booking_dates": {"manage_token", "check_in", "check_out", "confirm", "expected_total"},
             "create_booking_session": {"meta", "booking"},
             "get_booking_session": {"meta", "id"},
             "update_booking_session": {"meta", "id", "booking"},
@@ -97,12 +101,15 @@ class TestConnecting:
             assert tools.pop(name).annotations.destructive_hint is (name == "cancel_booking_session")
         for name, tool in tools.items():
             assert len(tool.description) > 80, name
-            assert tool.output_schema["type"] == "object" and tool.output_schema["required"], name
+            # A result shape is outlined once; another tool answering it says so (discovery/mcp_server.described_once).
+            output = tool.output_schema
+            assert output["type"] == "object" and (output.get("required") or output["description"].startswith("As ")), name
             hints = tool.annotations
             assert hints.read_only_hint is (name in READ_ONLY), name
-            assert hints.destructive_hint is (name == "release_hold"), name
-            assert hints.idempotent_hint is (name in READ_ONLY), name
-            assert hints.open_world_hint is (name in ("create_checkout_link", "release_hold")), name
+            assert hints.destructive_hint is (name in ("release_hold", "cancel_booking")), name
+            assert hints.idempotent_hint is (name in READ_ONLY | {"cancel_booking"}), name  # a second cancel changes nothing
+            money_or_provider = ("create_checkout_link", "create_checkout_session", "release_hold", "cancel_booking", "change_booking_dates")
+            assert hints.open_world_hint is (name in money_or_provider), name
         assert {"reservation_id", "checkout_url", "session_id", "expires_at", "amount", "currency"} <= set(
             tools["create_checkout_link"].output_schema["required"]
         )
@@ -136,6 +143,39 @@ class TestReadTools:
 
 
 class TestBooking:
+    def test_a_family_holds_then_pays_the_hold_without_rest(self, live_url):
+        """create_reservation, then create_checkout_session for that very hold (the hold is the
+        caller's own: no 409), the guest pays, and the agent sees the stay confirmed."""
+        free = first_free_stay(live_url, start=75, nights=3, guests=4)
+        family = {**free, "guests": 4, "children_ages": [5, 14]}
+
+        async def hold_and_pay():
+            async with Client(mcp_url(live_url)) as client:
+                held = await client.call_tool("create_reservation", {**family, "idempotency_key": "a1b2c3d4-family"})
+                reservation_id = held.structured_content["reservation_id"]
+                session = await client.call_tool("create_checkout_session", {"reservation_id": reservation_id})
+                again = await client.call_tool("create_checkout_session", {"reservation_id": reservation_id})
+                return held, session, again
+
+        held, session, again = run(hold_and_pay)
+        assert not held.is_error and not session.is_error, (held.content, session.content)
+        payment = held.structured_content["payment"]
+        assert payment["pay_url"] == f"{live_url}/pay/{held.structured_content['reservation_id']}"
+        assert "create_checkout_session" in payment["how_to_pay"]
+        checkout = session.structured_content
+        assert checkout["reservation_id"] == held.structured_content["reservation_id"]
+        assert checkout["amount"] == payment["amount_due"] and again.structured_content["session_id"] == checkout["session_id"]
+        if checkout["provider"] != "sandbox":
+            pytest.skip("a Stripe key is configured: the payment page is Stripe's")
+        pay_on_sandbox_page(checkout["checkout_url"])
+
+        async def follow_up():
+            async with Client(mcp_url(live_url)) as client:
+                return await client.call_tool("get_reservation", {"reservation_id": checkout["reservation_id"]})
+
+        confirmed = run(follow_up).structured_content
+        assert confirmed["status"] == "confirmed" and confirmed["payment"]["pay_url"] is None
+
     def test_a_full_booking_through_create_checkout_link(self, live_url):
         """An agent finds dates and makes a checkout link; the guest pays on the payment page
         (the sandbox provider: the demo's, with no Stripe key); the agent sees the stay confirmed."""

@@ -47,6 +47,14 @@ def response_schema_ref(response) -> str | None:
 
 
 class TestTheDocument:
+    def test_no_example_pairs_guests_with_more_children_than_it_allows(self, document):
+        for path, method, operation in operations(document):
+            examples = {p["name"]: next(iter(p.get("examples", {}).values()), {}).get("value") for p in operation.get("parameters", [])}
+            if examples.get("children_ages"):
+                ages = [age for age in str(examples["children_ages"]).split(",") if age.strip()]
+                assert len(ages) <= examples.get("guests", 2) - 1, (path, method, examples)
+            assert "children included" in str(operation).replace("\n", " ") or "guests" not in examples, (path, method)
+
     def test_it_is_valid_openapi_at_both_addresses_with_version_1_0_0(self, client, document):
         validate(document)
         assert client.get("/.well-known/openapi.json").json() == document

@@ -84,7 +84,7 @@ class TestReleasingAHold:
                 return {tool.name: tool.annotations for tool in (await client.list_tools()).tools}
 
         annotations = run(tools)
-        destructive = {"release_hold", "cancel_booking_session"}  # each lets go of a hold
+        destructive = {"release_hold", "cancel_booking_session", "cancel_booking"}  # each lets go of a hold or a stay
         assert all(annotations[name].destructive_hint is True for name in destructive)
         assert not any(a.destructive_hint for name, a in annotations.items() if name not in destructive)
 

@@ -64,3 +64,12 @@ def test_a_query_keeps_to_the_documented_pattern(api, demo_property, ages, loc):
     assert response.status_code == 422 and response.json()["detail"][0]["loc"] == loc
     for fine in ("", " 5, 14 "):
         assert api.get("/api/v1/availability", **stay(guests=3, children_ages=fine)).status_code == 200
+
+
+def test_too_many_children_says_that_guests_counts_the_whole_party(api, demo_property):
+    """The natural first try of an agent: guests=2 for the two adults, with two children's ages."""
+    response = api.post("/api/v1/quote", stay(guests=2, children_ages=[5, 14]))
+    assert response.status_code == 422
+    message = response.json()["detail"][0]["msg"]
+    assert "whole party, children included" in message and "guests=4, children_ages=[5, 14]" in message
+    assert api.post("/api/v1/quote", stay(guests=4, children_ages=[5, 14])).status_code == 200

@@ -40,6 +40,8 @@ class TestThroughTheApi:
         hold_stay(check_in=future(40), check_out=future(43), guests=2)
         refused = api.post("/api/v1/reservations", self.stay(40))
         assert refused.status_code == 409 and refused.json()["unavailable_reason"] == "on_hold" and refused.json()["held_until"]
+        # An agent that retried without its key meets its own hold: the answer says how to go on.
+        assert all(step in refused.json()["detail"] for step in ("same idempotency_key", "create_checkout_session", "release_hold"))
 
     def test_a_confirmed_stay_or_a_block_is_booked(self, api, demo_property):
         hold = hold_stay(check_in=future(40), check_out=future(43), guests=2)

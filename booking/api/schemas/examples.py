@@ -129,6 +129,7 @@ RESERVATION_EXAMPLE: dict[str, Any] = {
         "checkout_url": None,
         "how_to_pay": 'POST https://example.com/api/v1/payments/checkout-session with {"reservation_id": "res_8JTQhG4Q89AMQ57iRAaepw"} and send the guest to the checkout_url it returns.',
         "checkout_session_endpoint": "https://example.com/api/v1/payments/checkout-session",
+        "pay_url": "https://example.com/pay/res_8JTQhG4Q89AMQ57iRAaepw",
     },
     "guest": None,
     "special_requests": None,
@@ -280,6 +281,7 @@ CONFIRMED_RESERVATION_EXAMPLE: dict[str, Any] = {
         "checkout_url": None,
         "how_to_pay": None,
         "checkout_session_endpoint": None,
+        "pay_url": None,
     },
     "cancellation": {"refund_if_cancelled_now": 384.3, "currency": "EUR", "policy": _POLICY_TEXT},
 }

@@ -181,6 +181,7 @@ class PaymentInfo(s.Serializer):
     checkout_url = s.URLField(allow_null=True)
     how_to_pay = s.CharField(allow_null=True)
     checkout_session_endpoint = s.URLField(allow_null=True)
+    pay_url = s.URLField(allow_null=True, help_text="While held: the page that opens this hold's checkout; give it to the guest.")
 
 
 class GuestOut(s.Serializer):
@@ -405,3 +406,48 @@ class AgentReservationResult(ReservationResult):
     """A reservation for agents (MCP, A2A): its id once, as reservation_id."""
 
     id = None  # type: ignore[assignment]  # DRF: None removes the inherited field
+
+
+class ManageOut(s.Serializer):
+    manage_url = s.URLField(help_text="The guest's booking page.")
+    can_cancel = s.BooleanField(help_text="Whether the guest may cancel now (a confirmed stay that has not begun).")
+    refund_if_cancelled_now = s.FloatField()
+    can_change_dates = s.BooleanField(help_text="Whether the guest may change the dates now (while cancelling would refund everything).")
+    change_dates_refusal = s.CharField(allow_null=True, help_text="Why not: not_confirmed or too_late.")
+    full_refund_days = s.IntegerField(allow_null=True, help_text="Days before arrival until which dates can be changed.")
+    balance_owed = s.FloatField()
+    pay_balance_url = s.URLField(allow_null=True, help_text="While a balance is owed: the page where the guest pays it.")
+
+
+class GuestBookingResult(ReservationResult):
+    manage = ManageOut()
+
+    class Meta:
+        ref_name = "GuestBooking"
+
+
+class CancelBookingResult(s.Serializer):
+    cancelled = s.BooleanField(help_text="false: a preview, nothing changed.")
+    refund = s.FloatField(help_text="What cancelling refunds (or refunded) by the accepted policy.")
+    currency = s.CharField()
+    booking = GuestBookingResult()
+
+
+class DateChangeOut(s.Serializer):
+    check_in = s.DateField()
+    check_out = s.DateField()
+    nights = s.IntegerField()
+    old_total = s.FloatField()
+    total = s.FloatField()
+    difference = s.FloatField()
+    refund = s.FloatField(help_text="What goes back to the guest's card.")
+    owed = s.FloatField(help_text="The balance the stay owes after the change.")
+    owed_due_date = s.DateField(allow_null=True, help_text="When the saved card is charged what is owed.")
+    currency = s.CharField()
+    price_breakdown = PriceBreakdown()
+
+
+class ChangeBookingDatesResult(s.Serializer):
+    changed = s.BooleanField(help_text="false: a preview, nothing changed.")
+    change = DateChangeOut()
+    booking = GuestBookingResult()
