@@ -330,7 +330,8 @@ SPECTACULAR_SETTINGS = {
         "booking.api.openapi.live_examples",
         "booking.api.openapi.nullable_as_json_schema",
     ],
-    "ENUM_NAME_OVERRIDES": {},
+    # The reservation status is answered by two bodies (a reservation, a guest's booking): one enum.
+    "ENUM_NAME_OVERRIDES": {"ReservationStatusEnum": ["held", "confirmed", "expired", "cancelled"]},
 }
 
 # --- Logging: JSON lines with the request id (LOG_FORMAT=plain for a terminal) ------------------
