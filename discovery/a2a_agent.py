@@ -4,8 +4,9 @@ built with the official a2a-sdk.
 A skill is called with a message whose data part holds the REST body's fields plus "skill", the
 operation's name, e.g. {"skill": "check_availability", "check_in": "2027-05-10", ...}. The agent
 answers at once with one message (no task is kept, so any web process can answer any request):
-a data part with the REST answer's body, or, when the call fails, a text part with the REST
-message and a data part {"error": {status, code, message, detail}}.
+a text part saying the answer in a few words (the MCP tools' summary) and a data part with the
+REST answer's body, or, when the call fails, a text part with the REST message and a data part
+{"error": {status, code, message, detail}}.
 """
 
 import json
@@ -34,6 +35,7 @@ from booking.selectors import today as property_today
 from config.version import VERSION
 from discovery.endpoints import A2A_PATH, brand  # noqa: F401 (A2A_PATH: part of this module's interface)
 from discovery.operations import OPERATIONS, Operation, error_payload, example_arguments, run_operation_async
+from discovery.summaries import summary
 
 logger = logging.getLogger("discovery.a2a")
 
@@ -213,7 +215,8 @@ class BookingAgentExecutor(AgentExecutor):
             parts = [new_text_part(failure["message"], media_type=TEXT), new_data_part({"error": failure}, media_type=JSON)]
             await self.finish(context, event_queue, TaskState.TASK_STATE_FAILED, parts)
             return
-        parts = [new_data_part(body, media_type=JSON)]
+        # The words an LLM reads (the MCP tools' summaries), beside the REST body as data.
+        parts = [new_text_part(summary(skill, body), media_type=TEXT), new_data_part(body, media_type=JSON)]
         if context.current_task is not None:
             # The answer to a task that asked for input completes that task.
             await self.finish(context, event_queue, TaskState.TASK_STATE_COMPLETED, parts, artifacts=[new_data_artifact("result", body)])

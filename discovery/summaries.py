@@ -85,11 +85,47 @@ def _reservation(body: dict) -> str:
     line = f"Reservation {body['reservation_id']} is {body['status']}: {body['check_in']} → {body['check_out']}, {body['guests']} guests, payment {payment.get('status')}."
     if body.get("hold_expires_at"):
         line += f" Held until {body['hold_expires_at']}."
+    if payment.get("pay_url"):
+        line += f" The guest pays {money(payment['amount_due'], payment.get('currency', 'EUR'))} at {payment['pay_url']}."
     if body.get("cancellation"):
         line += f" Cancelling today would refund {money(body['cancellation']['refund_if_cancelled_now'], body['cancellation']['currency'])}."
     if "refunded_amount" in body:
         line += f" Refunded {money(body['refunded_amount'], payment.get('currency', 'EUR'))}."
     return line
+
+
+def _booking(body: dict) -> str:
+    manage = body["manage"]
+    can = [f"cancel (refund {money(manage['refund_if_cancelled_now'], body['payment']['currency'])})"] if manage["can_cancel"] else []
+    can += ["change the dates"] if manage["can_change_dates"] else []
+    line = _reservation(body) + (f" The guest may {' or '.join(can)}." if can else " Nothing can be changed online now.")
+    if manage.get("pay_balance_url"):
+        line += f" {money(manage['balance_owed'], body['payment']['currency'])} is owed: {manage['pay_balance_url']}."
+    return line
+
+
+def _cancel(body: dict) -> str:
+    refund = money(body["refund"], body["currency"])
+    if body["cancelled"]:
+        return f"Cancelled {body['booking']['reservation_id']}; {refund} goes back to the guest's card."
+    if body["booking"]["status"] == "cancelled":
+        return f"{body['booking']['reservation_id']} was cancelled already; nothing more is refunded."
+    return f"Cancelling {body['booking']['reservation_id']} now would refund {refund}. Call again with confirm=true to cancel."
+
+
+def _change(body: dict) -> str:
+    change = body["change"]
+    stay = f"{change['check_in']} → {change['check_out']} ({change['nights']} nights), total {money(change['total'], change['currency'])}"
+    money_line = (
+        f" {money(change['refund'], change['currency'])} goes back to the guest's card."
+        if change["refund"]
+        else f" {money(change['owed'], change['currency'])} remains to pay."
+        if change["owed"]
+        else ""
+    )
+    if body["changed"]:
+        return f"Moved to {stay}.{money_line}"
+    return f"Moving to {stay} (difference {money(change['difference'], change['currency'])}).{money_line} Call again with confirm=true to change."
 
 
 SUMMARIES: dict[str, Callable[[dict], str]] = {
@@ -100,7 +136,11 @@ SUMMARIES: dict[str, Callable[[dict], str]] = {
     "get_quote": _quote,
     "create_reservation": _reservation,
     "create_checkout_link": _checkout,
+    "create_checkout_session": _checkout,
     "get_reservation": _reservation,
+    "get_booking": _booking,
+    "cancel_booking": _cancel,
+    "change_booking_dates": _change,
     "release_hold": lambda body: f"Released {body['reservation_id']}: the dates are free again.",
 }
 
