@@ -85,6 +85,11 @@ MESSAGES = {
     "paid_for_cancelled": gettext_lazy("paid for a reservation that is cancelled"),
     # A sentence with amounts, written in English by booking.payments.events (see _reason).
     "paid_wrong_amount": gettext_lazy("paid %(paid)s but the total is %(total)s"),
+    # Bookings from the channel manager (booking/services/channel_bookings.py).
+    "channel_booked": gettext_lazy("booked on %(channel)s (%(code)s), received from the channel manager"),
+    "channel_changed": gettext_lazy("changed on %(channel)s: %(old_check_in)s–%(old_check_out)s → %(check_in)s–%(check_out)s"),
+    "channel_cancelled": gettext_lazy("cancelled on %(channel)s; no refund from the host (the channel handles the money)"),
+    "flag_overbooking": gettext_lazy("Overbooking: this %(channel)s booking takes nights already sold (%(other)s). Contact the platform or the guest."),
 }
 # That sentence as events.py writes it: "paid 100.00 EUR but the total is 1128.00 EUR".
 PAID_WRONG_AMOUNT = re.compile(r"paid (?P<paid>-?\d+(?:\.\d+)?) (?P<paid_currency>\S+) but the total is (?P<total>-?\d+(?:\.\d+)?) (?P<currency>\S+)")
@@ -117,6 +122,7 @@ ACTIONS = {
     "change_dates": pgettext_lazy("history", "dates changed"),
     "owner_booking": pgettext_lazy("history", "booked by staff"),
     "resend_payment_link": pgettext_lazy("history", "payment link sent again"),
+    "channel_booking": pgettext_lazy("history", "channel booking"),
 }
 
 # Who acted, when it was not a person: the names services write into `actor`.
@@ -137,6 +143,7 @@ ACTORS = {
     "police registration": gettext_lazy("the police registration"),
     "guest (manage page)": gettext_lazy("the guest (booking page)"),
     "hold reminders": gettext_lazy("the reminder job"),
+    "channel manager": gettext_lazy("the channel manager"),
 }
 
 INSTANTS = {"until"}

@@ -249,3 +249,7 @@ class ListingProbeAdmin(GuardedModelAdmin):
             self.message_user(
                 request, _("The listing answered %(status)s in %(ms)s ms.") % {"status": probe.last_status_code, "ms": probe.latency_ms}, messages.SUCCESS
             )
+
+
+# The channel manager (Channex): its connection and the booking revisions it sent.
+from partner_sync.channex import admin as channex_admin  # noqa: E402, F401

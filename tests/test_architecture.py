@@ -23,6 +23,8 @@ ALLOWED_LAZY = {
     ("pages.apps", "pages.inquiries"),
     ("partner_sync.apps", "booking.services.holds"),
     ("partner_sync.apps", "partner_sync.services"),
+    ("partner_sync.apps", "booking.calendar_changes"),
+    ("partner_sync.apps", "partner_sync.channex.push"),
     ("config.admin", "booking"),
     ("config.admin", "booking.dashboard"),
     ("config.admin", "booking.charts"),
