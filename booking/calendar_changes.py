@@ -23,20 +23,27 @@ from booking.models import ArrivalDayMinimum, DateBlock, Extra, LengthOfStayDisc
 # (kind, property id, first night, end night exclusive); kind is "availability" or "rates";
 # end None: every night from `start` on (a rule edit).
 Listener = Callable[[str, int, date | None, date | None], None]
-_listeners: list[Listener] = []
+_listeners: list[tuple[Listener, Callable[[], bool]]] = []
 
 AVAILABILITY = "availability"
 RATES = "rates"
 
 
-def on_nights_changed(listener: Listener) -> None:
-    if listener not in _listeners:
-        _listeners.append(listener)
+def on_nights_changed(listener: Listener, *, enabled: Callable[[], bool] = lambda: True) -> None:
+    """Register `listener`; `enabled` says, cheaply and without a query, whether it wants to hear now
+    (a channel manager that is off costs the booking core nothing, not even a query)."""
+    if all(known is not listener for known, _ in _listeners):
+        _listeners.append((listener, enabled))
+
+
+def _listening() -> bool:
+    return any(enabled() for _, enabled in _listeners)
 
 
 def nights_changed(kind: str, property_id: int, start: date | None, end: date | None) -> None:
-    for listener in _listeners:
-        listener(kind, property_id, start, end)
+    for listener, enabled in _listeners:
+        if enabled():
+            listener(kind, property_id, start, end)
 
 
 def _remember_dates(sender, instance: Reservation, **kwargs) -> None:
@@ -46,7 +53,7 @@ def _remember_dates(sender, instance: Reservation, **kwargs) -> None:
 
 
 def _reservation_saved(sender, instance: Reservation, created: bool, raw: bool = False, **kwargs) -> None:
-    if raw or not _listeners:
+    if raw or not _listening():
         return
     was_in, was_out, was_status = getattr(instance, "_calendar_was", (None, None, None))
     values = instance.__dict__
@@ -65,12 +72,12 @@ def _reservation_saved(sender, instance: Reservation, created: bool, raw: bool =
 
 
 def _reservation_deleted(sender, instance: Reservation, **kwargs) -> None:
-    if _listeners:
+    if _listening():
         nights_changed(AVAILABILITY, instance.property_id, instance.check_in, instance.check_out)
 
 
 def _block_changed(sender, instance: DateBlock, raw: bool = False, **kwargs) -> None:
-    if raw or not _listeners:
+    if raw or not _listening():
         return
     # A moved block frees its old nights too: every night of both ranges is sent again.
     was = getattr(instance, "_calendar_was", None)
@@ -84,7 +91,7 @@ def _remember_block(sender, instance: DateBlock, **kwargs) -> None:
 
 
 def _rule_changed(sender, instance, raw: bool = False, **kwargs) -> None:
-    if raw or not _listeners:
+    if raw or not _listening():
         return
     if isinstance(instance, NightRate):
         nights_changed(RATES, instance.property_id, instance.night, instance.night + timedelta(days=1))

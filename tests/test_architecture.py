@@ -25,6 +25,7 @@ ALLOWED_LAZY = {
     ("partner_sync.apps", "partner_sync.services"),
     ("partner_sync.apps", "booking.calendar_changes"),
     ("partner_sync.apps", "partner_sync.channex.push"),
+    ("partner_sync.apps", "partner_sync.channex.connection"),
     ("config.admin", "booking"),
     ("config.admin", "booking.dashboard"),
     ("config.admin", "booking.charts"),
