@@ -68,3 +68,9 @@ def test_sending_everything_again_needs_its_permission(staff, synced):
     assert answer.status_code == 403
     assert not ChannexDirtyNight.objects.exists()
     assert ChannexConnection.objects.get().last_error == ""
+
+
+def test_the_feed_list_suggests_removing_the_ical_feeds_of_connected_platforms(client, django_user_model, channex):
+    client.force_login(django_user_model.objects.create_superuser("giulia", "giulia@example.com", "a-long-test-password"))
+    page = client.get(reverse("admin:partner_sync_feed_changelist")).content.decode()
+    assert "The channel manager (Channex) is connected." in page and "Remove the iCal feed" in page
