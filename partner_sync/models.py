@@ -162,12 +162,12 @@ class ChannexConnection(models.Model):
 
     SINGLETON_PK = 1
 
-    api_base = models.URLField("API base URL", max_length=300, validators=[HTTP_URL])
-    property_id = models.CharField("Channex property id", max_length=64, blank=True)
-    room_type_id = models.CharField("Channex room type id", max_length=64, blank=True)
-    rate_plan_id = models.CharField("Channex rate plan id", max_length=64, blank=True)
+    api_base = models.URLField(_("API base URL"), max_length=300, validators=[HTTP_URL])
+    property_id = models.CharField(_("Channex property id"), max_length=64, blank=True)
+    room_type_id = models.CharField(_("Channex room type id"), max_length=64, blank=True)
+    rate_plan_id = models.CharField(_("Channex rate plan id"), max_length=64, blank=True)
     channel_rate_markup_percent = models.DecimalField(
-        "channel rate markup (%)",
+        _("channel rate markup (%)"),
         max_digits=5,
         decimal_places=2,
         default=0,
