@@ -183,3 +183,28 @@ def test_with_no_api_key_nothing_is_marked_or_sent(demo_property, settings):
     assert not ChannexDirtyNight.objects.exists()
     assert push.push_pending().skipped == "off"
     assert not ChannexConnection.objects.exists()
+
+
+def test_a_payment_and_a_date_change_are_sent_too(synced):
+    from booking.services.date_changes import change_dates
+    from booking.services.reservations import confirm_reservation
+
+    hold = hold_stay(check_in=future(30), check_out=future(33), guests=2)
+    confirm_reservation(hold.pk, actor="stripe webhook", amount_paid=hold.total)
+    assert ChannexDirtyNight.objects.filter(kind="availability").count() >= 3
+    push_now()
+    change_dates(hold.pk, future(40), future(43), actor="staff", by_guest=False)
+    push_now()
+    assert [synced.availability[future(30) + timedelta(days=i)] for i in range(3)] == [1, 1, 1]
+    assert [synced.availability[future(40) + timedelta(days=i)] for i in range(3)] == [0, 0, 0]
+
+
+def test_an_ical_import_is_sent_too(synced, feed_server):
+    from partner_sync import services
+    from partner_sync.models import Feed
+    from tests.partner_sync.conftest import all_day, calendar
+
+    feed = Feed.objects.create(name="Vrbo", url=feed_server.serve("/vrbo.ics", calendar(all_day("vrbo-1", 60, 63))))
+    services.sync_feeds_now([feed.pk])
+    push_now()
+    assert [synced.availability[future(60) + timedelta(days=i)] for i in range(3)] == [0, 0, 0]
