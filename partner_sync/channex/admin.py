@@ -6,6 +6,7 @@ received, read-only. Actions call partner_sync.channex services."""
 from django.contrib import admin, messages
 from django.contrib.admin.utils import quote
 from django.core.exceptions import PermissionDenied
+from django.db import models
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -25,6 +26,7 @@ STATE_FIELDS = ["last_push_at_local", "last_revision_at_local", "last_full_sync_
 
 @admin.register(ChannexConnection)
 class ChannexConnectionAdmin(GuardedModelAdmin):
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # as the feeds' (Django 6's default)
     list_display = ["__str__", "property_id", "connected", "last_push_at_local", "pending", "last_revision_at_local", "last_error"]
     fieldsets = [
         (None, {"fields": ["api_base", "property_id", "room_type_id", "rate_plan_id", "channel_rate_markup_percent"]}),
@@ -60,6 +62,12 @@ class ChannexConnectionAdmin(GuardedModelAdmin):
             push.queue_full_sync()
             self.message_user(request, _("Every night of the next 500 days will be sent to Channex again within a minute."), messages.SUCCESS)
         return HttpResponseRedirect(reverse("admin:partner_sync_channexconnection_changelist"))
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if form.changed_data:  # other ids, another server or another markup: everything goes again
+            push.queue_full_sync()
+            self.message_user(request, _("Every night of the next 500 days will be sent to Channex again within a minute."), messages.INFO)
 
     @admin.display(description=gettext_lazy("Connected"), boolean=True)
     def connected(self, connection):

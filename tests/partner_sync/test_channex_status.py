@@ -74,3 +74,24 @@ def test_the_feed_list_suggests_removing_the_ical_feeds_of_connected_platforms(c
     client.force_login(django_user_model.objects.create_superuser("giulia", "giulia@example.com", "a-long-test-password"))
     page = client.get(reverse("admin:partner_sync_feed_changelist")).content.decode()
     assert "The channel manager (Channex) is connected." in page and "Remove the iCal feed" in page
+
+
+def test_editing_the_connection_sends_everything_again(client, django_user_model, synced):
+    from decimal import Decimal
+
+    client.force_login(django_user_model.objects.create_superuser("giulia", "giulia@example.com", "a-long-test-password"))
+    connection = ChannexConnection.objects.get()
+    url = reverse("admin:partner_sync_channexconnection_change", args=[connection.pk])
+    form = {
+        "api_base": connection.api_base,
+        "property_id": connection.property_id,
+        "room_type_id": connection.room_type_id,
+        "rate_plan_id": connection.rate_plan_id,
+        "channel_rate_markup_percent": "10",
+    }
+    assert client.post(url, form).status_code == 302
+    push_now()
+    night = future(40)
+    assert ChannexConnection.objects.get().channel_rate_markup_percent == Decimal("10")
+    assert synced.restrictions[night]["rate"] > 0 and not ChannexDirtyNight.objects.exists()
+    assert len(synced.calls_to("POST", "/restrictions")) == 1
