@@ -2,6 +2,7 @@
 on SQLite and on PostgreSQL; an overbooking is stored on PostgreSQL despite the no-overlap backstop."""
 
 import threading
+import time
 from collections import Counter
 from importlib import import_module
 
@@ -44,8 +45,21 @@ def drain_at_once() -> Counter:
     return outcomes
 
 
+@pytest.fixture
+def wide_race_window(monkeypatch):
+    """Each worker pauses between its check (is the revision applied yet?) and its write, so that
+    without the row's lock both would apply it: a missing lock is caught on every run."""
+    original = bookings.to_stay
+
+    def slow_to_stay(*args, **kwargs):
+        time.sleep(0.05)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(bookings, "to_stay", slow_to_stay)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_two_workers_draining_the_feed_at_once_apply_and_acknowledge_each_revision_once(channex):
+def test_two_workers_draining_the_feed_at_once_apply_and_acknowledge_each_revision_once(channex, wide_race_window):
     channex.delay_seconds = 0.01  # both workers get the same pages before either acknowledges
     revisions = [channex.book(arrival=future(30 + 4 * i), departure=future(33 + 4 * i)) for i in range(REVISIONS)]
     outcomes = drain_at_once()
@@ -57,6 +71,23 @@ def test_two_workers_draining_the_feed_at_once_apply_and_acknowledge_each_revisi
     assert ChannexRevision.objects.filter(acked_at__isnull=False).count() == REVISIONS
     assert Counter(channex.acks) == Counter({revision["id"]: 1 for revision in revisions})
     assert channex.unacked() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_race_test_catches_a_drain_without_the_row_lock(channex, wide_race_window, monkeypatch):
+    """The same race with the revision row's lock taken out must apply revisions twice, or the
+    test above proves nothing. PostgreSQL only: on SQLite the writer queue serialises whole
+    transactions, so the check and the write of two workers never interleave there."""
+    if not is_postgresql():
+        pytest.skip("SQLite serialises writers by itself; see the docstring")
+    manager = ChannexRevision.objects
+    monkeypatch.setattr(manager, "select_for_update", lambda: manager.all())
+    channex.delay_seconds = 0.01
+    for i in range(REVISIONS):
+        channex.book(arrival=future(30 + 4 * i), departure=future(33 + 4 * i))
+    outcomes = drain_at_once()
+    print(f"\n[{connections['default'].vendor}] two workers draining without the row lock: {dict(outcomes)}")
+    assert outcomes["applied_now=True"] > REVISIONS
 
 
 @pytest.fixture
