@@ -1,11 +1,15 @@
 """Fixtures for the Channex tests: the local Channex-compatible server (fake_channex.py) with the
 connection's settings pointing at it."""
 
+from importlib import import_module
+
 import pytest
+from django.db import connections
 
 from booking.selectors import today
 from partner_sync.channex import push
 from partner_sync.models import ChannexConnection
+from tests.conftest import is_postgresql
 from tests.partner_sync.fake_channex import FakeChannexServer
 
 WEBHOOK_SECRET = "whsec-channex-4f1c2b9e7d"
@@ -39,3 +43,13 @@ def push_now() -> push.PushReport:
     """A push as the 6-second job makes it, the spacing of the previous calls forgotten (as if 6 s had passed)."""
     ChannexConnection.objects.filter(pk=ChannexConnection.SINGLETON_PK).update(availability_calls=[], restrictions_calls=[], retry_at=None)
     return push.push_pending()
+
+
+@pytest.fixture
+def current_backstop(db):
+    """The no-overlap constraint as the migrations leave it (another test may have re-created the
+    older one, without the overbooked exemption)."""
+    if is_postgresql():
+        migration = import_module("booking.migrations.0033_channel_reservations")
+        with connections["default"].cursor() as cursor:
+            cursor.execute(migration.CREATE_WITH_OVERBOOKED)

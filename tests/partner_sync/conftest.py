@@ -61,4 +61,4 @@ def stay_booked_before_the_platform_booked(check_in, check_out, guests: int = 2)
 
 
 # The channel manager's tests: the local Channex-compatible server, connected (channex_fixtures.py).
-from tests.partner_sync.channex_fixtures import channex, synced  # noqa: E402, F401
+from tests.partner_sync.channex_fixtures import channex, current_backstop, synced  # noqa: E402, F401

@@ -161,6 +161,7 @@ def test_the_webhook_is_not_there_when_the_connection_is_off(client, db, setting
     assert client.post(WEBHOOK, "{}", content_type="application/json", headers={"X-Channex-Token": "x"}).status_code == 404
 
 
+@pytest.mark.usefixtures("current_backstop")
 def test_an_overbooking_is_stored_acknowledged_flagged_and_emailed_to_the_owner(client, hooked, settings):
     settings.OWNER_EMAIL = "owner@example.com"
     direct = stay_booked_before_the_platform_booked(future(40), future(43))

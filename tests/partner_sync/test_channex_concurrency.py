@@ -4,7 +4,6 @@ on SQLite and on PostgreSQL; an overbooking is stored on PostgreSQL despite the 
 import threading
 import time
 from collections import Counter
-from importlib import import_module
 
 import pytest
 from django.db import connections
@@ -90,18 +89,9 @@ def test_the_race_test_catches_a_drain_without_the_row_lock(channex, wide_race_w
     assert outcomes["applied_now=True"] > REVISIONS
 
 
-@pytest.fixture
-def current_backstop(transactional_db):
-    """The no-overlap constraint as the migrations leave it (another test may have re-created the
-    older one, without the overbooked exemption)."""
-    if is_postgresql():
-        migration = import_module("booking.migrations.0033_channel_reservations")
-        with connections["default"].cursor() as cursor:
-            cursor.execute(migration.CREATE_WITH_OVERBOOKED)
-
-
 @pytest.mark.django_db(transaction=True)
-def test_an_overbooking_is_stored_whatever_the_no_overlap_constraint(channex, current_backstop):
+@pytest.mark.usefixtures("current_backstop")
+def test_an_overbooking_is_stored_whatever_the_no_overlap_constraint(channex):
     direct = stay_booked_before_the_platform_booked(future(40), future(43))
     revision = channex.book(arrival=future(41), departure=future(44), ota="BDC")
     [report] = bookings.drain_feed()
