@@ -17,7 +17,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from booking.models import DateBlock, Property, Reservation
+from booking.models import DateBlock, OutboundEmail, Property, Reservation
+from booking.notifications import queue_emails
 from booking.pricing import money
 from booking.selectors import blocking_reservations, blocks_between, get_property
 from booking.services.audit import flag, record_event
@@ -116,6 +117,8 @@ def _book(prop: Property, existing: Reservation | None, stay: ChannelStay) -> Ch
             message="channel_booked",
             params={"channel": reservation.get_source_display(), "code": stay.code},
         )
+        # The owner hears of it as of any new booking; the platform confirms it to its guest.
+        queue_emails(reservation, OutboundEmail.Kind.CONFIRMATION, guest_copy=False)
     elif old is not None and (old[0], old[1]) != (stay.check_in, stay.check_out):
         record_event(
             reservation,

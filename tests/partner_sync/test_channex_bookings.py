@@ -226,3 +226,16 @@ def test_an_ack_that_fails_is_sent_again_by_the_next_drain(hooked):
     bookings.drain_feed()
     assert hooked.unacked() == [] and ChannexRevision.objects.get().acked_at is not None
     assert Reservation.objects.filter(channel_booking_id__isnull=False).count() == 1
+
+
+def test_the_owner_is_told_of_a_new_channel_booking_and_the_guest_is_not_emailed_by_us(hooked, settings, django_capture_on_commit_callbacks):
+    from django.core import mail
+
+    settings.OWNER_EMAIL = "owner@example.com"
+    with django_capture_on_commit_callbacks(execute=True):
+        hooked.book(arrival=future(40), departure=future(43), ota="BDC", code="4705123456", amount=Decimal("720.00"))
+        bookings.drain_feed()
+    emails = OutboundEmail.objects.filter(reservation__channel_booking_id__isnull=False)
+    assert list(emails.values_list("kind", "recipient")) == [("confirmation", "owner")]
+    [message] = [m for m in mail.outbox if m.to == ["owner@example.com"]]
+    assert "Booking.com 4705123456" in message.body and "commission 108.00 EUR" in message.body and "to Booking.com" in message.body
