@@ -511,6 +511,9 @@ class Reservation(models.Model):
     )
     channel_revision_at = models.DateTimeField(null=True, blank=True, editable=False)
     guest_country = models.CharField(max_length=2, blank=True)
+    # Who collects the city tax: blank, the host; else the channel that does (a Reservation.Source
+    # of a platform; which platforms collect it is a setting of the channel manager's connection).
+    city_tax_collected_by = models.CharField(max_length=16, blank=True)
     # A channel booking stored over nights already sold (the platform confirmed it to its guest):
     # left out of the no-overlap constraint so it is never lost; flagged `overbooking` for staff.
     overbooked = models.BooleanField(default=False, editable=False)

@@ -155,6 +155,10 @@ class ExportedCalendar(models.Model):
 # --- The channel manager (Channex), partner_sync/channex/ ----------------------------------------
 
 
+def default_channels_collecting_city_tax() -> list[str]:
+    return ["airbnb"]  # Airbnb collects Florence's city tax itself; Booking.com does not
+
+
 class ChannexConnection(models.Model):
     """The connection to the Channex channel manager: its settings (seeded from CHANNEX_* in the
     environment, then editable in the back office) and the state of the ARI push and the bookings
@@ -172,6 +176,11 @@ class ChannexConnection(models.Model):
         decimal_places=2,
         default=0,
         help_text=_("Raise the nightly rate sent to the platforms by this percentage (to cover their commission)."),
+    )
+    channels_collecting_city_tax = models.JSONField(
+        default=default_channels_collecting_city_tax,
+        blank=True,
+        help_text=_("The platforms that collect the city tax from their guests (e.g. airbnb, booking_com): their stays are left out of what the host owes."),
     )
 
     # State, written only by partner_sync.channex (with .update(), so admin edits are never clobbered).

@@ -91,5 +91,10 @@ class Migration(migrations.Migration):
                 max_length=16,
             ),
         ),
+        migrations.AddField(
+            model_name="reservation",
+            name="city_tax_collected_by",
+            field=models.CharField(blank=True, max_length=16),
+        ),
         migrations.RunPython(exempt_overbooked, cover_every_stay, elidable=False),
     ]

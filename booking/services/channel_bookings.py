@@ -56,6 +56,7 @@ class ChannelStay:
     language: str = ""
     notes: str = ""
     nightly: dict[date, Decimal] = field(default_factory=dict)
+    city_tax_collected_by: str = ""  # blank: the host; else the channel that collects it
 
     @property
     def guests(self) -> int:
@@ -197,6 +198,7 @@ def _fill(reservation: Reservation, stay: ChannelStay) -> None:
     reservation.guest_email = stay.email[:254]
     reservation.guest_phone = stay.phone[:40]
     reservation.guest_country = stay.country[:2].upper()
+    reservation.city_tax_collected_by = stay.city_tax_collected_by[:16]
     reservation.language = (stay.language or "en")[:8].lower()
     reservation.special_requests = stay.notes[:2000]
     reservation.price_breakdown = _breakdown(stay, amount, nights)

@@ -3,6 +3,7 @@ state: connected, last push, nights waiting, last revision, last error) with a "
 again" button (the `resync_channex` permission, a POST with CSRF), and the booking revisions
 received, read-only. Actions call partner_sync.channex services."""
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import quote
 from django.core.exceptions import PermissionDenied
@@ -15,21 +16,53 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from booking.admin_display import time_column
+from booking.models import Reservation
 from config.admin import GuardedModelAdmin
 from partner_sync.channex import push
 from partner_sync.channex.connection import is_on
 from partner_sync.channex.status import channel_manager_status
 from partner_sync.models import ChannexConnection, ChannexRevision
 
+PLATFORMS = [
+    (Reservation.Source.AIRBNB, "Airbnb"),
+    (Reservation.Source.BOOKING_COM, "Booking.com"),
+    (Reservation.Source.EXPEDIA, "Expedia"),
+    (Reservation.Source.VRBO, "Vrbo"),
+    (Reservation.Source.OTHER, gettext_lazy("Other channel")),
+]
+
+
+def _https_by_default(field: models.Field, **kwargs) -> forms.Field | None:
+    if isinstance(field, models.URLField):
+        kwargs["assume_scheme"] = "https"  # as the feeds' (Django 6's default)
+    return field.formfield(**kwargs)
+
+
+class ConnectionForm(forms.ModelForm):
+    channels_collecting_city_tax = forms.MultipleChoiceField(
+        label=gettext_lazy("Platforms that collect the city tax"),
+        choices=PLATFORMS,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=gettext_lazy("Their guests pay the city tax to the platform: those stays are left out of what the host owes."),
+    )
+
+    class Meta:
+        model = ChannexConnection
+        formfield_callback = _https_by_default
+        fields = ["api_base", "property_id", "room_type_id", "rate_plan_id", "channel_rate_markup_percent", "channels_collecting_city_tax"]
+
+
 STATE_FIELDS = ["last_push_at_local", "last_revision_at_local", "last_full_sync_at_local", "last_error", "retry_at_local"]
 
 
 @admin.register(ChannexConnection)
 class ChannexConnectionAdmin(GuardedModelAdmin):
+    form = ConnectionForm
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # as the feeds' (Django 6's default)
     list_display = ["__str__", "property_id", "connected", "last_push_at_local", "pending", "last_revision_at_local", "last_error"]
     fieldsets = [
-        (None, {"fields": ["api_base", "property_id", "room_type_id", "rate_plan_id", "channel_rate_markup_percent"]}),
+        (None, {"fields": ["api_base", "property_id", "room_type_id", "rate_plan_id", "channel_rate_markup_percent", "channels_collecting_city_tax"]}),
         (gettext_lazy("State"), {"fields": [*STATE_FIELDS]}),
     ]
     readonly_fields = STATE_FIELDS
@@ -65,7 +98,7 @@ class ChannexConnectionAdmin(GuardedModelAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        if form.changed_data:  # other ids, another server or another markup: everything goes again
+        if set(form.changed_data) - {"channels_collecting_city_tax"}:  # other ids, another server or another markup: everything goes again
             push.queue_full_sync()
             self.message_user(request, _("Every night of the next 500 days will be sent to Channex again within a minute."), messages.INFO)
 

@@ -154,7 +154,14 @@ def _apply(connection: ChannexConnection, pk: int) -> bool:
             return False
         now = timezone.now()
         try:
-            stay = to_stay(row.payload, property_id=mapping.property_id, room_type_id=mapping.room_type_id, rate_plan_id=mapping.rate_plan_id, today=today())
+            stay = to_stay(
+                row.payload,
+                property_id=mapping.property_id,
+                room_type_id=mapping.room_type_id,
+                rate_plan_id=mapping.rate_plan_id,
+                today=today(),
+                city_tax_collectors=connection.channels_collecting_city_tax or (),
+            )
         except RevisionProblem as problem:
             row.outcome, row.problem = Outcome.REJECTED, str(problem)[:300]
             logger.warning("Channex revision %s not applied: %s", row.revision_id, problem)

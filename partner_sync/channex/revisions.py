@@ -7,6 +7,7 @@ dates that do not parse, run backwards or fall outside the 500-day window, a new
 booking with no customer. A cancellation needs only the booking id and its dates as sent.
 """
 
+from collections.abc import Collection
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -37,7 +38,9 @@ def inserted_at(attributes: dict[str, Any]) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def to_stay(attributes: dict[str, Any], *, property_id: str, room_type_id: str, rate_plan_id: str, today: date) -> ChannelStay:
+def to_stay(
+    attributes: dict[str, Any], *, property_id: str, room_type_id: str, rate_plan_id: str, today: date, city_tax_collectors: Collection[str] = ()
+) -> ChannelStay:
     if attributes.get("property_id") != property_id:
         raise RevisionProblem(f"The revision is for another Channex property ({str(attributes.get('property_id'))[:40]}).")
     status = attributes.get("status")
@@ -67,9 +70,11 @@ def to_stay(attributes: dict[str, Any], *, property_id: str, room_type_id: str, 
     occupancy = occupancy if isinstance(occupancy, dict) else {}
     ages = tuple(age for age in (occupancy.get("ages") or []) if isinstance(age, int) and 0 <= age < 18)
     unique_id = str(attributes.get("unique_id") or "")
+    source = channel_of(unique_id)
     return ChannelStay(
         booking_id=booking_id,
-        source=channel_of(unique_id),
+        source=source,
+        city_tax_collected_by=source if source in city_tax_collectors else "",
         code=str(attributes.get("ota_reservation_code") or unique_id)[:100],
         cancelled=cancelled,
         check_in=check_in,

@@ -5,6 +5,8 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
+import partner_sync.models
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -107,5 +109,14 @@ class Migration(migrations.Migration):
                 "verbose_name": "channel manager booking revision",
                 "ordering": ["-received_at"],
             },
+        ),
+        migrations.AddField(
+            model_name="channexconnection",
+            name="channels_collecting_city_tax",
+            field=models.JSONField(
+                blank=True,
+                default=partner_sync.models.default_channels_collecting_city_tax,
+                help_text="The platforms that collect the city tax from their guests (e.g. airbnb, booking_com): their stays are left out of what the host owes.",
+            ),
         ),
     ]
