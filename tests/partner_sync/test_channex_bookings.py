@@ -239,3 +239,12 @@ def test_the_owner_is_told_of_a_new_channel_booking_and_the_guest_is_not_emailed
     assert list(emails.values_list("kind", "recipient")) == [("confirmation", "owner")]
     [message] = [m for m in mail.outbox if m.to == ["owner@example.com"]]
     assert "Booking.com 4705123456" in message.body and "commission 108.00 EUR" in message.body and "to Booking.com" in message.body
+
+
+def test_a_channel_guest_is_not_asked_for_a_review_here(hooked):
+    from booking.services.reviews import queue_review_requests
+
+    hooked.book(arrival=future(40), departure=future(43))
+    bookings.drain_feed()
+    Reservation.objects.filter(channel_booking_id__isnull=False).update(check_in=future(-3), check_out=future(-1))
+    assert queue_review_requests() == 0
