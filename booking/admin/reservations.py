@@ -431,7 +431,9 @@ class ReservationAdmin(GuardedModelAdmin):
                 Reservation.Status.HELD,
                 Reservation.Status.CONFIRMED,
             )
-            extra_context["can_change_dates"] = self.has_change_permission(request, reservation) and reservation.status == Reservation.Status.CONFIRMED
+            extra_context["can_change_dates"] = (
+                self.has_change_permission(request, reservation) and reservation.status == Reservation.Status.CONFIRMED and not reservation.channel_booking_id
+            )
             extra_context["can_refund"] = self.has_refund_permission(request) and refunds.refundable(reservation) > 0
             extra_context["payment_link"] = payment_link_panel(self, request, reservation)
         return super().change_view(request, object_id, form_url, extra_context)
