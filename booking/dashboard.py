@@ -209,7 +209,7 @@ class WindowRows:
 
     start: date
     end: date
-    stays: list  # confirmed stays, named rows: status, source, check_in, check_out, amount_paid, amount_refunded, price_breakdown
+    stays: list  # confirmed stays, named rows: status, source, check_in, check_out, amount_paid, amount_refunded, price_breakdown, total, channel_commission, channel_booking_id
     paid: list  # every reservation with money paid (the confirmed and the cancelled), same rows
     blocks: list  # named rows: source, feed_key, start, end
 
@@ -226,6 +226,9 @@ def load_window(today: date) -> WindowRows:
             "amount_paid",
             "amount_refunded",
             "price_breakdown",
+            "total",
+            "channel_commission",
+            "channel_booking_id",
             named=True,
         )
     )
@@ -243,6 +246,11 @@ def monthly_occupancy_and_revenue(rows: WindowRows) -> list[MonthFigures]:
     for stay in rows.paid:
         if rows.start <= stay.check_in < rows.end:
             revenue[stay.check_in.replace(day=1)] += stay.amount_paid - stay.amount_refunded
+    for stay in rows.stays:
+        # A booking from a listing platform (docs/channex.md): the channel took the money; what
+        # reaches the host is its amount less the channel's commission.
+        if stay.channel_booking_id and rows.start <= stay.check_in < rows.end:
+            revenue[stay.check_in.replace(day=1)] += stay.total - (stay.channel_commission or 0)
     staff: set[date] = set()
     for block in rows.blocks:
         (booked if block.source == DateBlock.Source.PARTNER else staff).update(_nights(block.start, block.end, rows.start, rows.end))
@@ -295,11 +303,15 @@ def nights_by_channel(rows: WindowRows, feeds: dict[str, str]) -> list[ChannelNi
     (website, API, agents, back office) and each partner feed (`feeds`: see feed_names). Largest first."""
     labels = dict(Reservation._meta.get_field("source").flatchoices)  # in the page's language (config.admin)
     direct: dict[str, int] = defaultdict(int)
-    for stay in rows.stays:
-        direct[labels.get(stay.source, stay.source)] += sum(1 for _night in _nights(stay.check_in, stay.check_out, rows.start, rows.end))
     partner: dict[str, int] = defaultdict(int)
+    for stay in rows.stays:
+        # A platform's booking received through the channel manager counts under the platform's name.
+        counts = partner if stay.channel_booking_id else direct
+        counts[labels.get(stay.source, stay.source)] += sum(1 for _night in _nights(stay.check_in, stay.check_out, rows.start, rows.end))
+    channel_stays = {(stay.check_in, stay.check_out) for stay in rows.stays if stay.channel_booking_id}
     for block in rows.blocks:
-        if block.source == DateBlock.Source.PARTNER:
+        # A platform's iCal block with exactly the nights of a channel booking is that booking, seen twice.
+        if block.source == DateBlock.Source.PARTNER and (block.start, block.end) not in channel_stays:
             partner[feeds.get(block.feed_key, block.feed_key or _("Listing platform"))] += sum(
                 1 for _night in _nights(block.start, block.end, rows.start, rows.end)
             )

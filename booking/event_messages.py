@@ -100,6 +100,11 @@ MESSAGES = {
     "paid_not_confirmed": gettext_lazy("paid for a stay that is no longer confirmed"),
     # A sentence with amounts, written in English by booking.payments.events (see _reason).
     "paid_wrong_amount": gettext_lazy("paid %(paid)s but the total is %(total)s"),
+    # Bookings from the channel manager (booking/services/channel_bookings.py).
+    "channel_booked": gettext_lazy("booked on %(channel)s (%(code)s), received from the channel manager"),
+    "channel_changed": gettext_lazy("changed on %(channel)s: %(old_check_in)s–%(old_check_out)s → %(check_in)s–%(check_out)s"),
+    "channel_cancelled": gettext_lazy("cancelled on %(channel)s; no refund from the host (the channel handles the money)"),
+    "flag_overbooking": gettext_lazy("Overbooking: this %(channel)s booking takes nights already sold (%(other)s). Contact the platform or the guest."),
 }
 # That sentence as events.py writes it: "paid 100.00 EUR but the total is 1128.00 EUR".
 PAID_WRONG_AMOUNT = re.compile(r"paid (?P<paid>-?\d+(?:\.\d+)?) (?P<paid_currency>\S+) but the total is (?P<total>-?\d+(?:\.\d+)?) (?P<currency>\S+)")
@@ -136,6 +141,7 @@ ACTIONS = {
     "change_dates": pgettext_lazy("history", "dates changed"),
     "owner_booking": pgettext_lazy("history", "booked by staff"),
     "resend_payment_link": pgettext_lazy("history", "payment link sent again"),
+    "channel_booking": pgettext_lazy("history", "channel booking"),
 }
 
 # Who acted, when it was not a person: the names services write into `actor`.
@@ -156,6 +162,7 @@ ACTORS = {
     "police registration": gettext_lazy("the police registration"),
     "guest (manage page)": gettext_lazy("the guest (booking page)"),
     "hold reminders": gettext_lazy("the reminder job"),
+    "channel manager": gettext_lazy("the channel manager"),
 }
 
 INSTANTS = {"until"}

@@ -435,6 +435,12 @@ class Reservation(models.Model):
         MCP = "mcp", "MCP agent"
         A2A = "a2a", "A2A agent"
         OWNER = "owner", "Owner (back office)"
+        # Bookings made on a listing platform and received from the channel manager (partner_sync/channex).
+        BOOKING_COM = "booking_com", "Booking.com"
+        AIRBNB = "airbnb", "Airbnb"
+        EXPEDIA = "expedia", "Expedia"
+        VRBO = "vrbo", "Vrbo"
+        OTHER = "other", "Other channel"
 
     id = models.CharField(primary_key=True, max_length=40, default=new_reservation_id, editable=False)
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="reservations")
@@ -493,6 +499,24 @@ class Reservation(models.Model):
     # on /book with the box ticked (only then), and when the reminder was claimed (at most once).
     reminder_email = models.EmailField(blank=True, editable=False)
     reminder_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # A booking made on a listing platform (source booking_com, airbnb, …), as the channel manager
+    # sent it (booking/services/channel_bookings.py): its booking id there, the platform's own code,
+    # the commission, who collects the guest's money, the guest's country, and the time of the
+    # last revision applied (an older one arriving late changes nothing).
+    channel_booking_id = models.CharField(max_length=64, null=True, blank=True, unique=True, editable=False)  # noqa: DJ001 (NULL: not a channel booking)
+    channel_code = models.CharField(max_length=100, blank=True, help_text=_("The platform's reservation code."))
+    channel_commission = models.DecimalField(**MONEY, null=True, blank=True)
+    channel_payment_collect = models.CharField(
+        max_length=16, blank=True, help_text=_("Who collects the guest's payment: the channel (ota) or the host (property).")
+    )
+    channel_revision_at = models.DateTimeField(null=True, blank=True, editable=False)
+    guest_country = models.CharField(max_length=2, blank=True)
+    # Who collects the city tax: blank, the host; else the channel that does (a Reservation.Source
+    # of a platform; which platforms collect it is a setting of the channel manager's connection).
+    city_tax_collected_by = models.CharField(max_length=16, blank=True)
+    # A channel booking stored over nights already sold (the platform confirmed it to its guest):
+    # left out of the no-overlap constraint so it is never lost; flagged `overbooking` for staff.
+    overbooked = models.BooleanField(default=False, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

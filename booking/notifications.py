@@ -76,14 +76,15 @@ def email_address(value: str) -> str | None:
     return address
 
 
-def queue_emails(reservation: Reservation, kind: str, *, owner_copy: bool = True) -> list[OutboundEmail]:
+def queue_emails(reservation: Reservation, kind: str, *, owner_copy: bool = True, guest_copy: bool = True) -> list[OutboundEmail]:
     """Owe the guest (when we know their address) and the owner an email of this kind about the
     reservation. Call inside the transaction that makes the change it reports: the rows commit
     with it, and a Celery task delivers them after commit (retrying until the mail server answers).
-    Queueing the same kind twice is harmless: one row per kind and recipient."""
+    Queueing the same kind twice is harmless: one row per kind and recipient. `guest_copy` False:
+    the owner's only (a platform's booking: the platform confirms it to its guest)."""
     rows = []
     recipients = []
-    if email_address(reservation.guest_email):
+    if guest_copy and email_address(reservation.guest_email):
         recipients.append(OutboundEmail.Recipient.GUEST)
     if owner_copy and email_address(settings.OWNER_EMAIL or reservation.property.contact_email):
         recipients.append(OutboundEmail.Recipient.OWNER)

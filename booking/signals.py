@@ -5,6 +5,7 @@ from django.db.models import F
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
+from booking import calendar_changes
 from booking.models import (
     Amenity,
     ArrivalDayMinimum,
@@ -39,3 +40,7 @@ def property_saved(sender, instance, created, raw=False, **kwargs):
 for model in RULE_MODELS:
     post_save.connect(lambda sender, instance, raw=False, **kw: raw or bump_rules_version(instance.property_id), sender=model, weak=False)
     post_delete.connect(lambda sender, instance, **kw: bump_rules_version(instance.property_id), sender=model, weak=False)
+
+
+# Nights whose availability or price changed are told to the listeners (a channel manager).
+calendar_changes.connect()

@@ -8,6 +8,7 @@ import os
 from datetime import timedelta
 
 from celery import Celery
+from celery.schedules import crontab
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -53,8 +54,22 @@ def configure(app: Celery) -> None:
             "send-hold-reminders": {"task": "booking.tasks.send_hold_reminders", "schedule": timedelta(seconds=60)},
             "sync-partner-calendars": {"task": "partner_sync.tasks.sync_all_feeds", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
             "probe-partner-listing": {"task": "partner_sync.tasks.probe_listing", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
+            **channex_schedule(settings),
         },
     )
+
+
+def channex_schedule(settings) -> dict:
+    """The channel manager's jobs, only when it is connected (CHANNEX_API_KEY): the coalesced ARI
+    push every 6 s (Channex's advice; at most one call of each kind per 6 s), the bookings feed
+    every 60 s, and the nightly repair (a full sync at most once a day, off-peak)."""
+    if not settings.CHANNEX_API_KEY:
+        return {}
+    return {
+        "push-channex-ari": {"task": "partner_sync.tasks.push_channex_ari", "schedule": timedelta(seconds=6), "options": {"expires": 6}},
+        "drain-channex-feed": {"task": "partner_sync.tasks.drain_channex_feed", "schedule": timedelta(seconds=60), "options": {"expires": 60}},
+        "channex-nightly-full-sync": {"task": "partner_sync.tasks.channex_nightly_full_sync", "schedule": crontab(hour=3, minute=30)},
+    }
 
 
 configure(app)

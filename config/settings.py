@@ -206,6 +206,16 @@ PARTNER_ICAL_URLS = env.list("PARTNER_ICAL_URLS", default=[])
 PARTNER_LISTING_URL = env.str("PARTNER_LISTING_URL", default="")
 PARTNER_SYNC_SECONDS = max(1, env.int("PARTNER_SYNC_SECONDS", default=600))
 
+# --- Channel manager (Channex), docs/channex.md ----------------------------------------------------
+# Without an API key the connection is off: no dates are marked, no job runs, iCal works as before.
+# The others seed the admin-editable connection (partner_sync.models.ChannexConnection).
+CHANNEX_API_BASE = env.str("CHANNEX_API_BASE", default="https://app.channex.io/api/v1").rstrip("/")
+CHANNEX_API_KEY = env.str("CHANNEX_API_KEY", default="")
+CHANNEX_PROPERTY_ID = env.str("CHANNEX_PROPERTY_ID", default="")
+CHANNEX_ROOM_TYPE_ID = env.str("CHANNEX_ROOM_TYPE_ID", default="")
+CHANNEX_RATE_PLAN_ID = env.str("CHANNEX_RATE_PLAN_ID", default="")
+CHANNEX_WEBHOOK_SECRET = env.str("CHANNEX_WEBHOOK_SECRET", default="")
+
 # --- Italy: the police registration web service (Alloggiati Web), docs/italy.md ----------------
 # With all three set, each complete stay is sent on its arrival day; without them the back office
 # offers the day's file to upload by hand.

@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/v1/", include("booking.api.urls")),
     path("api/v1/payments/", include("booking.payments.urls")),
     path("api/v1/", include("partner_sync.urls")),
+    path("partner/channex/", include("partner_sync.channex.urls")),
     path(".well-known/openapi.json", OpenApiDocumentView.as_view(), name="openapi"),
     path("api/openapi.json", OpenApiDocumentView.as_view(), name="openapi-api"),
     path("", include("discovery.urls")),

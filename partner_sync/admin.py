@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from booking.admin_display import time_column
 from config.admin import GuardedModelAdmin
 from partner_sync import selectors, services
+from partner_sync.channex.connection import is_on as channex_is_on
 from partner_sync.models import Conflict, Feed, ListingProbe
 
 STATE_COLOURS = {"ok": "#2e7d32", "never_synced": "#666", "disabled": "#666", "held_back": "#b26a00", "error": "#c62828", "stale": "#c62828"}
@@ -105,6 +106,8 @@ class FeedAdmin(GuardedModelAdmin):
             ],
             "interval_seconds": status["ical"]["interval_seconds"],
             "export_url": settings.BASE_URL + reverse("api-calendar-ics"),
+            # Once the channel manager brings a platform's bookings, its iCal feed only repeats them.
+            "channex_on": channex_is_on(),
             **(extra_context or {}),
         }
         return super().changelist_view(request, extra_context=context)
@@ -249,3 +252,7 @@ class ListingProbeAdmin(GuardedModelAdmin):
             self.message_user(
                 request, _("The listing answered %(status)s in %(ms)s ms.") % {"status": probe.last_status_code, "ms": probe.latency_ms}, messages.SUCCESS
             )
+
+
+# The channel manager (Channex): its connection and the booking revisions it sent.
+from partner_sync.channex import admin as channex_admin  # noqa: E402, F401

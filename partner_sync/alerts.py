@@ -69,3 +69,62 @@ def alert_if_failing_long(feed_id: int, now: datetime) -> None:
             ]
         )
     alert_owner(problem=f"feed-failing:{feed_id}", subject=subject, body=body, now=now)
+
+
+# --- The channel manager (Channex) ---------------------------------------------------------------
+
+
+def _stay_line(label: str, start, end) -> str:
+    return f"{label}: {format_date(start, 'j M Y')} – {format_date(end, 'j M Y')}"
+
+
+def alert_channex_overbooking(*, revision_id: str, reservation, collisions) -> None:
+    """A channel booking stored over nights already sold: both stays named, at once."""
+    with in_owner_language():
+        values = {
+            "channel": reservation.get_source_display(),
+            "code": reservation.channel_code or reservation.channel_booking_id,
+            "start": format_date(reservation.check_in, "j M Y"),
+            "end": format_date(reservation.check_out, "j M Y"),
+        }
+        subject = _("Overbooking: a %(channel)s booking (%(code)s) takes nights already sold") % values
+        others = [_stay_line(c.label, c.start, c.end) for c in collisions]
+        body = "\n\n".join(
+            [
+                _("%(channel)s has confirmed booking %(code)s from %(start)s to %(end)s, but some of its nights were already sold:") % values,
+                "\n".join(others),
+                _("Both bookings are real. Contact the platform or the guest, and move or cancel one of them."),
+                admin_link("admin:booking_reservation_change", reservation.pk),
+            ]
+        )
+    alert_owner(problem=f"channex-overbooking:{revision_id}", subject=subject, body=body)
+
+
+def alert_channex_bad_revision(*, revision_id: str, pk: int, problem: str) -> None:
+    """A booking from the channel manager that could not be applied: stored, and shown to the owner."""
+    with in_owner_language():
+        subject = _("A booking from the channel manager could not be added to the calendar")
+        body = "\n\n".join(
+            [
+                _("Channex sent a booking revision that was stored but not applied: %(problem)s") % {"problem": problem},
+                _("Check the booking in Channex and add or block its nights by hand if it is real."),
+                admin_link("admin:partner_sync_channexrevision_change", pk),
+            ]
+        )
+    alert_owner(problem=f"channex-bad-revision:{revision_id}", subject=subject, body=body)
+
+
+def alert_channex_failing(*, since: datetime, error: str, now: datetime) -> None:
+    """The ARI push has failed for over an hour: the platforms may sell nights that are taken."""
+    with in_owner_language():
+        local = timezone.localtime(since)
+        values = {"since": f"{format_date(local, 'j M Y H:i')} ({local.tzname()})", "error": error}
+        subject = _("The channel manager has not accepted updates for over an hour")
+        body = "\n\n".join(
+            [
+                _("Availability and prices have not reached Channex since %(since)s. Its last error: %(error)s") % values,
+                _("Until it recovers, the platforms may sell nights that are taken here: check the connection in the back office."),
+                admin_link("admin:partner_sync_channexconnection_changelist"),
+            ]
+        )
+    alert_owner(problem="channex-failing", subject=subject, body=body, now=now)

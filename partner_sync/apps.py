@@ -11,3 +11,11 @@ class PartnerSyncConfig(AppConfig):
         from partner_sync.services import refresh_stale_feeds
 
         before_every_hold(refresh_stale_feeds)
+
+        # Every change to what can be sold or its price marks its nights for the channel manager
+        # (a no-op while CHANNEX_API_KEY is unset); see partner_sync/channex/push.py.
+        from booking.calendar_changes import on_nights_changed
+        from partner_sync.channex.connection import is_on
+        from partner_sync.channex.push import mark
+
+        on_nights_changed(mark, enabled=is_on)

@@ -150,3 +150,113 @@ class ExportedCalendar(models.Model):
 
     def __str__(self):
         return f"Calendar export {self.fingerprint[:12]} ({self.changed_at:%Y-%m-%d %H:%M})"
+
+
+# --- The channel manager (Channex), partner_sync/channex/ ----------------------------------------
+
+
+def default_channels_collecting_city_tax() -> list[str]:
+    return ["airbnb"]  # Airbnb collects Florence's city tax itself; Booking.com does not
+
+
+class ChannexConnection(models.Model):
+    """The connection to the Channex channel manager: its settings (seeded from CHANNEX_* in the
+    environment, then editable in the back office) and the state of the ARI push and the bookings
+    feed. A single row (pk 1). Without CHANNEX_API_KEY in the environment the connection is off."""
+
+    SINGLETON_PK = 1
+
+    api_base = models.URLField(_("API base URL"), max_length=300, validators=[HTTP_URL])
+    property_id = models.CharField(_("Channex property id"), max_length=64, blank=True)
+    room_type_id = models.CharField(_("Channex room type id"), max_length=64, blank=True)
+    rate_plan_id = models.CharField(_("Channex rate plan id"), max_length=64, blank=True)
+    channel_rate_markup_percent = models.DecimalField(
+        _("channel rate markup (%)"),
+        max_digits=5,
+        decimal_places=2,
+        default=0,
+        help_text=_("Raise the nightly rate sent to the platforms by this percentage (to cover their commission)."),
+    )
+    channels_collecting_city_tax = models.JSONField(
+        default=default_channels_collecting_city_tax,
+        blank=True,
+        help_text=_("The platforms that collect the city tax from their guests (e.g. airbnb, booking_com): their stays are left out of what the host owes."),
+    )
+
+    # State, written only by partner_sync.channex (with .update(), so admin edits are never clobbered).
+    last_push_at = models.DateTimeField(null=True, blank=True)
+    last_full_sync_at = models.DateTimeField(null=True, blank=True)
+    last_revision_at = models.DateTimeField(null=True, blank=True, help_text=_("When the last booking revision was applied."))
+    last_error = models.CharField(max_length=300, blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+    failing_since = models.DateTimeField(null=True, blank=True)
+    retry_at = models.DateTimeField(null=True, blank=True)
+    backoff_seconds = models.PositiveIntegerField(default=0)
+    # When the ARI calls went out (ISO instants, newest last): at most one every 6 s, ten a minute.
+    availability_calls = models.JSONField(default=list, blank=True)
+    restrictions_calls = models.JSONField(default=list, blank=True)
+    rules_version_pushed = models.PositiveIntegerField(null=True, blank=True)
+    holds_checked_until = models.DateTimeField(null=True, blank=True)
+    push_claimed_until = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("channel manager connection")
+        permissions = [("resync_channex", "Can send everything to the channel manager again")]
+
+    def __str__(self):
+        return "Channex"
+
+
+class ChannexDirtyNight(models.Model):
+    """A night whose availability or rates must be sent to Channex. Written in the transaction that
+    changed it (booking.calendar_changes); the push reads some rows, sends, and deletes exactly the
+    rows it read, so a night marked again meanwhile is sent again."""
+
+    class Kind(models.TextChoices):
+        AVAILABILITY = "availability", "Availability"
+        RATES = "rates", "Rates and restrictions"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    night = models.DateField()
+    marked_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["kind", "night"], name="channex_dirty_by_kind")]
+
+    def __str__(self):
+        return f"{self.kind} {self.night}"
+
+
+class ChannexRevision(models.Model):
+    """A booking revision received from Channex, stored as seen, applied once (its id is unique),
+    acknowledged only after it is stored (and applied, when it can be)."""
+
+    class Outcome(models.TextChoices):
+        PENDING = "pending", "Received, not applied yet"
+        APPLIED = "applied", "Applied"
+        OVERBOOKING = "overbooking", "Applied over nights already sold"
+        SUPERSEDED = "superseded", "Nothing to change (older than, or the same as, what is applied)"
+        REJECTED = "rejected", "Not applied: see the problem"
+
+    revision_id = models.CharField(max_length=64, unique=True)
+    booking_id = models.CharField(max_length=64, blank=True, db_index=True)
+    property_id = models.CharField(max_length=64, blank=True)
+    status = models.CharField(max_length=16, blank=True)
+    unique_id = models.CharField(max_length=100, blank=True)
+    inserted_at = models.DateTimeField(null=True, blank=True)
+    payload = models.JSONField(default=dict)
+    received_at = models.DateTimeField(default=timezone.now)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    acked_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.PENDING)
+    problem = models.CharField(max_length=300, blank=True)
+    reservation = models.ForeignKey("booking.Reservation", on_delete=models.SET_NULL, null=True, blank=True, related_name="channex_revisions")
+
+    class Meta:
+        ordering = ["-received_at"]
+        verbose_name = _("channel manager booking revision")
+
+    def __str__(self):
+        return f"{self.unique_id or self.booking_id} {self.status} ({self.outcome})"

@@ -49,9 +49,22 @@ class ListingProbeStatus(s.Serializer):
         ref_name = "PartnerListingProbeStatus"
 
 
+class ChannelManagerStatus(s.Serializer):
+    provider = s.ChoiceField(choices=["channex"])
+    connected = s.BooleanField(help_text="Configured, and the last exchange with the channel manager went well.")
+    last_push_at = s.DateTimeField(allow_null=True, help_text="When availability, rates or restrictions were last accepted.")
+    pending_dates = s.IntegerField(help_text="Nights changed here and not yet accepted by the channel manager.")
+    last_revision_at = s.DateTimeField(allow_null=True, help_text="When a booking from the channel manager was last applied.")
+    last_error = s.CharField(allow_null=True)
+
+    class Meta:
+        ref_name = "PartnerChannelManagerStatus"
+
+
 class PartnerStatusResult(s.Serializer):
     ical = IcalStatus()
     listing_probe = ListingProbeStatus()
+    channel_manager = ChannelManagerStatus(allow_null=True, help_text="The Channex connection; null when it is off (no CHANNEX_API_KEY).")
 
     class Meta:
         ref_name = "PartnerStatus"

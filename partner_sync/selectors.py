@@ -12,6 +12,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from booking.models import Reservation
+from partner_sync.channex.status import channel_manager_status
 from partner_sync.models import Feed, ListingProbe, SyncOutcome
 
 STALE_AFTER_INTERVALS = 3
@@ -73,9 +74,10 @@ def with_open_conflicts(feeds):
 
 
 def partner_status(*, now: datetime | None = None) -> dict:
-    """The body of GET /api/v1/partner/status: {"ical": {...}, "listing_probe": {...}}."""
+    """The body of GET /api/v1/partner/status: {"ical": {...}, "listing_probe": {...},
+    "channel_manager": {...} or null}."""
     now = now or timezone.now()
-    return {"ical": ical_status(now=now), "listing_probe": listing_probe_status(now=now)}
+    return {"ical": ical_status(now=now), "listing_probe": listing_probe_status(now=now), "channel_manager": channel_manager_status()}
 
 
 def ical_status(*, now: datetime) -> dict:

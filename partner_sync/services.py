@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from booking.errors import BookingError
-from booking.models import DateBlock
+from booking.models import DateBlock, Reservation
 from booking.selectors import blocking_reservations, blocks_between, get_property, hot_query, today
 from booking.services.blocks import PartnerEvent, remove_partner_blocks, replace_partner_blocks
 from partner_sync import alerts, fetching
@@ -315,7 +315,7 @@ def _record_conflicts(feed: Feed, events: list[PartnerEvent], conflicts: list[tu
     """Open a Conflict for each new (event, confirmed stay) overlap; resolve those that are gone."""
     dates = {event.uid: (event.start, event.end) for event in events}
     open_conflicts = {(c.external_uid, c.reservation_id): c for c in Conflict.objects.filter(feed=feed, resolved_at=None)}
-    current = dict.fromkeys(conflicts)  # ordered and deduplicated
+    current = dict.fromkeys(_other_stays(feed, conflicts, dates))  # ordered and deduplicated
     for uid, reservation_id in current:
         start, end = dates[uid]
         conflict = open_conflicts.get((uid, reservation_id))
@@ -330,6 +330,34 @@ def _record_conflicts(feed: Feed, events: list[PartnerEvent], conflicts: list[tu
     gone = [c.pk for key, c in open_conflicts.items() if key not in current]
     Conflict.objects.filter(pk__in=gone).update(resolved_at=now)
     return len(current)
+
+
+# The channel a platform's feed URL belongs to, as Reservation.source names it.
+PLATFORM_SOURCES = {"Airbnb": "airbnb", "Booking.com": "booking_com", "Vrbo": "vrbo", "Expedia": "expedia"}
+
+
+def _platform_source(feed: Feed) -> str | None:
+    """The platform of a feed, by its URL's host, else by the name the owner gave it."""
+    by_url = PLATFORM_SOURCES.get(platform_name(feed.url))
+    if by_url:
+        return by_url
+    name = feed.name.casefold()
+    return next((source for platform, source in PLATFORM_SOURCES.items() if platform.casefold().removesuffix(".com") in name), None)
+
+
+def _other_stays(feed: Feed, conflicts: list[tuple[str, str]], dates: dict[str, tuple[date, date]]) -> list[tuple[str, str]]:
+    """The conflicts that are two stays: a platform's event whose nights are exactly those of a
+    booking received from the same platform through the channel manager is that booking, seen twice."""
+    if not conflicts:
+        return conflicts
+    source = _platform_source(feed)
+    channel_stays = {
+        pk: (check_in, check_out)
+        for pk, check_in, check_out in Reservation.objects.filter(
+            pk__in={r for _, r in conflicts}, source=source, channel_booking_id__isnull=False
+        ).values_list("pk", "check_in", "check_out")
+    }
+    return [(uid, reservation_id) for uid, reservation_id in conflicts if channel_stays.get(reservation_id) != dates[uid]]
 
 
 # --- Feeds edited in the admin -------------------------------------------------------------------

@@ -21,7 +21,9 @@ class PartnerStatusView(ApiView):
         summary="Runtime status of the listing-platform iCal sync and of the listing probe",
         description=(
             "`ical`: the overall state and each imported calendar feed; `listing_probe`: the last check of the "
-            "public listing page. `stale` means no success for three sync intervals (PARTNER_SYNC_SECONDS)."
+            "public listing page. `stale` means no success for three sync intervals (PARTNER_SYNC_SECONDS). "
+            "`channel_manager`: the Channex connection (last push, nights waiting, last booking received, last error), "
+            "null when it is off."
         ),
         responses={200: PartnerStatusResult, 503: error("service_unavailable")},
     )

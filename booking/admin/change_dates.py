@@ -35,6 +35,18 @@ class ChangeDatesForm(forms.Form):
         return cleaned
 
 
+def _refusal(reservation: Reservation) -> str | None:
+    """Why this stay's dates cannot be changed here, if they cannot."""
+    if reservation.status != Reservation.Status.CONFIRMED:
+        return _("Only a confirmed stay's dates can be changed.")
+    if reservation.channel_booking_id:
+        # The platform owns the booking and its price: a change made here would not reach it.
+        return _("This booking was made on %(channel)s: change its dates there; the change reaches this calendar by itself.") % {
+            "channel": reservation.get_source_display()
+        }
+    return None
+
+
 def change_dates_view(model_admin, request, object_id):
     """Step 1 (GET): the dates. Step 2 (POST "preview"): the new price and the money. Step 3 (POST
     "apply"): the change; back to the reservation with what was done."""
@@ -44,8 +56,9 @@ def change_dates_view(model_admin, request, object_id):
     if not model_admin.has_change_permission(request, reservation):
         raise PermissionDenied
     change_url = reverse("admin:booking_reservation_change", args=[quote(reservation.pk)])
-    if reservation.status != Reservation.Status.CONFIRMED:
-        model_admin.message_user(request, _("Only a confirmed stay's dates can be changed."), messages.WARNING)
+    refusal = _refusal(reservation)
+    if refusal:
+        model_admin.message_user(request, refusal, messages.WARNING)
         return HttpResponseRedirect(change_url)
     initial = {"check_in": reservation.check_in, "check_out": reservation.check_out}
     form = ChangeDatesForm(request.POST if request.method == "POST" else None, initial=initial)

@@ -202,10 +202,10 @@ class StayDatesFilter(admin.SimpleListFilter):
 class ReservationAdmin(GuardedModelAdmin):
     # Fits a 1366 px screen beside the admin's menu: the guest (or the id of a hold without one)
     # links to the reservation; the full id, the creation time and the agent are on its page.
-    list_display = ["guest_or_id", "state", "stay", "guests", "total_with_currency", "payment_state", "source"]
+    list_display = ["guest_or_id", "state", "stay", "guests", "total_with_currency", "payment_state", "source_and_code"]
     list_display_links = ["guest_or_id"]
     list_filter = ["status", StayDatesFilter, "source", "agent_name", ("needs_attention", admin.EmptyFieldListFilter)]
-    search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id"]
+    search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id", "channel_code"]
     search_help_text = gettext_lazy("Name, email, phone, reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day.")
     date_hierarchy = "check_in"
     inlines = [ReservationEventInline, ProviderRefundInline, OutboundEmailInline]
@@ -219,6 +219,10 @@ class ReservationAdmin(GuardedModelAdmin):
         "property",
         "status",
         "source",
+        "channel_code",
+        "channel_commission",
+        "channel_payment_collect",
+        "guest_country",
         "check_in",
         "check_out",
         "guests",
@@ -243,6 +247,11 @@ class ReservationAdmin(GuardedModelAdmin):
     ]
     fieldsets = [
         (gettext_lazy("Stay"), {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "agent_name"]}),
+        # A booking from a listing platform, received through the channel manager (docs/channex.md).
+        (
+            gettext_lazy("Channel"),
+            {"fields": ["channel_code", "channel_commission", "channel_payment_collect", "guest_country"], "classes": ["collapse"]},
+        ),
         (gettext_lazy("Guest"), {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language"]}),
         (gettext_lazy("Price (frozen when the dates were held)"), {"fields": ["breakdown_table", "total_with_currency"]}),
         (
@@ -275,6 +284,11 @@ class ReservationAdmin(GuardedModelAdmin):
         return request.user.has_perm("booking.refund_reservation")
 
     # --- How a reservation reads: money with its currency, times on the property's clock --------
+
+    @admin.display(description=gettext_lazy("source"), ordering="source")
+    def source_and_code(self, obj):
+        """Where the stay was booked; a platform's own reservation code beside its name."""
+        return f"{obj.get_source_display()} {obj.channel_code}".strip()
 
     @admin.display(description=gettext_lazy("guest"), ordering="guest_last_name")
     def guest_or_id(self, obj):
@@ -417,7 +431,9 @@ class ReservationAdmin(GuardedModelAdmin):
                 Reservation.Status.HELD,
                 Reservation.Status.CONFIRMED,
             )
-            extra_context["can_change_dates"] = self.has_change_permission(request, reservation) and reservation.status == Reservation.Status.CONFIRMED
+            extra_context["can_change_dates"] = (
+                self.has_change_permission(request, reservation) and reservation.status == Reservation.Status.CONFIRMED and not reservation.channel_booking_id
+            )
             extra_context["can_refund"] = self.has_refund_permission(request) and refunds.refundable(reservation) > 0
             extra_context["payment_link"] = payment_link_panel(self, request, reservation)
         return super().change_view(request, object_id, form_url, extra_context)

@@ -30,8 +30,10 @@ def _guests_by_stay(stays) -> dict[str, list[Guest]]:
     return found
 
 
-def city_tax_rows(first: date, last: date) -> tuple[list[tuple[Reservation, StayTax]], Decimal]:
-    stays = list(stays_overlapping(first, last))
+def city_tax_rows(first: date, last: date, *, collected_by_platform: bool = False) -> tuple[list[tuple[Reservation, StayTax]], Decimal]:
+    """The stays whose city tax the host collects and owes (the return), or with
+    `collected_by_platform` those a listing platform collected itself (listed apart, owed by it)."""
+    stays = [stay for stay in stays_overlapping(first, last) if bool(stay.city_tax_collected_by) == collected_by_platform]
     guests = _guests_by_stay(stays)
     rows = []
     for stay in stays:
@@ -63,6 +65,15 @@ def city_tax_csv(first: date, last: date) -> str:
     writer.writerow(
         ["TOTAL", "", "", sum(t.nights_taxed for _s, t in rows), sum(t.guests for _s, t in rows), sum(t.guests_exempt for _s, t in rows), "", "", total]
     )
+    # Stays whose platform collected the tax itself: listed apart, not in what the host owes.
+    collected, collected_total = city_tax_rows(first, last, collected_by_platform=True)
+    if collected:
+        writer.writerow(["COLLECTED BY PLATFORM"])
+        for stay, tax in collected:
+            writer.writerow(
+                [stay.pk, stay.check_in, stay.check_out, tax.nights_taxed, tax.guests, tax.guests_exempt, stay.get_source_display(), tax.rate, tax.amount]
+            )
+        writer.writerow(["PLATFORM TOTAL", "", "", "", "", "", "", "", collected_total])
     return out.getvalue()
 
 

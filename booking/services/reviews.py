@@ -51,6 +51,8 @@ def queue_review_requests(*, today: date | None = None) -> int:
         check_out__lt=today,
         check_out__gte=today - timedelta(days=ASK_WITHIN_DAYS),
         review__isnull=True,
+        # A platform's guest reviews on the platform (and has no manage link for our form).
+        channel_booking_id__isnull=True,
     ).select_related("property")
     queued = 0
     for reservation in due:

@@ -58,3 +58,7 @@ def stay_booked_before_the_platform_booked(check_in, check_out, guests: int = 2)
         holds._before_hold[:] = saved
     Reservation.objects.filter(pk=stay.pk).update(status=Reservation.Status.CONFIRMED)
     return stay
+
+
+# The channel manager's tests: the local Channex-compatible server, connected (channex_fixtures.py).
+from tests.partner_sync.channex_fixtures import channex, current_backstop, synced  # noqa: E402, F401

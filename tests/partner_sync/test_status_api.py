@@ -62,6 +62,7 @@ class TestNothingConfigured:
                 "latency_ms": None,
                 "stale": False,
             },
+            "channel_manager": None,
         }
 
 
@@ -74,7 +75,8 @@ class TestFeeds:
 
     def test_environment_feeds_appear_before_their_first_sync(self, api, configured):
         body = status(api)
-        assert set(body) == {"ical", "listing_probe"}
+        assert set(body) == {"ical", "listing_probe", "channel_manager"}
+        assert body["channel_manager"] is None  # no CHANNEX_API_KEY
         assert body["ical"]["state"] == "never_synced"
         [feed] = body["ical"]["feeds"]
         assert set(feed) == FEED_KEYS
