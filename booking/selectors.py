@@ -4,6 +4,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from functools import lru_cache
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
@@ -109,9 +110,10 @@ def _taken_ranges_queryset(prop, start: date, end: date, now):
     the third column is when an unpaid hold lapses (NULL for stays and blocks that stay put), so an
     agent can be told the nights may free up (`on_hold`, `held_until`)."""
     held_until = Case(When(status=Reservation.Status.HELD, then=F("hold_expires_at")), output_field=DateTimeField())
-    stays = blocking_reservations(prop, start, end, now).order_by().values_list("check_in", "check_out", held_until)
-    blocks = blocks_between(prop, start, end).order_by().values_list("start", "end", Value(None, output_field=DateTimeField()))
-    return stays.union(blocks, all=True)
+    stays = blocking_reservations(prop, start, end, now).order_by().annotate(taken_from=F("check_in"), taken_until=F("check_out"), held_until=held_until)
+    blocks = blocks_between(prop, start, end).order_by().annotate(taken_from=F("start"), taken_until=F("end"), held_until=Value(None, DateTimeField()))
+    columns = ("taken_from", "taken_until", "held_until")
+    return stays.values_list(*columns).union(blocks.values_list(*columns), all=True)
 
 
 def _first_property_id():
@@ -175,15 +177,29 @@ def taken_ranges_sql() -> DerivedSQL:
     return _derived[key]
 
 
+# The ranges of a window as one text, "first last[ held_until];…": one value to fetch and to key a
+# remembered answer by, however many stays and blocks the window holds (a row each would be
+# converted to dates on every read, a cost that grows with the calendar). PostgreSQL joins them in
+# date order; SQLite in the order its plan reads them (asking it to sort makes it read the blocks
+# by their start, all of the past included): the same rows the same way as long as nothing
+# changes, which is all a key needs. ranges_from_text() sorts.
+_TEXT_OF_RANGES = {
+    "sqlite": "SELECT GROUP_CONCAT(t.taken_from || ' ' || t.taken_until || COALESCE(' ' || t.held_until, ''), ';') FROM ({}) t",
+    "postgresql": "SELECT STRING_AGG(t.taken_from || ' ' || t.taken_until || COALESCE(' ' || t.held_until, ''), ';'"
+    " ORDER BY t.taken_from, t.taken_until, t.held_until) FROM ({}) t",
+}
+
+
 def version_and_taken_ranges_sql() -> DerivedSQL:
-    """The property's version and the taken ranges of a window in one round trip: availability and
-    quote need both, and on PostgreSQL each round trip costs more than the rest of the read. The
-    ranges are those of the first property (the one get_property() sells), filtered on it so the
-    indexes lead with the property; a property with nothing taken comes back as one row of NULLs."""
+    """The property's version and the text of the taken ranges of a window in one round trip (one
+    row): availability, quote and calendar need both, and on PostgreSQL each round trip costs more
+    than the rest of the read. The ranges are those of the first property (the one get_property()
+    sells), filtered on it so the indexes lead with the property; NULL when nothing is taken."""
     key = f"version:{connection.vendor}"
     if key not in _derived:
         taken = _taken_ranges_queryset(_first_property_id(), _STAND_INS["start"], _STAND_INS["end"], _STAND_INS["now"])
-        _derived[key] = derived_sql(taken, f"SELECT p.id, p.rules_version, t.* FROM ({PROPERTY_VERSION_SQL}) p LEFT JOIN ({{}}) t ON 1 = 1 ORDER BY 3, 4")
+        text = _TEXT_OF_RANGES[connection.vendor]  # its {} is where the ranges' SQL goes
+        _derived[key] = derived_sql(taken, f"SELECT p.id, p.rules_version, ({text}) FROM ({PROPERTY_VERSION_SQL}) p")
     return _derived[key]
 
 
@@ -210,15 +226,31 @@ def taken_ranges_and_holds(prop: Property | int, start: date, end: date, now=Non
     return [(_as_date(first), _as_date(last), _as_instant(held_until)) for first, last, held_until in rows]
 
 
-def version_and_taken_ranges(start: date, end: date) -> tuple[int, int, list[tuple[date, date, datetime | None]]]:
-    """get_property_version() and taken_ranges_and_holds() of [start, end) together, in date order. One query."""
+def version_and_taken_text(start: date, end: date) -> tuple[int, int, str | None]:
+    """The property's (pk, rules_version) and the taken ranges of [start, end) as one text (None:
+    none), to key a remembered answer by; ranges_from_text() reads it. One query."""
     query = version_and_taken_ranges_sql()
     rows = hot_query(query.sql, query.params(**_inputs(start, end)))
     if not rows:
         raise NotFound("No property is configured yet: run `manage.py load_demo` or add one in the admin.")
-    property_id, version = rows[0][0], rows[0][1]
-    ranges = [(_as_date(first), _as_date(last), _as_instant(held_until)) for _, _, first, last, held_until in rows if first is not None]
-    return property_id, version, ranges
+    return rows[0]
+
+
+def version_and_taken_ranges(start: date, end: date) -> tuple[int, int, list[tuple[date, date, datetime | None]]]:
+    """get_property_version() and taken_ranges_and_holds() of [start, end) together, in date order. One query."""
+    property_id, version, text = version_and_taken_text(start, end)
+    return property_id, version, list(ranges_from_text(text))
+
+
+@lru_cache(maxsize=256)
+def ranges_from_text(text: str | None) -> tuple[tuple[date, date, datetime | None], ...]:
+    """The ranges of version_and_taken_text(), in date order (a pure function of the text, so
+    each text is read once per process)."""
+    ranges = []
+    for item in text.split(";") if text else ():
+        first, last, *held_until = item.split(" ", 2)
+        ranges.append((date.fromisoformat(first), date.fromisoformat(last), _as_instant(held_until[0]) if held_until else None))
+    return tuple(sorted(ranges, key=lambda taken: (taken[0], taken[1])))
 
 
 def _as_instant(value) -> datetime | None:
