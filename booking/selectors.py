@@ -132,21 +132,21 @@ class DerivedSQL:
 
 
 # Stand-ins compiled in place of the real inputs, told apart by value (no real stay is in 1900).
-_STAND_INS = {"property": 2_000_000_011, "start": date(1900, 1, 2), "end": date(1900, 1, 3), "now": datetime(1900, 1, 4, tzinfo=UTC)}
+_PROPERTY, _START, _END, _NOW = 2_000_000_011, date(1900, 1, 2), date(1900, 1, 3), datetime(1900, 1, 4, tzinfo=UTC)
 
 
 def derived_sql(queryset, wrap: str = "{}") -> DerivedSQL:
-    """The SQL Django compiles for `queryset` (built with _STAND_INS), with each stand-in a named
+    """The SQL Django compiles for `queryset` (built with the stand-ins above), with each stand-in a named
     placeholder and every other value (the statuses) written into the SQL as a literal: a partial
     index's predicate is matched against literals only (SQLite, and PostgreSQL's generic plans of
     prepared statements)."""
     sql, compiled_params = queryset.query.sql_with_params()
     ops = connection.ops
     names = {
-        _STAND_INS["property"]: "property",
-        ops.adapt_datefield_value(_STAND_INS["start"]): "start",
-        ops.adapt_datefield_value(_STAND_INS["end"]): "end",
-        ops.adapt_datetimefield_value(_STAND_INS["now"]): "now",
+        _PROPERTY: "property",
+        ops.adapt_datefield_value(_START): "start",
+        ops.adapt_datefield_value(_END): "end",
+        ops.adapt_datetimefield_value(_NOW): "now",
     }
     pieces = sql.split("%s")
     if len(pieces) != len(compiled_params) + 1:
@@ -173,7 +173,7 @@ def taken_ranges_sql() -> DerivedSQL:
     _taken_ranges_queryset() once per process: one round trip, no ORM compilation per call."""
     key = f"taken:{connection.vendor}"
     if key not in _derived:
-        _derived[key] = derived_sql(_taken_ranges_queryset(_STAND_INS["property"], _STAND_INS["start"], _STAND_INS["end"], _STAND_INS["now"]))
+        _derived[key] = derived_sql(_taken_ranges_queryset(_PROPERTY, _START, _END, _NOW))
     return _derived[key]
 
 
@@ -197,7 +197,7 @@ def version_and_taken_ranges_sql() -> DerivedSQL:
     sells), filtered on it so the indexes lead with the property; NULL when nothing is taken."""
     key = f"version:{connection.vendor}"
     if key not in _derived:
-        taken = _taken_ranges_queryset(_first_property_id(), _STAND_INS["start"], _STAND_INS["end"], _STAND_INS["now"])
+        taken = _taken_ranges_queryset(_first_property_id(), _START, _END, _NOW)
         text = _TEXT_OF_RANGES[connection.vendor]  # its {} is where the ranges' SQL goes
         _derived[key] = derived_sql(taken, f"SELECT p.id, p.rules_version, ({text}) FROM ({PROPERTY_VERSION_SQL}) p")
     return _derived[key]

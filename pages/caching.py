@@ -29,10 +29,10 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
-from django.utils.translation.trans_real import parse_accept_lang_header
 
 from booking.errors import NotFound
 from booking.selectors import get_property_version, today
+from pages.i18n import preferred_language
 from pages.models import BlogPost
 
 # Longest a remembered page is kept (its key changes with any edit anyway; this bounds the memory
@@ -44,20 +44,6 @@ def is_personal(request, response=None) -> bool:
     session = getattr(request, "session", None)
     # get_token() (a {% csrf_token %} in the page) sets CSRF_COOKIE_NEEDS_UPDATE.
     return bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or (session is not None and session.accessed) or (response is not None and response.cookies))
-
-
-def preferred_language(request) -> str | None:
-    """The first of the site's languages the browser's Accept-Language names: all that the page's
-    language suggestion (pages/i18n.suggested_language) depends on."""
-    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
-    if not header:
-        return None
-    languages = {code for code, _name in settings.LANGUAGES}
-    for accepted, _quality in parse_accept_lang_header(header):
-        code = accepted.split("-")[0].lower()
-        if code in languages:
-            return code
-    return None
 
 
 def page_key(request) -> str | None:

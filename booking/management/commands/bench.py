@@ -31,10 +31,17 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import requests
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+
+from booking.selectors import today
+from booking.services.blocks import replace_partner_blocks
+from booking.services.holds import hold_stay
+from booking.services.reservations import release_live_hold
+from partner_sync.ical_import import parse_feed
 
 ROOT = Path(settings.BASE_DIR)
 RESULTS = ROOT / "bench-results"
@@ -198,7 +205,8 @@ class Command(BaseCommand):
         if not shutil.which("wrk"):
             raise CommandError("wrk is not installed: `apt-get install wrk` (make bench does this).")
         RESULTS.mkdir(exist_ok=True)
-        runs, growth = {}, {}
+        runs: dict[str, dict] = {}
+        growth: dict[str, dict | None] = {}
         runs["sqlite"], growth["sqlite"] = self.run_database(None, options)
         if not options["skip_postgres"]:
             url = self.fresh_postgres(options["postgres_url"])
@@ -206,8 +214,8 @@ class Command(BaseCommand):
                 runs["postgresql"], growth["postgresql"] = self.run_database(url, options)
         for label, servers in runs.items():
             self.print_table(label, servers)
-            if growth.get(label):
-                self.print_growth(label, servers["project"], growth[label])
+            if grown := growth.get(label):
+                self.print_growth(label, servers["project"], grown)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         report = {
             "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
@@ -363,6 +371,7 @@ class Command(BaseCommand):
             session.get(base + "/api/v1/health", timeout=10)
             barrier.wait(timeout=30)
             started = time.monotonic()
+            status: int | str
             try:
                 status = session.post(base + "/api/v1/reservations", json=body, timeout=30).status_code
             except requests.RequestException:
@@ -452,14 +461,6 @@ def seed_a_year() -> dict:
     calendar imported as the partner sync imports it, holds made and released through the hold
     service (every guest who looked at a price and left), holds still live. Leaves the bench's
     own dates free: the availability and quote stay (60 days on) and the hold burst (200 days on)."""
-    from zoneinfo import ZoneInfo
-
-    from booking.selectors import today
-    from booking.services.blocks import replace_partner_blocks
-    from booking.services.holds import hold_stay
-    from booking.services.reservations import release_live_hold
-    from partner_sync.ical_import import parse_feed
-
     first = today()
     kept_free = [(first + timedelta(days=55), first + timedelta(days=70)), (first + timedelta(days=195), first + timedelta(days=210))]
     # Cycles of six nights: a platform booking, a free night, another booking, three free nights
