@@ -522,6 +522,9 @@ class Reservation(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["property", "status", "check_in", "check_out"], name="reservation_calendar"),
+            # The hot reads' (booking/selectors.py): only the rows that can take a night, by how far
+            # they reach, so a window's query reads the stays still to come, not the whole history.
+            models.Index(fields=["property", "check_out", "check_in"], condition=models.Q(status__in=["confirmed", "held"]), name="reservation_taken"),
             models.Index(fields=["client_ip", "status"], name="reservation_client"),
         ]
         constraints = [
@@ -592,7 +595,10 @@ class DateBlock(models.Model):
 
     class Meta:
         ordering = ["start"]
-        indexes = [models.Index(fields=["property", "start", "end"], name="block_calendar")]
+        indexes = [
+            models.Index(fields=["property", "start", "end"], name="block_calendar"),
+            models.Index(fields=["property", "end", "start"], name="block_upcoming"),  # the hot reads': blocks still to come
+        ]
         constraints = [
             models.CheckConstraint(condition=models.Q(end__gt=models.F("start")), name="block_end_after_start"),
         ]

@@ -172,6 +172,11 @@ else:
         }
     }
 
+# The public pages once rendered, in each web process's memory: keyed by every input they read,
+# the content version included, so no process shows another's stale copy (pages/caching.py). At
+# most 200 pages of about 50 KB: query strings (tracking parameters) cannot grow it past ~10 MB.
+CACHES["pages"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pages", "OPTIONS": {"MAX_ENTRIES": 200}}
+
 # --- Celery -------------------------------------------------------------------------------------
 # With no CELERY_BROKER_URL the jobs still run: kombu's filesystem transport under DATA_DIR.
 CELERY_QUEUE_DIR = DATA_DIR / "queue"

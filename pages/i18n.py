@@ -57,6 +57,22 @@ def alternates(request) -> list[dict]:
     return entries
 
 
+def preferred_language(request) -> str | None:
+    """The first of the site's languages the browser's Accept-Language names: all that
+    suggested_language() takes from the request (pages/caching.py keys remembered pages by it)."""
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    if not header:
+        return None
+    from django.utils.translation.trans_real import parse_accept_lang_header
+
+    languages = {code for code, _name in settings.LANGUAGES}
+    for accepted, _quality in parse_accept_lang_header(header):
+        code = accepted.split("-")[0].lower()
+        if code in languages:
+            return code
+    return None
+
+
 def suggested_language(request, entries: list[dict]) -> dict | None:
     """Another language this page exists in that the browser prefers, to offer with a link."""
     if len(entries) < 2:

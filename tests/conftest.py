@@ -13,6 +13,7 @@ from django.utils import translation
 from booking import demo
 from booking.rules import clear_cache
 from booking.services.stays import forget_remembered
+from pages.caching import forget_pages
 from tests.dates import future  # noqa: F401 (tests/pages and tests/browser import it from here)
 
 
@@ -42,6 +43,7 @@ def _test_settings(settings, tmp_path, request):
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     clear_cache()
     forget_remembered()
+    forget_pages()
     cache.clear()
     # Tasks queued on commit (the email outbox) run in the test's process, as a worker would run them.
     from config.celery import app

@@ -21,6 +21,7 @@ ALLOWED_LAZY = {
     ("booking.italy.apps", "booking.italy.tasks"),
     ("pages.apps", "pages"),
     ("pages.apps", "pages.inquiries"),
+    ("pages.apps", "pages.signals"),
     ("partner_sync.apps", "booking.services.holds"),
     ("partner_sync.apps", "partner_sync.services"),
     ("partner_sync.apps", "booking.calendar_changes"),

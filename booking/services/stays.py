@@ -11,7 +11,7 @@ from booking import payment_schedule, pricing, validation
 from booking.errors import InvalidInput
 from booking.models import Property
 from booking.rules import rules_for_version
-from booking.selectors import get_property_version, taken_ranges, taken_ranges_and_holds, today, version_and_taken_ranges
+from booking.selectors import get_property_version, ranges_from_text, taken_ranges, today, version_and_taken_text
 from booking.services import offers
 
 T = TypeVar("T")
@@ -135,14 +135,15 @@ def quote_stay(
 
 def _remembered_check_and_rules(asked: Asked) -> tuple[StayCheck, pricing.PricingRules]:
     stay = pricing.Stay(asked.check_in, asked.check_out)
-    property_id, version, ranges = version_and_taken_ranges(*pricing.gap_window(stay))  # one query
+    property_id, version, taken_text = version_and_taken_text(*pricing.gap_window(stay))  # one query
     rules = rules_for_version(property_id, version)
     extras = offers.extras_for(rules, ({"code": c, "quantity": q} for c, q in asked.extras), stay, asked.location)
     promo, _ = offers.promo_for(property_id, asked.promo_code, stay, asked.location)  # a query only with a code
-    key = (property_id, version, asked.check_in, asked.check_out, asked.guests, asked.children_ages, promo, extras, tuple(ranges), today())
+    key = (property_id, version, asked.check_in, asked.check_out, asked.guests, asked.children_ages, promo, extras, taken_text, today())
     remembered = _checks.get(key)
     if remembered is not None:
         return remembered, rules
+    ranges = ranges_from_text(taken_text)
     verdict = pricing.check_stay_against_ranges(stay, asked.guests, rules, ranges, today())
     taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *pricing.gap_window(stay))
     priced = pricing.quote(stay, asked.guests, rules, asked.children_ages, today=today(), taken_nights=taken, promo=promo, extras=extras)
@@ -154,9 +155,11 @@ def _remembered_check_and_rules(asked: Asked) -> tuple[StayCheck, pricing.Pricin
 # A stay's check and a calendar are pure functions of the rules (their version), the taken ranges
 # (with when each unpaid hold lapses), today and the asked stay or window; they cost more than the
 # query for the taken ranges. Each web process keeps the last few under exactly those inputs, with
-# what adapters derive from them (their JSON). The ranges are read on every call, so a remembered answer can never show a night
-# free that has been taken since, whoever wrote it (a hold, a payment, an expiry, a cancellation,
-# a block, a partner import, the admin, raw SQL): no writer has to remember to bump a version.
+# what adapters derive from them (their JSON). The ranges are read on every call, as one text the
+# database joins (selectors.version_and_taken_text: one value to hash, however many there are), so
+# a remembered answer can never show a night free that has been taken since, whoever wrote it (a
+# hold, a payment, an expiry, a cancellation, a block, a partner import, the admin, raw SQL): no
+# writer has to remember to bump a version.
 _checks: Memory[StayCheck] = Memory(256)
 
 
@@ -236,18 +239,19 @@ def _remembered_calendar(start: date | None, months: int) -> Calendar:
     # as the longest stay last seen; if the rules now allow longer stays, the rest is read again.
     before = first - timedelta(days=1)
     read_until = last + timedelta(days=_longest_stay_seen[0] + 2)
-    property_id, version, found = version_and_taken_ranges(before, read_until)
+    property_id, version, taken_text = version_and_taken_text(before, read_until)
     rules = rules_for_version(property_id, version)
     lookahead = last + timedelta(days=rules.max_nights + 2)
-    if lookahead > read_until:
-        found = taken_ranges_and_holds(property_id, before, lookahead)
     _longest_stay_seen[0] = rules.max_nights
-    # Exactly the ranges overlapping [before, lookahead), in one order: the key of the answer.
-    ranges = sorted((first_night, end) for first_night, end, _ in found if first_night < lookahead)
-    key = (property_id, version, first, last, today(), tuple(ranges))
+    if lookahead > read_until:
+        _, _, taken_text = version_and_taken_text(before, lookahead)
+    # Keyed by the text of the ranges read (the same text, the same taken nights), read into
+    # ranges only when the answer must be worked out.
+    key = (property_id, version, first, last, lookahead, today(), taken_text)
     remembered = _calendars.get(key)
     if remembered is not None:
         return remembered
+    ranges = [(first_night, end) for first_night, end, _ in ranges_from_text(taken_text) if first_night < lookahead]
     taken = pricing.taken_nights_from_ranges(ranges, before, lookahead)
     remembered = Calendar(first, last, months, rules.currency, pricing.calendar(first, last, rules, taken, today()))
     _calendars.keep(key, remembered)
@@ -264,4 +268,5 @@ def forget_remembered() -> None:
     _checks.clear()
     _calendars.clear()
     _descriptions.clear()
+    ranges_from_text.cache_clear()
     validation.forget_validated()

@@ -6,6 +6,8 @@ from datetime import timedelta
 import pytest
 
 from booking.models import DateBlock
+from booking.services import stays
+from tests.booking.test_selectors import a_year_of_history
 from tests.dates import future, today
 
 pytestmark = pytest.mark.django_db
@@ -229,6 +231,22 @@ class TestQuote:
         api.post("/api/v1/quote", {"check_in": str(future(90)), "check_out": str(future(93))})
         with django_assert_num_queries(1):  # the property's version with the taken nights
             api.post("/api/v1/quote", {"check_in": str(future(90)), "check_out": str(future(93))})
+
+
+def test_after_a_year_of_history_each_read_is_still_one_query_and_remembered(api, demo_property, django_assert_num_queries):
+    """Released and lapsed holds, past stays and a partner calendar do not add queries, and a read
+    asked again under the same taken nights is the remembered answer (keyed by their text)."""
+    a_year_of_history(demo_property)
+    stay = {"check_in": str(future(60)), "check_out": str(future(63))}
+    api.get("/api/v1/calendar", months=18)
+    api.get("/api/v1/availability", **stay)
+    api.post("/api/v1/quote", stay)
+    remembered = stays.calendar_months(start=None, months=18)
+    with django_assert_num_queries(3):  # one each: the property's version with the taken nights
+        assert api.get("/api/v1/calendar", months=18).status_code == 200
+        assert api.get("/api/v1/availability", **stay).status_code == 200
+        assert api.post("/api/v1/quote", stay).status_code == 200
+    assert stays.calendar_months(start=None, months=18) is remembered
 
 
 class TestRulesFollowTheAdmin:

@@ -12,7 +12,7 @@ from tests.dates import future
 
 @pytest.fixture(autouse=True)
 def own_cache(settings, tmp_path):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(tmp_path / "cache")}}
+    settings.CACHES = {**settings.CACHES, "default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(tmp_path / "cache")}}
     cache.clear()
 
 

@@ -32,7 +32,7 @@ PAYER = {"email": "lucia@example.com", "name": "Lucia Verdi", "phone": "+39 347 
 def own_cache(settings, tmp_path):
     """The same file cache as production, but this test's own: under the default DATA_DIR every
     test run on the machine shares one cache and clears it, which would reset the guess counter."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(tmp_path / "cache")}}
+    settings.CACHES = {**settings.CACHES, "default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": str(tmp_path / "cache")}}
 
 
 @pytest.fixture

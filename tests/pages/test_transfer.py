@@ -102,7 +102,7 @@ def test_personal_or_live_pages_are_never_marked_shareable(client, site, path):
     assert "public" not in response.get("Cache-Control", "")
 
 
-def test_a_public_page_that_renders_a_csrf_token_or_reads_the_session_becomes_private(rf, settings):
+def test_a_public_page_that_renders_a_csrf_token_or_reads_the_session_becomes_private(rf, settings, db):
     def page_with_form(request):
         return HttpResponse(get_token(request))
 
