@@ -31,17 +31,15 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import requests
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from booking.selectors import today
-from booking.services.blocks import replace_partner_blocks
+from booking.services.blocks import PartnerEvent, replace_partner_blocks
 from booking.services.holds import hold_stay
 from booking.services.reservations import release_live_hold
-from partner_sync.ical_import import parse_feed
 
 ROOT = Path(settings.BASE_DIR)
 RESULTS = ROOT / "bench-results"
@@ -458,7 +456,7 @@ class Command(BaseCommand):
 
 def seed_a_year() -> dict:
     """A year of use (A_YEAR) added through the service's own interfaces: a listing platform's
-    calendar imported as the partner sync imports it, holds made and released through the hold
+    calendar stored as the partner sync stores it, holds made and released through the hold
     service (every guest who looked at a price and left), holds still live. Leaves the bench's
     own dates free: the availability and quote stay (60 days on) and the hold burst (200 days on)."""
     first = today()
@@ -474,14 +472,10 @@ def seed_a_year() -> dict:
             blocks += [(day, day + timedelta(days=1)), (day + timedelta(days=2), day + timedelta(days=3))]
             windows.append(day + timedelta(days=3))
         day = cycle_end
-    events = "".join(
-        f"BEGIN:VEVENT\r\nUID:bench-{n}@platform.example\r\nDTSTART;VALUE=DATE:{start:%Y%m%d}\r\nDTEND;VALUE=DATE:{end:%Y%m%d}\r\n"
-        "SUMMARY:Reserved\r\nEND:VEVENT\r\n"
-        for n, (start, end) in enumerate(blocks)
-    )
-    feed = f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//platform//EN\r\n{events}END:VCALENDAR\r\n".encode()
-    imported = parse_feed(feed, today=first, local_tz=ZoneInfo(settings.TIME_ZONE), label="Platform")
-    replace_partner_blocks(feed_key="bench-platform", events=imported.events)
+    # The events a listing platform's feed gives (partner_sync parses them; the bench hands them to
+    # the same booking service, which keeps booking from importing partner_sync).
+    events = [PartnerEvent(uid=f"bench-{n}@platform.example", start=start, end=end, summary="Reserved") for n, (start, end) in enumerate(blocks)]
+    replace_partner_blocks(feed_key="bench-platform", events=events)
     live, released = windows[: A_YEAR["live_holds"]], windows[A_YEAR["live_holds"] :]
     for n in range(A_YEAR["released_holds"]):
         check_in = released[n % len(released)]
@@ -489,4 +483,4 @@ def seed_a_year() -> dict:
         release_live_hold(hold.pk, actor="bench", reason="the guest left without paying")
     for check_in in live:
         hold_stay(check_in=check_in, check_out=check_in + timedelta(days=3), guests=2)
-    return {"partner_blocks": len(imported.events), "released_holds": A_YEAR["released_holds"], "live_holds": len(live)}
+    return {"partner_blocks": len(events), "released_holds": A_YEAR["released_holds"], "live_holds": len(live)}

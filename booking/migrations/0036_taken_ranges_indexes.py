@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("booking", "0032_balance_attempt_request"),
+        ("booking", "0035_channel_reservations"),
     ]
 
     operations = [
