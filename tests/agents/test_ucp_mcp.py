@@ -15,7 +15,7 @@ import requests
 from mcp import Client
 
 from booking.models import Reservation
-from tests.agents.conftest import TIMEOUT, run, tool_error
+from tests.agents.conftest import TIMEOUT, run
 from tests.agents.ucp import booking_body, error_body, session_request
 from tests.dates import future
 
@@ -46,7 +46,7 @@ def test_the_whole_flow_through_the_mcp_tools(live_url):
         live_url,
         ("get_booking_session", {"meta": META, "id": sid}),
         ("update_booking_session", {"meta": META, "id": sid, "booking": session_request(47, 4)}),
-        ("complete_booking_session", {"meta": {**META, "idempotency-key": "c1"}, "id": sid}),
+        ("complete_booking_session", {"meta": {**META, "idempotency-key": "c1"}, "id": sid, "booking": {"payment": {}}}),
     )
     assert booking_body(got.structured_content)["id"] == sid
     assert booking_body(updated.structured_content)["stays"][0]["stay_dates"]["start_date"] == str(future(47))
@@ -85,13 +85,28 @@ def test_cancel_taken_dates_and_a_retried_create(live_url):
     assert Reservation.objects.get().status == "cancelled"
 
 
-def test_bad_arguments_are_one_short_tool_error_listing_every_field(live_url):
-    [result] = call(live_url, ("get_booking_session", {"id": 5, "session": "x"}))
-    message, payload = tool_error(result)
-    assert payload["status"] == 422 and sorted(item["loc"][-1] for item in payload["detail"]) == ["id", "session"]
-    assert len(message) < 300
-    [unknown] = call(live_url, ("get_booking_session", {"id": "res_nope"}))
-    assert tool_error(unknown)[1]["code"] == "not_found"
+def test_refusals_are_tool_errors_in_the_ucp_error_envelope(live_url):
+    bad, unknown, unpaid = call(
+        live_url,
+        ("get_booking_session", {"id": 5, "session": "x"}),
+        ("get_booking_session", {"id": "res_nope"}),
+        ("complete_booking_session", {"meta": META, "id": "res_nope", "booking": {}}),
+    )
+    assert bad.is_error and json.loads(bad.content[0].text) == bad.structured_content
+    messages = error_body(bad.structured_content)["messages"]
+    assert sorted((m["path"], m["severity"]) for m in messages) == [("$.id", "recoverable"), ("$.session", "recoverable")]
+    assert unknown.is_error and [m["code"] for m in error_body(unknown.structured_content)["messages"]] == ["not_found"]
+    assert [m["path"] for m in error_body(unpaid.structured_content)["messages"]] == ["$.payment"]
+
+
+def test_a_reused_key_is_an_idempotency_conflict(live_url):
+    create = {"meta": {**META, "idempotency-key": "mcp-reuse"}, "booking": session_request(90)}
+    first, other = call(live_url, ("create_booking_session", create), ("create_booking_session", {**create, "booking": session_request(95)}))
+    sid = booking_body(first.structured_content)["id"]
+    assert other.is_error and error_body(other.structured_content)["messages"][0]["code"] == "idempotency_conflict"
+    stop = {"meta": {**META, "idempotency-key": "mcp-stop"}, "id": sid}
+    cancelled, again = call(live_url, ("cancel_booking_session", stop), ("cancel_booking_session", stop))
+    assert booking_body(again.structured_content) == booking_body(cancelled.structured_content)
 
 
 def test_the_tool_list_fits_its_byte_budget(live_url):
