@@ -69,8 +69,8 @@ def _tool(name: str, title: str, description: str, properties: dict, required: l
             "additionalProperties": False,
         },
         output_schema=OUTPUT,
-        annotations=types.ToolAnnotations(
-            title=title, read_only_hint=read_only, destructive_hint=destructive, idempotent_hint=read_only, open_world_hint=False
+        annotations=types.ToolAnnotations(  # the title is the tool's own, not repeated here
+            read_only_hint=read_only, destructive_hint=destructive, idempotent_hint=read_only, open_world_hint=False
         ),
     )
 
