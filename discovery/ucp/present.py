@@ -113,7 +113,8 @@ def rate_plan_json(reservation: Reservation) -> dict:
     the words of the property's payment_policy: never a sentence of their own."""
     terms = accepted_payment_terms(reservation)
     percent, days = terms["deposit_percent"], terms["balance_due_days"]
-    title = f"Standard rate: {percent}% deposit, balance {days} days before check-in" if 0 < percent < 100 else "Standard rate, paid in full when booked"
+    balance = f"balance {days} day{'s' if days != 1 else ''} before check-in"
+    title = f"Standard rate: {percent}% deposit, {balance}" if 0 < percent < 100 else "Standard rate, paid in full when booked"
     return {
         "id": profile.RATE_PLAN_ID,
         "title": title,

@@ -9,6 +9,7 @@ the key in a scope of their own (the same key and body: the first answer; anothe
 `idempotency_conflict`).
 """
 
+import re
 from typing import Any
 
 from django.utils import translation
@@ -157,11 +158,18 @@ def message(code: str, content: str, severity: str, *, path: str | None = None) 
     return {"type": "error", "code": code, "content": content, **({"path": path} if path else {}), "severity": severity}
 
 
-def json_path(loc: list) -> str:
-    """["body", "stays", 0, "occupancy"] → "$.stays[0].occupancy" (the location past body/header)."""
+def json_path(loc: list) -> str | None:
+    """["body", "stays", 0, "occupancy"] → "$.stays[0].occupancy" (RFC 9535); a header has none."""
+    if not loc or loc[0] != "body":
+        return None
     path = "$"
     for part in loc[1:]:
-        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(part)):
+            path += f".{part}"
+        else:
+            path += "['" + str(part).replace("\\", "\\\\").replace("'", "\\'") + "']"
     return path
 
 

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 
 from booking.api.base import ApiView
 from booking.callers import Caller
-from booking.errors import BookingError, NotFound, ReservationNotPayable
+from booking.errors import BookingError, NotFound, RateLimited, ReservationNotPayable
 from booking.models import Reservation
 from booking.services import payments
 from booking.services.reservations import get_reservation
@@ -44,6 +44,10 @@ class SessionView(ApiView):
             status, body = operation(*args, **kwargs)
         except BookingError as error:  # bad input, unknown session, a reused key: UCP's error envelope
             status, body = sessions.error_answer(error)
+            response = Response(body, status=status)
+            if isinstance(error, RateLimited):
+                response["Retry-After"] = str(max(1, int(error.retry_after)))
+            return response
         return Response(body, status=status)
 
     def key(self) -> str | None:

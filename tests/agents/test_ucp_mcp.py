@@ -86,12 +86,14 @@ def test_cancel_taken_dates_and_a_retried_create(live_url):
 
 
 def test_refusals_are_tool_errors_in_the_ucp_error_envelope(live_url):
-    bad, unknown, unpaid = call(
+    bad, unknown, unpaid, bad_key = call(
         live_url,
         ("get_booking_session", {"id": 5, "session": "x"}),
         ("get_booking_session", {"id": "res_nope"}),
         ("complete_booking_session", {"meta": META, "id": "res_nope", "booking": {}}),
+        ("cancel_booking_session", {"meta": {**META, "idempotency-key": ""}, "id": "res_nope"}),
     )
+    assert [m["path"] for m in error_body(bad_key.structured_content)["messages"]] == ["$.meta['idempotency-key']"]
     assert bad.is_error and json.loads(bad.content[0].text) == bad.structured_content
     messages = error_body(bad.structured_content)["messages"]
     assert sorted((m["path"], m["severity"]) for m in messages) == [("$.id", "recoverable"), ("$.session", "recoverable")]

@@ -189,6 +189,13 @@ def test_an_update_honours_its_idempotency_key(ucp):
     assert Reservation.objects.get().check_in == future(50)
 
 
+def test_a_bad_idempotency_key_is_refused_in_the_error_envelope(ucp):
+    refused = ucp.post(SESSIONS, session_request(40), **{"Idempotency-Key": "k" * 300})
+    [message] = error_body(refused.json())["messages"]
+    assert refused.status_code == 422 and message["severity"] == "recoverable" and "path" not in message
+    assert not Reservation.objects.exists()
+
+
 def test_complete_requires_payment(ucp):
     session = booking_body(ucp.post(SESSIONS, session_request(40)).json())
     refused = ucp.post(f"{SESSIONS}/{session['id']}/complete", {})
