@@ -16,7 +16,7 @@ from mcp import Client
 
 from booking.models import Reservation
 from tests.agents.conftest import TIMEOUT, run
-from tests.agents.ucp import booking_body, error_body, session_request
+from tests.agents.ucp import any_body, booking_body, error_body, session_request
 from tests.dates import future
 
 pytestmark = pytest.mark.live
@@ -27,11 +27,17 @@ SESSION_BUDGET = 6_000  # bytes of one booking session's structured result
 
 
 def call(live_url: str, *calls: tuple[str, dict]):
+    """The tools' results; every UCP result validated against the pinned schemas as it arrives."""
+
     async def go():
         async with Client(live_url + "/mcp") as client:
             return [await client.call_tool(name, arguments) for name, arguments in calls]
 
-    return run(go)
+    results = run(go)
+    for (name, _), result in zip(calls, results, strict=True):
+        if name.endswith("_booking_session"):
+            any_body(result.structured_content)
+    return results
 
 
 def test_the_whole_flow_through_the_mcp_tools(live_url):
@@ -145,14 +151,15 @@ def test_forty_creates_over_ucp_rest_and_mcp_for_the_same_nights_make_one_hold(l
                     barrier.wait(timeout=60)
                     return await client.call_tool("create_booking_session", {"meta": META, "booking": nights})
 
-            result = run(create)
-            return "mcp:won" if result.structured_content.get("id") else "mcp:" + result.structured_content["messages"][0]["code"]
+            body = any_body(run(create).structured_content)
+            return "mcp:won" if body.get("id") else "mcp:" + body["messages"][0]["code"]
         session = requests.Session()
         session.get(live_url + "/api/v1/health", timeout=TIMEOUT)
         barrier.wait(timeout=60)
         if kind == "ucp":
             response = session.post(live_url + "/ucp/v1/booking-sessions", json=nights, timeout=TIMEOUT)
-            return "ucp:won" if response.status_code == 201 else "ucp:" + response.json()["messages"][0]["code"]
+            body = any_body(response.json())
+            return "ucp:won" if response.status_code == 201 else "ucp:" + body["messages"][0]["code"]
         response = session.post(live_url + "/api/v1/reservations", json=stay, timeout=TIMEOUT)
         return "rest:won" if response.status_code == 201 else f"rest:{response.json().get('code')}"
 

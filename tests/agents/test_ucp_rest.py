@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from booking.models import PromoCode, Reservation
-from tests.agents.ucp import booking_body, error_body, profile_body, session_request
+from tests.agents.ucp import any_body, booking_body, error_body, profile_body, session_request
 from tests.dates import future
 
 pytestmark = pytest.mark.django_db
@@ -30,15 +30,22 @@ def with_party(request: dict, party: dict = PARTY) -> dict:
 
 @pytest.fixture
 def ucp(client, demo_property, sandbox):
+    def checked(response):
+        """Every answer of the UCP binding is validated against the pinned schemas as it arrives."""
+        if response["Content-Type"].startswith("application/json"):
+            any_body(response.json())
+        return response
+
     class Ucp:
         def post(self, path, body=None, **headers):
-            return client.post(path, body if body is not None else {}, content_type="application/json", headers=headers)
+            return checked(client.post(path, body if body is not None else {}, content_type="application/json", headers=headers))
 
         def put(self, path, body, **headers):
-            return client.put(path, body, content_type="application/json", headers=headers)
+            return checked(client.put(path, body, content_type="application/json", headers=headers))
 
         def get(self, path):
-            return client.get(path)
+            response = client.get(path)
+            return checked(response) if path.startswith(SESSIONS) else response
 
     return Ucp()
 
