@@ -192,7 +192,7 @@ async def call_ucp_tool(ctx, params: types.CallToolRequestParams) -> types.CallT
         return ucp_tools.error_result(error)
     except Exception:
         logger.exception("MCP tool %s failed", params.name)
-        return tool_error("An unexpected error occurred; it has been logged.", {"status": 500, "code": "internal_error"})
+        return ucp_tools.error_result(ucp_tools.UnexpectedError())
 
 
 def tool_result(name: str, body: dict) -> types.CallToolResult:

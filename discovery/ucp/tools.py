@@ -159,6 +159,12 @@ def result(body: dict, *, is_error: bool = False) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(body, ensure_ascii=False))], structured_content=body, is_error=is_error)
 
 
+class UnexpectedError(BookingError):
+    status = 500
+    code = "internal_error"
+    default_detail = "An unexpected error occurred; it has been logged."
+
+
 def error_result(error: BookingError) -> types.CallToolResult:
     """A refusal (bad arguments, unknown session, reused key) in UCP's error envelope, as the REST
     binding answers it; a tool error, so a client that reads only is_error still sees it."""

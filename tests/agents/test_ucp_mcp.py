@@ -3,6 +3,7 @@ a live server; every structured result validated against the pinned UCP schemas.
 race of UCP REST, REST and MCP creates for the same nights (one winner), and the byte budgets of
 what agents read (the tool list, the UCP results)."""
 
+import asyncio
 import json
 import re
 import threading
@@ -10,6 +11,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urljoin, urlsplit
 
+import mcp_types as types
 import pytest
 import requests
 from mcp import Client
@@ -183,3 +185,15 @@ def test_agents_read_each_thing_once(live_url):
     assert rest_quote["total"] == rest_quote["price_breakdown"]["total"]
     replayed = requests.post(live_url + "/api/v1/reservations", json=stay, headers={"Idempotency-Key": "once-1"}, timeout=TIMEOUT).json()
     assert replayed["id"] == replayed["reservation_id"] == held.structured_content["reservation_id"]  # the stored answer is the REST one
+
+
+def test_an_unexpected_failure_is_the_ucp_error_envelope_too(monkeypatch):
+    from discovery import mcp_server
+
+    async def broken(*arguments):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(mcp_server.ucp_tools, "run_async", broken)
+    params = types.CallToolRequestParams(name="get_booking_session", arguments={"id": "res_x"})
+    result = asyncio.run(mcp_server.call_ucp_tool(None, params))
+    assert result.is_error and [m["code"] for m in error_body(result.structured_content)["messages"]] == ["internal_error"]
