@@ -46,11 +46,6 @@ Bring your passport or ID: Italian law requires us to register every guest on ar
 # The cancellation policy, as tiers: (at least this many days before arrival, percent refunded).
 CANCELLATION_TIERS = [(30, 100), (7, 50), (0, 0)]
 
-PAYMENT = """\
-The full amount is paid when you book, through our secure payment provider (card, Apple Pay, Google Pay).
-Your dates are held for 30 minutes while you pay. Prices include VAT, the final cleaning, linen and towels.
-The city tax of Florence is included in the total so there is nothing to pay on arrival."""
-
 # The property's texts in English; booking/demo_translations.py has them in Italian, German and French.
 TEXTS = {
     "name": "Attico Santa Croce — Penthouse in Florence",
@@ -62,7 +57,6 @@ TEXTS = {
     ),
     "description": DESCRIPTION,
     "house_rules": HOUSE_RULES,
-    "payment_policy": PAYMENT,
     "cleaning_fee_label": "Final cleaning, linen and towels",
 }
 

@@ -26,10 +26,6 @@ Niente feste né eventi; silenzio dalle 22:00 alle 8:00: i vicini sono famiglie 
 Gli animali sono benvenuti su richiesta.
 Per favore fai la raccolta differenziata: i bidoni e il calendario dei ritiri sono in cucina.
 Porta passaporto o documento d’identità: la legge italiana ci obbliga a registrare ogni ospite all’arrivo.""",
-        "payment_policy": """\
-L’intero importo si paga al momento della prenotazione, tramite il nostro fornitore di pagamenti sicuro (carta, Apple Pay, Google Pay).
-Le tue date restano bloccate per 30 minuti mentre paghi. I prezzi includono IVA, pulizia finale, biancheria e asciugamani.
-La tassa di soggiorno di Firenze è compresa nel totale: all’arrivo non c’è nulla da pagare.""",
         "cleaning_fee_label": "Pulizia finale, biancheria e asciugamani",
     },
     "de": {
@@ -54,10 +50,6 @@ Keine Partys oder Veranstaltungen; Ruhezeit von 22:00 bis 8:00 Uhr – die Nachb
 Haustiere sind auf Anfrage willkommen.
 Bitte trennen Sie den Müll: Die Behälter und ein Abholkalender sind in der Küche.
 Bringen Sie Ihren Reisepass oder Ausweis mit: Das italienische Gesetz verpflichtet uns, jeden Gast bei der Ankunft zu melden.""",
-        "payment_policy": """\
-Der volle Betrag wird bei der Buchung über unseren sicheren Zahlungsanbieter bezahlt (Karte, Apple Pay, Google Pay).
-Ihre Daten werden 30 Minuten lang für Sie reserviert, während Sie bezahlen. Die Preise enthalten MwSt., Endreinigung, Bettwäsche und Handtücher.
-Die Kurtaxe von Florenz ist im Gesamtpreis enthalten, bei der Ankunft ist also nichts zu bezahlen.""",
         "cleaning_fee_label": "Endreinigung, Bettwäsche und Handtücher",
     },
     "fr": {
@@ -82,10 +74,6 @@ Ni fêtes ni événements ; calme de 22 h à 8 h : les voisins sont des familles
 Les animaux sont les bienvenus sur demande.
 Merci de trier les déchets : les poubelles et le calendrier des collectes sont dans la cuisine.
 Apportez votre passeport ou votre carte d’identité : la loi italienne nous oblige à déclarer chaque hôte à son arrivée.""",
-        "payment_policy": """\
-Le montant total est payé à la réservation, par notre prestataire de paiement sécurisé (carte, Apple Pay, Google Pay).
-Vos dates sont bloquées pendant 30 minutes le temps du paiement. Les prix comprennent la TVA, le ménage final, le linge de lit et les serviettes.
-La taxe de séjour de Florence est comprise dans le total : vous n’avez rien à payer à l’arrivée.""",
         "cleaning_fee_label": "Ménage final, linge de lit et serviettes",
     },
 }

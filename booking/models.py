@@ -59,7 +59,6 @@ class Property(models.Model):
     check_in_until = models.TimeField(default=time(20, 0))
     check_out_until = models.TimeField(default=time(10, 0))
     house_rules = models.TextField(blank=True, help_text=_("One rule per line."))
-    payment_policy = models.TextField(blank=True)
     national_code = models.CharField(
         "CIN (Codice Identificativo Nazionale)",
         max_length=40,
@@ -467,6 +466,9 @@ class Reservation(models.Model):
     # The code the stay was priced with (its discount and extras are in price_breakdown).
     promo_code = models.ForeignKey("booking.PromoCode", on_delete=models.PROTECT, null=True, blank=True, related_name="reservations")
     agent_name = models.CharField(max_length=100, blank=True)
+    # A UCP booking session's party as the platform sent it (discovery/ucp): {"guests": [...],
+    # "guest_assignments": [...]}, ids preserved and returned as sent; replaced by each update.
+    agent_party = models.JSONField(default=dict, blank=True, editable=False)
     client_ip = models.GenericIPAddressField(null=True, blank=True, help_text=_("Who asked for the hold; for abuse limits."))
     # Payment (see booking/payments/)
     payment_provider = models.CharField(max_length=20, blank=True)

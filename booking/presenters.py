@@ -8,11 +8,12 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext
 
 from booking import accepted_terms, pricing
 from booking import payment_schedule as schedules
 from booking.breakdown import breakdown_json, number
+from booking.formatting import format_money
 from booking.models import Property, Reservation
 from booking.payments.checkout import pay_page_url
 from booking.privacy import mask_email, mask_phone
@@ -252,6 +253,7 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
     average = round(sum(r.rating for r in reviews) / len(reviews), 2) if reviews else None
     weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     base = settings.BASE_URL
+    terms = payment_terms_json(prop, rules)
     return {
         "id": prop.slug,
         "accommodation_type_id": ACCOMMODATION_TYPE_ID,
@@ -281,6 +283,7 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
         },
         "amenities": [{"name": a.name, "category": a.category} for a in prop.amenities.all()],
         "photos": [{"url": base + p.url, "alt": p.alt_text, "caption": p.caption} for p in prop.photos.all()],
+        "payment_terms": terms,
         "pricing_rules": {
             "currency": rules.currency,
             "base_nightly_rate": number(rules.base_nightly_rate),
@@ -330,7 +333,7 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
                 {"days_before_arrival": tier.days_before_arrival, "refund_percent": number(tier.refund_percent)}
                 for tier in sorted(rules.cancellation_tiers, key=lambda tier: -tier.days_before_arrival)
             ],
-            "payment_policy": prop.payment_policy,
+            "payment_policy": payment_policy_text(terms),
             "hold_minutes": settings.HOLD_MINUTES,
         },
         "reviews": {
@@ -349,6 +352,67 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
             "quote": f"{base}/api/v1/quote",
         },
     }
+
+
+def payment_terms_json(prop: Property, rules: pricing.PricingRules) -> dict:
+    """The owner's payment terms as data (DESIGN "Payment terms are data"): every sentence about
+    when a guest pays is composed from this, never typed."""
+    deposit = pricing.money(rules.security_deposit)
+    return {
+        "deposit_percent": int(rules.deposit_percent),
+        "balance_due_days": rules.balance_due_days,
+        "security_deposit": (
+            {
+                "amount": number(deposit),
+                "currency": rules.currency,
+                "placed_days_before": prop.security_deposit_days_before,
+                "released_days_after": prop.security_deposit_release_days,
+            }
+            if deposit > 0
+            else None
+        ),
+        "currency": rules.currency,
+    }
+
+
+def payment_policy_lines(terms: dict) -> list[str]:
+    """payment_terms_json in the reader's language, a sentence a line (schedule: payment_schedule.py)."""
+    percent, days = terms["deposit_percent"], terms["balance_due_days"]
+    if 0 < percent < 100:
+        lines = [
+            ngettext(
+                "You pay a deposit of {percent}% of the total when you book and the balance {days} day before check-in, charged to the same card.",
+                "You pay a deposit of {percent}% of the total when you book and the balance {days} days before check-in, charged to the same card.",
+                days,
+            ).format(percent=percent, days=days),
+            ngettext(
+                "A stay that begins within {days} day is paid in full when you book.",
+                "A stay that begins within {days} days is paid in full when you book.",
+                days,
+            ).format(days=days),
+        ]
+    else:
+        lines = [gettext("The full amount is paid when you book.")]
+    if deposit := terms["security_deposit"]:
+        amount = format_money(deposit["amount"], deposit["currency"])
+        before, after = deposit["placed_days_before"], deposit["released_days_after"]
+        lines += [
+            ngettext(
+                "A refundable security deposit of {amount} is held on your card {days} day before check-in; it is not part of the total.",
+                "A refundable security deposit of {amount} is held on your card {days} days before check-in; it is not part of the total.",
+                before,
+            ).format(amount=amount, days=before),
+            ngettext(
+                "The hold is released {days} day after check-out unless there is damage.",
+                "The hold is released {days} days after check-out unless there is damage.",
+                after,
+            ).format(days=after),
+        ]
+    return lines
+
+
+def payment_policy_text(terms: dict) -> str:
+    return "\n".join(payment_policy_lines(terms))
 
 
 # --- A stay managed by its guest's token (services/guest_bookings.py) ------------------------------

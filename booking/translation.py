@@ -19,7 +19,6 @@ class PropertyTranslation(TranslationOptions):
         "summary",
         "description",
         "house_rules",
-        "payment_policy",
         "pre_arrival_message",
         "cleaning_fee_label",
     )

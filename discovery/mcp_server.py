@@ -184,14 +184,15 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
 
 
 async def call_ucp_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-    """The UCP binding (discovery/ucp/tools.py): business outcomes are results, bad input errors."""
+    """The UCP binding (discovery/ucp/tools.py): business outcomes are results, refusals tool errors
+    in UCP's error envelope."""
     try:
         return ucp_tools.result(await ucp_tools.run_async(params.name, params.arguments, caller_of(ctx)))
     except BookingError as error:
-        return tool_error(error.detail, error_payload(error))
+        return ucp_tools.error_result(error)
     except Exception:
         logger.exception("MCP tool %s failed", params.name)
-        return tool_error("An unexpected error occurred; it has been logged.", {"status": 500, "code": "internal_error"})
+        return ucp_tools.error_result(ucp_tools.UnexpectedError())
 
 
 def tool_result(name: str, body: dict) -> types.CallToolResult:

@@ -238,7 +238,7 @@ class PropertyAdmin(TranslationAdmin):  # the owner's texts in every language (b
         (gettext_lazy("Capacity"), {"classes": ["tab-listing"], "fields": ["max_guests", "bedrooms", "beds", "bathrooms", "size_sqm"]}),
         (
             gettext_lazy("Arrival, departure and rules"),
-            {"classes": ["tab-stay"], "fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules", "payment_policy"]},
+            {"classes": ["tab-stay"], "fields": ["check_in_from", "check_in_until", "check_out_until", "house_rules"]},
         ),
         (gettext_lazy("Host and contact"), {"classes": ["tab-stay"], "fields": ["host_name", "contact_email", "contact_phone", "languages"]}),
         (

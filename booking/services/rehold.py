@@ -128,3 +128,10 @@ def _ranges_of_others(reservation: Reservation, start: date, end: date, now: dat
         (first, last, held_until if status == Status.HELD else None) for first, last, status, held_until in others
     ]
     return ranges + [(first, last, None) for first, last in blocks_between(reservation.property, start, end).values_list("start", "end")]
+
+
+def keep_agent_party(reservation_id: str, party: dict[str, Any]) -> Reservation:
+    """A UCP session's guests[] and guest assignments, kept on its live hold as the platform sent
+    them (ids preserved) and replaced by each update; the stay and its price do not change."""
+    Reservation.objects.filter(pk=reservation_id, status=Status.HELD).update(agent_party=party)
+    return get_reservation(reservation_id)

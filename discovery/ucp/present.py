@@ -12,11 +12,11 @@ from decimal import Decimal
 from django.conf import settings
 from django.utils import timezone
 
-from booking import pricing
+from booking import accepted_terms, pricing
 from booking.models import Property, Reservation
 from booking.payments.ledger import to_cents
 from booking.payments.schedule import payment_schedule
-from booking.presenters import mask_email, mask_phone
+from booking.presenters import mask_email, mask_phone, payment_policy_lines
 from booking.selectors import accepted_tiers
 from discovery.ucp import profile
 
@@ -54,8 +54,10 @@ def booking_json(reservation: Reservation, messages: list[dict] | None = None, *
         "totals": totals,
         "links": links_json(),
         "policies": [cancellation_policy_json(reservation)],
-        "payment": {"terms": payment_terms_json(reservation)},
+        "payment": {"terms": payment_terms_json(reservation), "selected_term_id": profile.PAYMENT_TERM_ID},
     }
+    if guests := (reservation.agent_party or {}).get("guests"):
+        body["guests"] = guests  # as the platform sent them, ids preserved
     messages = list(messages or [])
     if status in ("requires_escalation", "incomplete"):
         body["continue_url"] = continue_url(reservation)
@@ -106,11 +108,43 @@ def accommodation_type_json(prop: Property) -> dict:
     }
 
 
-def rate_plan_json() -> dict:
+def rate_plan_json(reservation: Reservation) -> dict:
+    """Title and description state the payment terms the stay was held under (accepted_terms), in
+    the words of the property's payment_policy: never a sentence of their own."""
+    terms = accepted_payment_terms(reservation)
+    percent, days = terms["deposit_percent"], terms["balance_due_days"]
+    balance = f"balance {days} day{'s' if days != 1 else ''} before check-in"
+    title = f"Standard rate: {percent}% deposit, {balance}" if 0 < percent < 100 else "Standard rate, paid in full when booked"
     return {
         "id": profile.RATE_PLAN_ID,
-        "title": "Standard rate, paid in full when booked",
-        "description": "Refunds on cancellation follow the cancellation policy; the city tax is always refunded in full.",
+        "title": title,
+        "description": " ".join(
+            [*payment_policy_lines(terms), "Refunds on cancellation follow the cancellation policy; the city tax is always refunded in full."]
+        ),
+    }
+
+
+def accepted_payment_terms(reservation: Reservation) -> dict:
+    """The property's payment_terms shape (presenters.payment_terms_json) of the terms this stay
+    was held under: the deposit, balance and security deposit it accepted."""
+    accepted = reservation.accepted_terms or {}
+    schedule = accepted_terms.payment_terms(accepted)
+    deposit = accepted_terms.security_deposit(accepted)
+    prop = reservation.property
+    return {
+        "deposit_percent": int(schedule.deposit_percent),
+        "balance_due_days": schedule.balance_due_days,
+        "security_deposit": (
+            {
+                "amount": float(deposit),
+                "currency": reservation.currency,
+                "placed_days_before": prop.security_deposit_days_before,
+                "released_days_after": prop.security_deposit_release_days,
+            }
+            if deposit > 0
+            else None
+        ),
+        "currency": reservation.currency,
     }
 
 
@@ -119,14 +153,17 @@ def stay_json(reservation: Reservation, totals: list[dict]) -> dict:
     occupancy = {"adults": reservation.guests - len(ages), "total": reservation.guests}
     if ages:
         occupancy |= {"children": len(ages), "child_ages": ages}
-    return {
+    stay = {
         "id": profile.STAY_ID,
         "accommodation_type": accommodation_type_json(reservation.property),
-        "rate_plan": rate_plan_json(),
+        "rate_plan": rate_plan_json(reservation),
         "occupancy": occupancy,
         "stay_dates": {"start_date": reservation.check_in.isoformat(), "end_date": reservation.check_out.isoformat()},
         "totals": totals,  # one stay: its totals are the booking's
     }
+    if assignments := (reservation.agent_party or {}).get("guest_assignments"):
+        stay["guest_assignments"] = assignments
+    return stay
 
 
 def cents(value) -> int:
@@ -173,7 +210,8 @@ def payment_terms_json(reservation: Reservation) -> list[dict]:
         }
         for index, payment in enumerate(payment_schedule(reservation), start=1)
     ]
-    return [{"id": "standard", "title": "Payment terms", "schedules": schedules}]
+    title = "Deposit now, balance before check-in" if len(schedules) > 1 else "Pay in full when booked"
+    return [{"id": profile.PAYMENT_TERM_ID, "title": title, "schedules": schedules}]
 
 
 def links_json() -> list[dict]:

@@ -21,6 +21,7 @@ from booking.selectors import get_property
 from discovery.ucp import profile
 
 LOCATION = "body"
+TERM_IDS = (profile.PAYMENT_TERM_ID,)
 
 
 class _Ref(validation.Schema):
@@ -45,14 +46,15 @@ class _Stay(validation.Schema):
     rate_plan = _Ref(required=False)
     occupancy = _Occupancy()
     stay_dates = _StayDates()
-    # Who sleeps where: accepted (UCP lets platforms send it early); the payment page names the guest.
+    # Who sleeps where: kept as sent with the root guests[] (Reservation.agent_party) and returned.
     guest_assignments = serializers.ListField(child=serializers.DictField(), required=False, max_length=50)
 
 
 class BookingRequest(validation.Schema):
     property = _Ref()
     stays = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=10)
-    # Accepted as UCP defines them, not stored: the payment page collects the guest's own details.
+    # booker and travel_purpose are accepted, not stored: the payment page collects the payer's own
+    # details. guests[] is kept as sent (ids preserved) and returned with every answer.
     booker = serializers.DictField(required=False)
     guests = serializers.ListField(child=serializers.DictField(), required=False, max_length=50)
     travel_purpose = validation.StrictCharField(required=False, max_length=100)
@@ -66,7 +68,8 @@ class BookingRequest(validation.Schema):
 
 
 class CompleteRequest(validation.Schema):
-    payment = serializers.DictField(required=False)
+    # Required by UCP; `{}` while the profile lists no payment handler (the guest pays on continue_url).
+    payment = serializers.DictField()
     signals = serializers.DictField(required=False)
 
 
@@ -94,6 +97,12 @@ def parse_complete(body: Any) -> dict:
     return validation.validate(CompleteRequest, {} if body is None else body, LOCATION)
 
 
+def party(data: dict) -> dict:
+    """The platform's guests[] and the stay's guest_assignments, as sent (Reservation.agent_party)."""
+    kept = {"guests": data.get("guests") or [], "guest_assignments": data["stays"][0].get("guest_assignments") or []}
+    return {name: value for name, value in kept.items() if value}
+
+
 # Where a ReservationCreate field came from in the UCP request (for the messages' `path`).
 PATHS = {
     "check_in": "$.stays[0].stay_dates.start_date",
@@ -107,7 +116,8 @@ PATHS = {
 
 def hold_input(data: dict) -> tuple[dict, list[dict]]:
     """(ReservationCreate's validated input, []) or ({}, recoverable UCP error messages)."""
-    problems = _identity_problems(data)
+    prop = get_property()
+    problems = _identity_problems(data, prop) + _party_problems(data) + _term_problems(data)
     stay = data["stays"][0]
     occupancy = stay["occupancy"]
     ages = occupancy.get("child_ages")
@@ -126,17 +136,41 @@ def hold_input(data: dict) -> tuple[dict, list[dict]]:
     except InvalidInput as error:
         for item in error.errors:
             field = item["loc"][1] if len(item["loc"]) > 1 else ""
-            code = "occupancy_exceeded_capacity" if field == "guests" and item["type"] == "less_than_equal" else "invalid_" + str(field or "booking")
-            problems.append(recoverable(code, item["msg"], PATHS.get(str(field), "$.stays[0]")))
+            if field == "guests" and item["type"] == "less_than_equal":
+                problems.append(recoverable("occupancy_exceeded_capacity", f"The property sleeps at most {prop.max_guests} guests.", PATHS["guests"]))
+                continue
+            problems.append(recoverable("invalid_" + str(field or "booking"), item["msg"], PATHS.get(str(field), "$.stays[0]")))
         valid = {}
     return ({}, problems) if problems else (valid, [])
 
 
-def _identity_problems(data: dict) -> list[dict]:
+def _party_problems(data: dict) -> list[dict]:
+    """Every guest has an id, unique; every assignment names one of them (booking/index.md, Business)."""
+    problems, ids = [], []
+    for index, guest in enumerate(data.get("guests") or []):
+        guest_id = guest.get("id")
+        if not isinstance(guest_id, str) or not guest_id or guest_id in ids:
+            problems.append(recoverable("invalid_guest", "Each guest needs its own id (a string).", f"$.guests[{index}].id"))
+        ids.append(guest_id)
+    for index, assignment in enumerate(data["stays"][0].get("guest_assignments") or []):
+        if assignment.get("guest_id") not in ids or not isinstance(assignment.get("guest_id"), str):
+            path = f"$.stays[0].guest_assignments[{index}].guest_id"
+            problems.append(recoverable("invalid_guest_assignment", "guest_id must be the id of an entry in guests[].", path))
+    return problems
+
+
+def _term_problems(data: dict) -> list[dict]:
+    payment = data.get("payment") or {}
+    if "selected_term_id" in payment and payment["selected_term_id"] not in TERM_IDS:
+        content = f"Unknown payment term; the terms offered are {', '.join(map(repr, TERM_IDS))}."
+        return [recoverable("invalid_selected_term_id", content, "$.payment.selected_term_id")]
+    return []
+
+
+def _identity_problems(data: dict, prop) -> list[dict]:
     problems = []
     if len(data["stays"]) != 1:
         problems.append(recoverable("invalid_stays", "This property is one home: book exactly one stay per session.", "$.stays"))
-    prop = get_property()
     if data["property"]["id"] != prop.slug:
         problems.append(recoverable("invalid_property", f"Unknown property; this business offers {prop.slug!r}.", "$.property.id"))
     stay = data["stays"][0]

@@ -3,7 +3,8 @@
 Arguments as UCP's MCP binding has them: `meta` (`ucp-agent`, `idempotency-key`), the session `id`
 for operations on an existing session, and the `booking` payload. Results: the UCP body as the
 structured content (business outcomes included, e.g. inventory_exhausted), and the same JSON as
-text. Malformed arguments and unknown sessions are tool errors, as for the other tools.
+text. Malformed arguments, unknown sessions and reused keys are tool errors whose content is UCP's
+error envelope, as the REST binding answers them.
 """
 
 import json
@@ -14,7 +15,7 @@ from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.db import DatabaseError, close_old_connections, connections
 
 from booking.callers import Caller
-from booking.errors import InvalidInput, ServiceUnavailable
+from booking.errors import BookingError, InvalidInput, ServiceUnavailable
 from discovery.ucp import sessions
 
 STATUSES = ["incomplete", "requires_escalation", "ready_for_complete", "complete_in_progress", "completed", "canceled"]
@@ -52,6 +53,7 @@ OUTPUT = {
     "required": ["ucp"],
 }
 HAND_OFF = " The guest pays on our page: give them continue_url."
+KEY_LOCATION = ("body", "meta", "idempotency-key")
 
 
 def _tool(name: str, title: str, description: str, properties: dict, required: list[str], *, read_only=False, destructive=False) -> types.Tool:
@@ -67,8 +69,8 @@ def _tool(name: str, title: str, description: str, properties: dict, required: l
             "additionalProperties": False,
         },
         output_schema=OUTPUT,
-        annotations=types.ToolAnnotations(
-            title=title, read_only_hint=read_only, destructive_hint=destructive, idempotent_hint=read_only, open_world_hint=False
+        annotations=types.ToolAnnotations(  # the title is the tool's own, not repeated here
+            read_only_hint=read_only, destructive_hint=destructive, idempotent_hint=read_only, open_world_hint=False
         ),
     )
 
@@ -87,15 +89,15 @@ TOOLS = [
         "update_booking_session",
         "UCP: update a booking session",
         "Full replacement: new dates or party re-hold at once, or the session keeps its hold and says why (incomplete).",
-        {"id": ID, "booking": {"type": "object", "description": "The whole booking, as for create_booking_session."}},
+        {"id": ID, "booking": {"type": "object", "description": "The whole booking, as on create."}},
         ["id", "booking"],
     ),
     _tool(
         "complete_booking_session",
         "UCP: complete a booking session",
         "No payment handler: requires_escalation until the guest has paid on continue_url, then completed.",
-        {"id": ID, "booking": {"type": "object", "description": "Optional: payment, signals."}},
-        ["id"],
+        {"id": ID, "booking": {"type": "object", "description": "payment ({} for now); signals."}},
+        ["id", "booking"],
     ),
     _tool(
         "cancel_booking_session", "UCP: cancel a booking session", "Release the session's hold; the dates are free again.", {"id": ID}, ["id"], destructive=True
@@ -124,17 +126,17 @@ def run(name: str, arguments: Any, caller: Caller) -> dict:
         errors.append({"loc": ["body", "meta", "idempotency-key"], "msg": "Must be a string of 1 to 255 characters.", "type": "string_type"})
     if errors:
         raise InvalidInput(errors)
-    booking = arguments.get("booking")
+    booking, sid = arguments.get("booking"), str(session_id or "")
     if name == "create_booking_session":
         agent = meta.get("ucp-agent", {}).get("profile") if isinstance(meta.get("ucp-agent"), dict) else None
-        return sessions.create(booking, caller, idempotency_key=key, agent_name=str(agent)[:100] if agent else None)[1]
+        return sessions.create(booking, caller, idempotency_key=key, key_location=KEY_LOCATION, agent_name=str(agent)[:100] if agent else None)[1]
     if name == "get_booking_session":
-        return sessions.get(session_id)[1]
+        return sessions.get(sid)[1]
     if name == "update_booking_session":
-        return sessions.update(session_id, booking, caller)[1]
+        return sessions.update(sid, booking, caller, idempotency_key=key, key_location=KEY_LOCATION)[1]
     if name == "complete_booking_session":
-        return sessions.complete(session_id, booking)[1]
-    return sessions.cancel(session_id, caller)[1]
+        return sessions.complete(sid, booking, idempotency_key=key, key_location=KEY_LOCATION)[1]
+    return sessions.cancel(sid, caller, idempotency_key=key, key_location=KEY_LOCATION)[1]
 
 
 async def run_async(name: str, arguments: Any, caller: Caller) -> dict:
@@ -153,5 +155,17 @@ def _run_with_connections(name: str, arguments: Any, caller: Caller) -> dict:
         connections.close_all()
 
 
-def result(body: dict) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(body, ensure_ascii=False))], structured_content=body)
+def result(body: dict, *, is_error: bool = False) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(body, ensure_ascii=False))], structured_content=body, is_error=is_error)
+
+
+class UnexpectedError(BookingError):
+    status = 500
+    code = "internal_error"
+    default_detail = "An unexpected error occurred; it has been logged."
+
+
+def error_result(error: BookingError) -> types.CallToolResult:
+    """A refusal (bad arguments, unknown session, reused key) in UCP's error envelope, as the REST
+    binding answers it; a tool error, so a client that reads only is_error still sees it."""
+    return result(sessions.error_answer(error)[1], is_error=True)

@@ -1,7 +1,7 @@
 """The UCP REST binding at /ucp/v1/booking-sessions…, the business profile at /.well-known/ucp and
 the continue page (/pay/<id>) that every session's continue_url opens. Thin adapters over
-sessions.py; errors translate as for the JSON API (booking/api/errors.py), except a session that
-does not exist, which UCP clients read as its error envelope."""
+sessions.py; every refusal (bad input, an unknown session, a reused Idempotency-Key) is UCP's
+error envelope with the JSON API's HTTP status (sessions.error_answer)."""
 
 import logging
 
@@ -15,12 +15,11 @@ from rest_framework.response import Response
 
 from booking.api.base import ApiView
 from booking.callers import Caller
-from booking.errors import BookingError, NotFound, ReservationNotPayable
+from booking.errors import BookingError, NotFound, RateLimited, ReservationNotPayable
 from booking.models import Reservation
 from booking.services import payments
 from booking.services.reservations import get_reservation
 from discovery.ucp import profile, sessions
-from discovery.ucp.present import error_json
 from discovery.views import cacheable_json
 
 logger = logging.getLogger("discovery.ucp")
@@ -40,19 +39,24 @@ class SessionView(ApiView):
     def caller(self) -> Caller:
         return Caller.from_request(Reservation.Source.API, self.request, actor_prefix="ucp")
 
-    def answer(self, operation, *args) -> Response:
+    def answer(self, operation, *args, **kwargs) -> Response:
         try:
-            status, body = operation(*args)
-        except NotFound as error:
-            return Response(error_json([{"type": "error", "code": "not_found", "content": error.detail, "severity": "unrecoverable"}]), status=404)
+            status, body = operation(*args, **kwargs)
+        except BookingError as error:  # bad input, unknown session, a reused key: UCP's error envelope
+            status, body = sessions.error_answer(error)
+            response = Response(body, status=status)
+            if isinstance(error, RateLimited):
+                response["Retry-After"] = str(max(1, int(error.retry_after)))
+            return response
         return Response(body, status=status)
+
+    def key(self) -> str | None:
+        return self.request.headers.get("Idempotency-Key")
 
 
 class BookingSessionsView(SessionView):
     def post(self, request):
-        return self.answer(
-            lambda: sessions.create(request.data, self.caller(), idempotency_key=request.headers.get("Idempotency-Key"), agent_name=ucp_agent(request))
-        )
+        return self.answer(sessions.create, request.data, self.caller(), idempotency_key=self.key(), agent_name=ucp_agent(request))
 
 
 class BookingSessionView(SessionView):
@@ -60,17 +64,17 @@ class BookingSessionView(SessionView):
         return self.answer(sessions.get, session_id)
 
     def put(self, request, session_id: str):
-        return self.answer(sessions.update, session_id, request.data, self.caller())
+        return self.answer(sessions.update, session_id, request.data, self.caller(), idempotency_key=self.key())
 
 
 class CompleteView(SessionView):
     def post(self, request, session_id: str):
-        return self.answer(sessions.complete, session_id, request.data)
+        return self.answer(sessions.complete, session_id, request.data, idempotency_key=self.key())
 
 
 class CancelView(SessionView):
     def post(self, request, session_id: str):
-        return self.answer(sessions.cancel, session_id, self.caller())
+        return self.answer(sessions.cancel, session_id, self.caller(), request.data, idempotency_key=self.key())
 
 
 def ucp_agent(request) -> str | None:

@@ -47,6 +47,9 @@ def test_property_resources_are_markdown_from_the_same_document_as_get_property(
     policies = contents["property://policies"][0].text
     assert document["policies"]["cancellation_policy"] in policies and document["policies"]["house_rules"][0] in policies
     assert f"Check-in from {document['policies']['check_in_from']}" in policies
+    terms = document["payment_terms"]  # the payment section says the owner's terms, as get_property gives them
+    assert document["policies"]["payment_policy"] in policies and f"deposit of {terms['deposit_percent']}% of the total" in policies
+    assert "The full amount is paid when you book" not in policies
     assert document["address"]["street_address"] in contents["property://location"][0].text
     assert "## " in contents["property://faq"][0].text  # one heading per question
 

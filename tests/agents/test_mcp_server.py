@@ -191,6 +191,8 @@ class TestBooking:
 
         prop, availability, link, held = run(book)
         assert prop.structured_content["capacity"]["max_guests"] == 7
+        assert prop.structured_content["payment_terms"]["deposit_percent"] == 30  # the owner's terms, as data
+        assert "deposit of 30%" in prop.structured_content["policies"]["payment_policy"]
         assert availability.structured_content["available"] is True
         assert not link.is_error, link.content
         checkout = link.structured_content

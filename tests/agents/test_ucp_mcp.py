@@ -3,6 +3,7 @@ a live server; every structured result validated against the pinned UCP schemas.
 race of UCP REST, REST and MCP creates for the same nights (one winner), and the byte budgets of
 what agents read (the tool list, the UCP results)."""
 
+import asyncio
 import json
 import re
 import threading
@@ -10,13 +11,14 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urljoin, urlsplit
 
+import mcp_types as types
 import pytest
 import requests
 from mcp import Client
 
 from booking.models import Reservation
-from tests.agents.conftest import TIMEOUT, run, tool_error
-from tests.agents.ucp import booking_body, error_body, session_request
+from tests.agents.conftest import TIMEOUT, run
+from tests.agents.ucp import any_body, booking_body, error_body, session_request
 from tests.dates import future
 
 pytestmark = pytest.mark.live
@@ -27,11 +29,17 @@ SESSION_BUDGET = 6_000  # bytes of one booking session's structured result
 
 
 def call(live_url: str, *calls: tuple[str, dict]):
+    """The tools' results; every UCP result validated against the pinned schemas as it arrives."""
+
     async def go():
         async with Client(live_url + "/mcp") as client:
             return [await client.call_tool(name, arguments) for name, arguments in calls]
 
-    return run(go)
+    results = run(go)
+    for (name, _), result in zip(calls, results, strict=True):
+        if name.endswith("_booking_session"):
+            any_body(result.structured_content)
+    return results
 
 
 def test_the_whole_flow_through_the_mcp_tools(live_url):
@@ -46,7 +54,7 @@ def test_the_whole_flow_through_the_mcp_tools(live_url):
         live_url,
         ("get_booking_session", {"meta": META, "id": sid}),
         ("update_booking_session", {"meta": META, "id": sid, "booking": session_request(47, 4)}),
-        ("complete_booking_session", {"meta": {**META, "idempotency-key": "c1"}, "id": sid}),
+        ("complete_booking_session", {"meta": {**META, "idempotency-key": "c1"}, "id": sid, "booking": {"payment": {}}}),
     )
     assert booking_body(got.structured_content)["id"] == sid
     assert booking_body(updated.structured_content)["stays"][0]["stay_dates"]["start_date"] == str(future(47))
@@ -85,13 +93,30 @@ def test_cancel_taken_dates_and_a_retried_create(live_url):
     assert Reservation.objects.get().status == "cancelled"
 
 
-def test_bad_arguments_are_one_short_tool_error_listing_every_field(live_url):
-    [result] = call(live_url, ("get_booking_session", {"id": 5, "session": "x"}))
-    message, payload = tool_error(result)
-    assert payload["status"] == 422 and sorted(item["loc"][-1] for item in payload["detail"]) == ["id", "session"]
-    assert len(message) < 300
-    [unknown] = call(live_url, ("get_booking_session", {"id": "res_nope"}))
-    assert tool_error(unknown)[1]["code"] == "not_found"
+def test_refusals_are_tool_errors_in_the_ucp_error_envelope(live_url):
+    bad, unknown, unpaid, bad_key = call(
+        live_url,
+        ("get_booking_session", {"id": 5, "session": "x"}),
+        ("get_booking_session", {"id": "res_nope"}),
+        ("complete_booking_session", {"meta": META, "id": "res_nope", "booking": {}}),
+        ("cancel_booking_session", {"meta": {**META, "idempotency-key": ""}, "id": "res_nope"}),
+    )
+    assert [m["path"] for m in error_body(bad_key.structured_content)["messages"]] == ["$.meta['idempotency-key']"]
+    assert bad.is_error and json.loads(bad.content[0].text) == bad.structured_content
+    messages = error_body(bad.structured_content)["messages"]
+    assert sorted((m["path"], m["severity"]) for m in messages) == [("$.id", "recoverable"), ("$.session", "recoverable")]
+    assert unknown.is_error and [m["code"] for m in error_body(unknown.structured_content)["messages"]] == ["not_found"]
+    assert [m["path"] for m in error_body(unpaid.structured_content)["messages"]] == ["$.payment"]
+
+
+def test_a_reused_key_is_an_idempotency_conflict(live_url):
+    create = {"meta": {**META, "idempotency-key": "mcp-reuse"}, "booking": session_request(90)}
+    first, other = call(live_url, ("create_booking_session", create), ("create_booking_session", {**create, "booking": session_request(95)}))
+    sid = booking_body(first.structured_content)["id"]
+    assert other.is_error and error_body(other.structured_content)["messages"][0]["code"] == "idempotency_conflict"
+    stop = {"meta": {**META, "idempotency-key": "mcp-stop"}, "id": sid}
+    cancelled, again = call(live_url, ("cancel_booking_session", stop), ("cancel_booking_session", stop))
+    assert booking_body(again.structured_content) == booking_body(cancelled.structured_content)
 
 
 def test_the_tool_list_fits_its_byte_budget(live_url):
@@ -128,14 +153,15 @@ def test_forty_creates_over_ucp_rest_and_mcp_for_the_same_nights_make_one_hold(l
                     barrier.wait(timeout=60)
                     return await client.call_tool("create_booking_session", {"meta": META, "booking": nights})
 
-            result = run(create)
-            return "mcp:won" if result.structured_content.get("id") else "mcp:" + result.structured_content["messages"][0]["code"]
+            body = any_body(run(create).structured_content)
+            return "mcp:won" if body.get("id") else "mcp:" + body["messages"][0]["code"]
         session = requests.Session()
         session.get(live_url + "/api/v1/health", timeout=TIMEOUT)
         barrier.wait(timeout=60)
         if kind == "ucp":
             response = session.post(live_url + "/ucp/v1/booking-sessions", json=nights, timeout=TIMEOUT)
-            return "ucp:won" if response.status_code == 201 else "ucp:" + response.json()["messages"][0]["code"]
+            body = any_body(response.json())
+            return "ucp:won" if response.status_code == 201 else "ucp:" + body["messages"][0]["code"]
         response = session.post(live_url + "/api/v1/reservations", json=stay, timeout=TIMEOUT)
         return "rest:won" if response.status_code == 201 else f"rest:{response.json().get('code')}"
 
@@ -159,3 +185,15 @@ def test_agents_read_each_thing_once(live_url):
     assert rest_quote["total"] == rest_quote["price_breakdown"]["total"]
     replayed = requests.post(live_url + "/api/v1/reservations", json=stay, headers={"Idempotency-Key": "once-1"}, timeout=TIMEOUT).json()
     assert replayed["id"] == replayed["reservation_id"] == held.structured_content["reservation_id"]  # the stored answer is the REST one
+
+
+def test_an_unexpected_failure_is_the_ucp_error_envelope_too(monkeypatch):
+    from discovery import mcp_server
+
+    async def broken(*arguments):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(mcp_server.ucp_tools, "run_async", broken)
+    params = types.CallToolRequestParams(name="get_booking_session", arguments={"id": "res_x"})
+    result = asyncio.run(mcp_server.call_ucp_tool(None, params))
+    assert result.is_error and [m["code"] for m in error_body(result.structured_content)["messages"]] == ["internal_error"]

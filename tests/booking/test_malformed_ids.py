@@ -22,6 +22,7 @@ from booking.models import Reservation, Review, new_manage_token, new_reservatio
 from booking.services import reviews
 from discovery import mcp_server
 from discovery.a2a_agent import BookingAgentExecutor
+from discovery.ucp.sessions import json_path
 from tests.agents.ucp import error_body, session_request
 from tests.dates import future
 
@@ -162,9 +163,9 @@ class TestMcpTools:
             result = call_tool(tool, {"id": raw[1], **extra})
         assert ran == []
         unknown = call_tool(tool, {"id": "res_unknown", **extra})
-        assert result.is_error and unknown.is_error
-        payload, unknown_payload = json.loads(result.content[1].text), json.loads(unknown.content[1].text)
-        assert payload["status"] == unknown_payload["status"] == 404 and payload["code"] == unknown_payload["code"] == "not_found"
+        assert result.is_error and unknown.is_error  # in UCP's error envelope, as over REST
+        [message], [unknown_message] = error_body(result.structured_content)["messages"], error_body(unknown.structured_content)["messages"]
+        assert message["code"] == unknown_message["code"] == "not_found" and message["severity"] == "unrecoverable"
 
     @pytest.mark.parametrize("tool", ["get_reservation", "release_hold"])
     @pytest.mark.parametrize("raw", MALFORMED, ids=NAMES)
@@ -317,14 +318,13 @@ class TestFreeText:
     @pytest.mark.parametrize("loc", UCP_TEXT, ids=lambda loc: ".".join(str(part) for part in loc))
     def test_ucp_rest(self, client, demo_property, loc, text):
         response = client.post("/ucp/v1/booking-sessions", raw_json(with_text_at(session_request(45), loc, text)), content_type="application/json")
-        assert response.status_code == 422 and response.json()["detail"][0]["loc"] == ["body", *loc]
+        assert response.status_code == 422 and error_body(response.json())["messages"][0]["path"] == json_path(["body", *loc])
         assert not Reservation.objects.exists()
 
     @pytest.mark.parametrize("text", ODD_TEXT.values(), ids=ODD_TEXT.keys())
     def test_ucp_mcp(self, demo_property, text):
         result = call_tool("create_booking_session", {"booking": with_text_at(session_request(45), ["guests", 0, "last_name"], text)})
-        payload = json.loads(result.content[1].text)
-        assert result.is_error and payload["status"] == 422 and payload["detail"][0]["loc"] == ["body", "guests", 0, "last_name"]
+        assert result.is_error and error_body(result.structured_content)["messages"][0]["path"] == "$.guests[0].last_name"
         assert not Reservation.objects.exists()
 
     @pytest.mark.parametrize("field", ["special_requests", "agent_name"])

@@ -57,6 +57,28 @@ class TestProperty:
         assert body["reviews"]["count"] >= 3 and 1 <= body["reviews"]["average_rating"] <= 5
         assert body["national_code"]
 
+    def test_payment_terms_are_the_owners_settings_and_the_payment_policy_says_them(self, api, demo_property):
+        body = api.get("/api/v1/property").json()
+        assert body["payment_terms"] == {
+            "deposit_percent": 30,
+            "balance_due_days": 30,
+            "security_deposit": {"amount": 300.0, "currency": "EUR", "placed_days_before": 1, "released_days_after": 3},
+            "currency": "EUR",
+        }
+        assert body["policies"]["payment_policy"].splitlines() == [
+            "You pay a deposit of 30% of the total when you book and the balance 30 days before check-in, charged to the same card.",
+            "A stay that begins within 30 days is paid in full when you book.",
+            "A refundable security deposit of €300.00 is held on your card 1 day before check-in; it is not part of the total.",
+            "The hold is released 3 days after check-out unless there is damage.",
+        ]
+
+    def test_an_owner_who_takes_no_deposit_is_said_to_take_the_full_amount(self, api, demo_property):
+        demo_property.deposit_percent, demo_property.security_deposit = 0, 0
+        demo_property.save()
+        body = api.get("/api/v1/property").json()
+        assert (body["payment_terms"]["deposit_percent"], body["payment_terms"]["security_deposit"]) == (0, None)
+        assert body["policies"]["payment_policy"] == "The full amount is paid when you book."
+
     def test_the_property_document_is_rebuilt_only_when_something_changes(self, api, demo_property, django_assert_num_queries):
         api.get("/api/v1/property")
         with django_assert_num_queries(1):

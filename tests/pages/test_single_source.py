@@ -45,3 +45,17 @@ def test_the_booking_widget_reads_the_same_endpoints_agents_use(client, site):
     assert '"calendar": "/api/v1/calendar"' in page
     assert '"quote": "/api/v1/quote"' in page
     assert '"checkoutLink": "/api/v1/payments/checkout-link"' in page
+
+
+def test_the_booking_policies_page_says_the_payment_terms_in_its_language(client, api, site):
+    english = api.get("/api/v1/property").json()["policies"]["payment_policy"].splitlines()
+    page = client.get("/booking-policies").content.decode()
+    assert all(line.replace("'", "&#x27;") in page for line in english)
+    italian = client.get("/it/booking-policies").content.decode()
+    assert "paghi un acconto del 30% del totale e il saldo 30 giorni prima del check-in" in italian
+    assert "bloccato sulla tua carta 1 giorno prima del check-in" in italian and english[0] not in italian
+    site.deposit_percent = 100
+    site.save()
+    assert "L&#x27;intero importo si paga al momento della prenotazione." in client.get("/it/booking-policies").content.decode()
+    german, french = client.get("/de/booking-policies").content.decode(), client.get("/fr/booking-policies").content.decode()
+    assert "Der volle Betrag wird bei der Buchung bezahlt." in german and "Le montant total est payé à la réservation." in french

@@ -161,6 +161,12 @@ PROPERTY_EXAMPLE = {
     "capacity": {"max_guests": 7, "bedrooms": 3, "beds": 5, "bathrooms": 2.0, "size_sqm": 135},
     "amenities": [{"name": "Roof terrace with Duomo view", "category": "Outdoor"}],
     "photos": [{"url": "https://example.com/static/img/photos/terrace.svg", "alt": "The roof terrace at sunset", "caption": "The terrace"}],
+    "payment_terms": {
+        "deposit_percent": 30,
+        "balance_due_days": 30,
+        "security_deposit": {"amount": 300.0, "currency": "EUR", "placed_days_before": 1, "released_days_after": 3},
+        "currency": "EUR",
+    },
     "pricing_rules": {
         "currency": "EUR",
         "base_nightly_rate": 290.0,
@@ -212,7 +218,10 @@ PROPERTY_EXAMPLE = {
             {"days_before_arrival": 7, "refund_percent": 50.0},
             {"days_before_arrival": 0, "refund_percent": 0.0},
         ],
-        "payment_policy": "The full amount is paid when you book.",
+        "payment_policy": "You pay a deposit of 30% of the total when you book and the balance 30 days before check-in, charged to the same card.\n"
+        "A stay that begins within 30 days is paid in full when you book.\n"
+        "A refundable security deposit of €300.00 is held on your card 1 day before check-in; it is not part of the total.\n"
+        "The hold is released 3 days after check-out unless there is damage.",
         "hold_minutes": 30,
     },
     "reviews": {

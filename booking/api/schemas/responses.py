@@ -338,7 +338,7 @@ class Policies(s.Serializer):
         many=True,
         help_text="Cancel at least days_before_arrival days before arrival (property's local date): refund_percent % back; the city tax always in full.",
     )
-    payment_policy = s.CharField()
+    payment_policy = s.CharField(help_text="payment_terms in words, a sentence a line.")
     hold_minutes = s.IntegerField(help_text="How long a hold keeps the dates while the guest pays.")
 
 
@@ -369,6 +369,20 @@ class BookingLinks(s.Serializer):
     quote = s.URLField()
 
 
+class PropertySecurityDeposit(s.Serializer):
+    amount = s.FloatField()
+    currency = s.CharField()
+    placed_days_before = s.IntegerField(help_text="The card hold is placed this many days before check-in.")
+    released_days_after = s.IntegerField(help_text="Released this many days after check-out unless the host claims from it.")
+
+
+class PaymentTerms(s.Serializer):
+    deposit_percent = s.IntegerField(help_text="Share of the total paid at booking for a stay more than balance_due_days away; 0 or 100: paid in full.")
+    balance_due_days = s.IntegerField(help_text="The balance is charged to the same card this many days before check-in.")
+    security_deposit = PropertySecurityDeposit(allow_null=True, help_text="A refundable card hold, never part of the total; null: none.")
+    currency = s.CharField()
+
+
 class PropertyResult(s.Serializer):
     id = s.CharField()
     accommodation_type_id = s.CharField(help_text="The whole home's stable id (UCP accommodation_type.id).")
@@ -385,6 +399,7 @@ class PropertyResult(s.Serializer):
     capacity = Capacity()
     amenities = Amenity(many=True)
     photos = Photo(many=True)
+    payment_terms = PaymentTerms(help_text="The owner's payment terms; policies.payment_policy says them in words.")
     pricing_rules = PricingRules()
     policies = Policies()
     reviews = Reviews()
