@@ -665,6 +665,7 @@ class OutboundEmail(models.Model):
         HOLD_REMINDER = "hold_reminder", "Reminder of an unfinished booking"
         DATES_CHANGED = "dates_changed", "Dates changed"
         DEPOSIT_AUTHORISATION_NEEDED = "deposit_auth_needed", "Security deposit hold refused, link to authorise"
+        STAFF_INVITATION = "staff_invitation", "Invitation to the back office"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)

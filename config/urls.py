@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.renderers import OpenApiJsonRenderer2
 from drf_spectacular.views import SpectacularJSONAPIView
 
+from booking.admin.staff_members import PasswordSetView, SetPasswordView
 from booking.api.errors import json_error
 from booking.api.views import ApiIndexView
 from pages.views import not_found
@@ -17,6 +18,10 @@ class OpenApiDocumentView(SpectacularJSONAPIView):
 
 
 urlpatterns = [
+    # The link a new staff member is emailed (booking/services/staff_members.py): Django's password
+    # reset confirmation, under the back office's path so it speaks the back office's language.
+    path(settings.ADMIN_PATH + "set-password/<uidb64>/<token>/", SetPasswordView.as_view(), name="staff_set_password"),
+    path(settings.ADMIN_PATH + "set-password/done/", PasswordSetView.as_view(), name="staff_password_set"),
     path(settings.ADMIN_PATH, admin.site.urls),
     path("api/v1", ApiIndexView.as_view(), name="api-index"),
     path("api/v1/", ApiIndexView.as_view()),
