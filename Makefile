@@ -8,7 +8,7 @@ export HOST PORT
 # The PostgreSQL run of the suite; pytest-django creates and drops test_<name> beside it.
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: run test test-sqlite test-postgres lint lock prepare install bench backup restore
+.PHONY: run test test-sqlite test-postgres lint lock prepare install bench backup restore createsuperuser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,14 @@ lint: $(VENV)/.installed-test
 # The real service: web (granian: site + API + MCP + A2A on one port), Celery worker and beat.
 run: prepare
 	exec $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
+
+# The first owner account, in the database `make run` uses: DATA_DIR and DATABASE_URL are read from the
+# environment (or `make createsuperuser DATA_DIR=...`) as `make run` reads them, and the database is migrated
+# first. Asks for the username, email and password; with DJANGO_SUPERUSER_USERNAME, DJANGO_SUPERUSER_EMAIL and
+# DJANGO_SUPERUSER_PASSWORD set it runs without asking (Django's --noinput).
+createsuperuser: $(VENV)/.installed-run
+	$(BIN)/python manage.py migrate --noinput -v 0
+	$(BIN)/python manage.py createsuperuser $(if $(DJANGO_SUPERUSER_PASSWORD),--noinput)
 
 # axe-core for the accessibility tests, from the npm registry into the virtualenv (not committed).
 AXE_VERSION := 4.14.1

@@ -4,8 +4,13 @@
   blog and partner feeds; reservations (cancel, refund), blocks; the back-office accounts.
 - Staff: runs reservations (review, cancel, refund), blocks and unblocks dates, reads the property,
   feeds and inquiries; cannot change rates or content.
-Give a user a role in the admin (Users → Groups). Idempotent: permissions are reset to these sets.
+Add people with a role from the back office (Users → Add a staff member). Idempotent: permissions
+are reset to these sets. Until an owner account exists, it says how to create one (`make createsuperuser`
+with the DATA_DIR `make run` was given, so the account lands in the same database).
 """
+
+import os
+import shlex
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -45,9 +50,17 @@ class Command(BaseCommand):
             group.permissions.set(permissions)
             self.stdout.write(f"{name}: {permissions.count()} permissions")
         if not get_user_model().objects.filter(is_superuser=True, is_active=True).exists():
-            self.stdout.write(
-                self.style.WARNING(
-                    "No owner account yet. Create the first one with:\n    .venv/bin/python manage.py createsuperuser\n"
-                    "then sign in at /" + settings.ADMIN_PATH + " and give staff accounts the Staff group."
-                )
-            )
+            self.stdout.write(self.style.WARNING(first_owner_reminder()))
+
+
+def first_owner_reminder() -> str:
+    """How to create the first owner account in this database: the same DATA_DIR (spelled out, as
+    the settings resolved it) and DATABASE_URL (not printed: it may hold a password)."""
+    command = "make createsuperuser"
+    if os.environ.get("DATA_DIR"):
+        command = f"DATA_DIR={shlex.quote(str(settings.DATA_DIR))} {command}"
+    same_database = "\n(with the same DATABASE_URL in the environment as now)" if os.environ.get("DATABASE_URL") else ""
+    return (
+        f"No owner account yet. Create the first one with:\n    {command}{same_database}\n"
+        f"then sign in at /{settings.ADMIN_PATH} and add staff from Users → Add a staff member."
+    )
