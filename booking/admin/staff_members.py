@@ -98,6 +98,7 @@ class StaffUserAdmin(UserAdmin):
 
 
 class SetPasswordView(auth_views.PasswordResetConfirmView):
+    template_name = "admin/auth/user/set_password.html"
     success_url = reverse_lazy("staff_password_set")
 
     def get_context_data(self, **kwargs):

@@ -92,10 +92,15 @@ class TestAddingAStaffMember:
         assert signed_in.status_code == 302 and client.get(reverse("admin:index")).status_code == 200
         assert client.get(USERS).status_code == 200  # an Owner manages the accounts
         client.logout()
-        assert not client.get(link_in(email.body), follow=True).context["validlink"]  # used once
+        used = client.get(link_in(email.body), follow=True)  # the link works once
+        assert not used.context["validlink"] and "This link no longer works" in used.content.decode()
 
-    def test_a_staff_member_may_not_add_people(self, client, roles, django_user_model):
+    def test_the_dashboard_offers_it_to_an_owner_in_their_language(self, owner_client, demo_property):
+        assert "Aggiungi un membro dello staff" in owner_client.get(reverse("admin:index"), headers={"accept-language": "it"}).content.decode()
+
+    def test_a_staff_member_may_not_add_people(self, client, roles, django_user_model, demo_property):
         client.force_login(person_with_role(django_user_model, "Staff", "paolo"))
+        assert ADD not in client.get(reverse("admin:index")).content.decode()
         assert client.get(ADD).status_code == 403
         assert client.post(ADD, member()).status_code == 403
         assert not django_user_model.objects.filter(email="Marco.Bianchi@example.com").exists()
