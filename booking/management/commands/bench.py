@@ -456,25 +456,31 @@ class Command(BaseCommand):
             try:
                 self.wait_until_up(base)
                 self.stdout.write(f"[channex] the service with its jobs up at {base}, the Channex double at {api_base}; measuring…")
-                return self.measure_channex(base, api_base, api_key, secret, ids["property"], wanted)
+                results = self.measure_channex(base, api_base, api_key, secret, ids["property"], wanted)
             except Exception:
                 self.stdout.write(f"[channex] the service's log ends with:\n{log.read_text()[-3000:]}")
                 raise
             finally:
                 stop_process_group(process)
+            if "error" in results:
+                # The lines of the service's log that say why (not the tracebacks' frames).
+                said = [line for line in log.read_text().splitlines() if line and not line.startswith((" ", "Traceback", "The above", "During handling"))]
+                results["error"] += ": " + " / ".join(said[-3:])
+                self.stdout.write(f"[channex] {results['error']}")
+            return results
         finally:
             double.terminate()
             double.wait(timeout=10)
 
-    def measure_channex(self, base: str, api_base: str, api_key: str, secret: str, property_id: str, wanted: dict) -> dict:
-        session = requests.Session()
+    def connect_channex(self, session: requests.Session, base: str, api_base: str, api_key: str, secret: str, property_id: str, count: int) -> list:
+        """The webhook created as the host creates it (docs/channex.md, step 9: Channex sends back its
+        headers), free stays found, and the first full sync arrived at the double; the stays."""
         double = api_base.removesuffix("/api/v1") + "/_double"
-        # The webhook as the host creates it (docs/channex.md, step 9): Channex sends back its headers.
         hook: dict[str, Any] = {"property_id": property_id, "callback_url": f"{base}/partner/channex/webhook", "event_mask": "booking"}
         hook |= {"headers": {"X-Channex-Token": secret}, "is_active": True, "send_data": True}
         session.post(f"{api_base}/webhooks", json={"webhook": hook}, headers={"user-api-key": api_key}, timeout=10).raise_for_status()
-        stays = self.free_stays(session, base, sum(wanted.values()))
-        if len(stays) < sum(wanted.values()):
+        stays = self.free_stays(session, base, count)
+        if len(stays) < count:
             self.stdout.write(f"[channex] only {len(stays)} free stays of {CHANNEX_STAY_NIGHTS} nights found: fewer samples")
 
         # The first connection sends the whole window (a full sync): wait until those nights are there.
@@ -484,6 +490,12 @@ class Command(BaseCommand):
 
         if stays and not self.wait_for(full_sync_arrived, 180):
             raise CommandError("the first full sync did not reach the Channex double")
+        return stays
+
+    def measure_channex(self, base: str, api_base: str, api_key: str, secret: str, property_id: str, wanted: dict) -> dict:
+        session = requests.Session()
+        double = api_base.removesuffix("/api/v1") + "/_double"
+        stays = self.connect_channex(session, base, api_base, api_key, secret, property_id, sum(wanted.values()))
         direct, by_webhook, feed_only = (
             stays[: wanted["direct"]],
             stays[wanted["direct"] : wanted["direct"] + wanted["webhook"]],
@@ -511,20 +523,27 @@ class Command(BaseCommand):
             seen = self.wait_for(lambda: not self.site_available(session, base, stay), 120, every=0.02)
             return time.monotonic() - started if seen else None
 
-        results = {
-            "direct_to_channex": summary([hold_reaches_channex(stay) for stay in direct], "a direct hold, until Channex has availability 0 for its nights"),
+        direct_delays: list[float | None] = []
+        webhook_delays: list[float | None] = []
+        lost_delays: list[float | None] = []
+        results: dict[str, Any] = {"schedule": CHANNEX_SCHEDULE, "stay_nights": CHANNEX_STAY_NIGHTS}
+        try:
+            for stay in direct:
+                direct_delays.append(hold_reaches_channex(stay))
+            for stay in by_webhook:
+                webhook_delays.append(platform_booking_closes_calendar(stay))
+            lost_delays = self.lost_webhooks(session, base, double, feed_only)
+            status = session.get(f"{base}/api/v1/partner/status", timeout=10)
+            results["channel_manager_status"] = status.json().get("channel_manager") if status.ok else None
+        except requests.RequestException as error:  # the service stopped: what was measured is kept, and why it stopped
+            results["error"] = f"the service stopped answering ({error.__class__.__name__})"
+        results |= {
+            "direct_to_channex": summary(direct_delays, "a direct hold, until Channex has availability 0 for its nights"),
             "platform_by_webhook": summary(
-                [platform_booking_closes_calendar(stay) for stay in by_webhook],
-                "a platform booking (a new revision, then its webhook), until the site's availability answers false",
+                webhook_delays, "a platform booking (a new revision, then its webhook), until the site's availability answers false"
             ),
-            "platform_feed_only": summary(
-                self.lost_webhooks(session, base, double, feed_only), "a platform booking whose webhook is lost: the feed drain alone"
-            ),
-            "schedule": CHANNEX_SCHEDULE,
-            "stay_nights": CHANNEX_STAY_NIGHTS,
+            "platform_feed_only": summary(lost_delays, "a platform booking whose webhook is lost: the feed drain alone"),
         }
-        status = session.get(f"{base}/api/v1/partner/status", timeout=10)
-        results["channel_manager_status"] = status.json().get("channel_manager") if status.ok else None
         return results
 
     def lost_webhooks(self, session: requests.Session, base: str, double: str, stays: list[tuple[date, date]]) -> list[float | None]:
@@ -589,6 +608,8 @@ class Command(BaseCommand):
             f"\n== {label}: the channel manager (Channex double), seconds ==  the product's schedule: ARI push every {schedule['ari_push_every_s']} s,"
             f" feed drain every {schedule['feed_drain_every_s']} s, job queue polled every {schedule['queue_polled_every_s']} s"
         )
+        if delays.get("error"):
+            self.stdout.write(f"  STOPPED  {delays['error']}")
         self.stdout.write(f"{'':<48}{'samples':>8}{'median':>9}{'worst':>9}{'best':>9}")
         for key, name in (
             ("direct_to_channex", "direct hold → Channex availability 0"),
