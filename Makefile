@@ -85,8 +85,8 @@ test-postgres: $(VENV)/.installed-test
 		echo "PostgreSQL at $(TEST_POSTGRES_URL) is not reachable, and CI never skips it: the lock-control race, the exclusion constraint and the pool tests run only there. Start PostgreSQL or set TEST_POSTGRES_URL." >&2; exit 1; \
 	else echo "PostgreSQL at $(TEST_POSTGRES_URL) is not reachable: the PostgreSQL run is skipped (under CI=true this fails)."; fi
 
-# The service beside plain Django under gunicorn (gthread) and granian (WSGI), under wrk, SQLite and PostgreSQL
-# (docs/performance.md).
+# The service beside plain Django under gunicorn (gthread) and granian (WSGI), under wrk, SQLite and PostgreSQL, and the
+# channel manager's delays against a local Channex test double (docs/performance.md).
 bench: $(VENV)/.installed-run
 	@command -v wrk >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk)
 	$(BIN)/python manage.py bench

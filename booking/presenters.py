@@ -357,21 +357,28 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
 def payment_terms_json(prop: Property, rules: pricing.PricingRules) -> dict:
     """The owner's payment terms as data (DESIGN "Payment terms are data"): every sentence about
     when a guest pays is composed from this, never typed."""
-    deposit = pricing.money(rules.security_deposit)
+    return terms_json(
+        prop, deposit_percent=rules.deposit_percent, balance_due_days=rules.balance_due_days, security_deposit=rules.security_deposit, currency=rules.currency
+    )
+
+
+def terms_json(prop: Property, *, deposit_percent, balance_due_days: int, security_deposit: Decimal, currency: str) -> dict:
+    """The payment_terms shape, of the owner's terms today or of those a stay was held under."""
+    deposit = pricing.money(security_deposit)
     return {
-        "deposit_percent": int(rules.deposit_percent),
-        "balance_due_days": rules.balance_due_days,
+        "deposit_percent": int(deposit_percent),
+        "balance_due_days": balance_due_days,
         "security_deposit": (
             {
                 "amount": number(deposit),
-                "currency": rules.currency,
+                "currency": currency,
                 "placed_days_before": prop.security_deposit_days_before,
                 "released_days_after": prop.security_deposit_release_days,
             }
             if deposit > 0
             else None
         ),
-        "currency": rules.currency,
+        "currency": currency,
     }
 
 

@@ -27,6 +27,10 @@ NOT_FOUND = error("not_found: no booking with this token")
 LIMITED = error("rate_limited: too many unknown tokens from this client (see Retry-After)")
 
 
+def valid_token(manage_token: str) -> str:
+    return validation.validate(validation.BookingPath, {"manage_token": manage_token}, "path")["manage_token"]
+
+
 def private(body: dict) -> Response:
     response = Response(body)
     response["Cache-Control"] = "private, no-store"
@@ -41,7 +45,7 @@ class BookingView(ApiView):
         responses={200: GuestBookingResult, 404: NOT_FOUND, 422: VALIDATION_ERROR, 429: LIMITED},
     )
     def get(self, request, manage_token: str):
-        token = validation.validate(validation.BookingPath, {"manage_token": manage_token}, "path")["manage_token"]
+        token = valid_token(manage_token)
         booking = guest_bookings.booking_for_token(token, client_ip=client_ip(request))
         return private(presenters.guest_booking_json(guest_bookings.guest_booking(booking)))
 
@@ -64,7 +68,7 @@ class CancelBookingView(ApiView):
         examples=[OpenApiExample("Preview", value={"confirm": False}, request_only=True)],
     )
     def post(self, request, manage_token: str):
-        token = validation.validate(validation.BookingPath, {"manage_token": manage_token}, "path")["manage_token"]
+        token = valid_token(manage_token)
         data = self.body(validation.BookingCancel)
         cancellation = guest_bookings.cancel_booking(token, client_ip=client_ip(request), confirm=data["confirm"])
         return private(presenters.cancellation_answer_json(cancellation))
@@ -89,7 +93,7 @@ class ChangeBookingDatesView(ApiView):
         examples=[OpenApiExample("Preview", value={"check_in": "2027-05-17", "check_out": "2027-05-20", "confirm": False}, request_only=True)],
     )
     def post(self, request, manage_token: str):
-        token = validation.validate(validation.BookingPath, {"manage_token": manage_token}, "path")["manage_token"]
+        token = valid_token(manage_token)
         data = self.body(validation.BookingChangeDates)
         answer = guest_bookings.change_booking_dates(
             token, data["check_in"], data["check_out"], client_ip=client_ip(request), confirm=data["confirm"], expected_total=data.get("expected_total")

@@ -1,13 +1,15 @@
 """The back office of the Italian obligations: the owner's settings (arrival instructions in every
 language), each stay's check-in (documents only for users with `italy.view_guest_documents`), the
-police registration per arrival day with its file, and the city-tax and statistics reports per
-month or quarter with their CSV."""
+police registration per arrival day with its file (and one file for a month or a date range), and
+the city-tax and statistics reports per month or quarter with their CSV. Stays are named by their
+lead guest ("Rossi, Mario") and dates, for users who may see guest data; never by their id."""
 
 import re
 from datetime import date, timedelta
 
+from django import forms
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path
@@ -22,14 +24,57 @@ from booking.italy.checkin import masked
 from booking.italy.citytax import month_bounds, quarter_bounds
 from booking.italy.countries import country_name
 from booking.italy.models import CheckIn, Guest, ItalySettings, PoliceRegistration
-from booking.italy.records import upload_file
 
 DOCUMENT_FIELDS = ("document_type", "document_number", "document_issued_in")
 PERIOD = re.compile(r"^([1-9]\d{3})-(?:(0[1-9]|1[0-2])|Q([1-4]))$")
+MONTH = re.compile(r"([1-9]\d{3})-(0[1-9]|1[0-2])")
+ISO_DATE = ["%Y-%m-%d"]  # as the command takes it, and as a browser's date field sends it
+DAY = {"type": "date"}
 
 
 def sees_documents(request) -> bool:
     return request.user.has_perm("italy.view_guest_documents")
+
+
+def sees_guests(request) -> bool:
+    """Guest data (names) is for users who may view guests (both roles of setup_roles)."""
+    return request.user.has_perm("italy.view_guest")
+
+
+class PolicePeriodForm(forms.Form):
+    """A month, or a date range of arrival days (both included): the police file for it, under the
+    same rule as `manage.py alloggiati_file --from --to` (police.check_period)."""
+
+    month = forms.CharField(label=gettext_lazy("Month"), required=False, widget=forms.TextInput(attrs={"placeholder": "2026-06", "size": 8}))
+    first = forms.DateField(
+        label=gettext_lazy("First arrival day"), required=False, input_formats=ISO_DATE, widget=forms.DateInput(format=ISO_DATE[0], attrs=DAY)
+    )
+    last = forms.DateField(
+        label=gettext_lazy("Last arrival day"), required=False, input_formats=ISO_DATE, widget=forms.DateInput(format=ISO_DATE[0], attrs=DAY)
+    )
+
+    def clean(self):
+        super().clean()
+        data = self.cleaned_data
+        if self.errors:
+            return data
+        month, first, last = data.get("month", "").strip(), data.get("first"), data.get("last")
+        if month and (first or last):
+            raise ValidationError(_("Give a month or a date range, not both."))
+        if month:
+            match = MONTH.fullmatch(month)
+            if not match:
+                self.add_error("month", _("Give the month as YYYY-MM, for example 2026-06."))
+                return data
+            first, last = month_bounds(int(match[1]), int(match[2]))
+        elif not (first and last):
+            raise ValidationError(_("Give a month, or the first and the last arrival day."))
+        try:
+            police.check_period(first, last)
+        except police.PeriodRefused as error:
+            raise ValidationError(str(error)) from error
+        data["period"] = (first, last)
+        return data
 
 
 @admin.register(ItalySettings)
@@ -122,13 +167,15 @@ class CheckInAdmin(admin.ModelAdmin):
         if not request.user.has_perm("italy.view_checkin"):
             raise PermissionDenied
         day = _day(request.GET.get("date"))
-        arrivals = police.arrivals_on(day)
+        period_form = PolicePeriodForm(request.GET if request.GET.get("file") == "period" else None)
+        if (request.GET.get("download") or period_form.is_bound) and not sees_documents(request):
+            raise PermissionDenied  # the file carries document numbers
         if request.GET.get("download"):
-            if not sees_documents(request):
-                raise PermissionDenied  # the file carries document numbers
-            response = HttpResponse(upload_file([r for a in arrivals if not a.missing for r in a.records]), content_type="text/plain; charset=ascii")
-            response["Content-Disposition"] = f'attachment; filename="alloggiati-{day:%Y-%m-%d}.txt"'
-            return response
+            return _police_file(day, day)
+        if period_form.is_valid():
+            return _police_file(*period_form.cleaned_data["period"])
+        arrivals = police.arrivals_on(day)
+        names = reports.lead_names([a.reservation for a in arrivals]) if sees_guests(request) else {}
         context = {
             **self.admin_site.each_context(request),
             "title": _("Police registration — arrivals on %(day)s") % {"day": day.strftime("%d/%m/%Y")},
@@ -136,8 +183,17 @@ class CheckInAdmin(admin.ModelAdmin):
             "day": day,
             "previous": day - timedelta(days=1),
             "following": day + timedelta(days=1),
-            "rows": [{"arrival": a, "hours_left": police.hours_left(a.reservation), "deadline": police.deadline(a.reservation)} for a in arrivals],
+            "rows": [
+                {
+                    "arrival": a,
+                    "name": names.get(a.reservation.pk, ""),
+                    "hours_left": police.hours_left(a.reservation),
+                    "deadline": police.deadline(a.reservation),
+                }
+                for a in arrivals
+            ],
             "can_download": sees_documents(request) and any(not a.missing for a in arrivals),
+            "period_form": period_form if sees_documents(request) else None,
         }
         return TemplateResponse(request, "admin/italy/police_day.html", context)
 
@@ -158,6 +214,7 @@ class CheckInAdmin(admin.ModelAdmin):
             response["Content-Disposition"] = f'attachment; filename="{which}-{period}.csv"'
             return response
         tax_rows, total = reports.city_tax_rows(first, last)
+        names = reports.lead_names([stay for stay, _tax in tax_rows]) if sees_guests(request) else {}
         context = {
             **self.admin_site.each_context(request),
             "title": _("City tax and statistics — %(period)s") % {"period": period},
@@ -165,11 +222,20 @@ class CheckInAdmin(admin.ModelAdmin):
             "period": period,
             "first": first,
             "last": last,
-            "tax_rows": tax_rows,
+            "tax_rows": [{"stay": stay, "tax": tax, "name": names.get(stay.pk, "")} for stay, tax in tax_rows],
             "total": total,
             "istat_rows": reports.istat_rows(first, last),
         }
         return TemplateResponse(request, "admin/italy/reports.html", context)
+
+
+def _police_file(first: date, last: date) -> HttpResponse:
+    """The upload file for arrivals from first to last, as `manage.py alloggiati_file` prints it."""
+    text, _missing = police.period_file(first, last)
+    response = HttpResponse(text, content_type="text/plain; charset=ascii")
+    span = f"{first:%Y-%m-%d}" if first == last else f"{first:%Y-%m-%d}_{last:%Y-%m-%d}"
+    response["Content-Disposition"] = f'attachment; filename="alloggiati-{span}.txt"'
+    return response
 
 
 def _day(value: str | None) -> date:

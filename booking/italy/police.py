@@ -1,10 +1,12 @@
 """The police registration of a day's arrivals (art. 109 TULPS: within 24 hours of arrival):
-which stays are ready, which still miss data, and the Alloggiati Web upload file."""
+which stays are ready, which still miss data, and the Alloggiati Web upload file, for a day or
+for any period of at most a year (one file, arrivals in date order)."""
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from booking.italy.models import CheckIn, Guest, PoliceRegistration
 from booking.italy.records import GuestRecord, party_records, upload_file
@@ -12,6 +14,12 @@ from booking.italy.tables import DOCUMENT_CODES, tables
 from booking.models import Reservation
 
 DEADLINE_HOURS = 24
+MAX_PERIOD_DAYS = 366  # "at most a year", a leap year included
+
+
+class PeriodRefused(ValueError):
+    """A period the police file is not built for: reversed, or longer than a year. The message is
+    translatable: the command prints it in English, the back office in the reader's language."""
 
 
 @dataclass
@@ -61,16 +69,41 @@ def arrival(reservation: Reservation) -> Arrival:
     return found
 
 
-def arrivals_on(day: date) -> list[Arrival]:
-    stays = Reservation.objects.filter(status=Reservation.Status.CONFIRMED, check_in=day).select_related("property").order_by("created_at")
+def check_period(first: date, last: date) -> None:
+    """Raise PeriodRefused unless first..last (both included) is a period the file is built for."""
+    if last < first:
+        raise PeriodRefused(_("The period ends before it begins."))
+    days = (last - first).days + 1
+    if days > MAX_PERIOD_DAYS:
+        raise PeriodRefused(_("A period is at most a year (%(max)d days); this one is %(days)d days.") % {"max": MAX_PERIOD_DAYS, "days": days})
+
+
+def arrivals_between(first: date, last: date) -> list[Arrival]:
+    """Every confirmed stay arriving from first to last (both included), in arrival-date order."""
+    check_period(first, last)
+    stays = (
+        Reservation.objects.filter(status=Reservation.Status.CONFIRMED, check_in__gte=first, check_in__lte=last)
+        .select_related("property")
+        .order_by("check_in", "created_at")
+    )
     return [arrival(r) for r in stays]
+
+
+def arrivals_on(day: date) -> list[Arrival]:
+    return arrivals_between(day, day)
+
+
+def period_file(first: date, last: date) -> tuple[str, list[Arrival]]:
+    """The period's upload file (every complete stay in arrival-date order, each party's lead first:
+    the days' files joined by CRLF) and the stays missing data. Raises PeriodRefused."""
+    found = arrivals_between(first, last)
+    records = [record for a in found if not a.missing for record in a.records]
+    return upload_file(records), [a for a in found if a.missing]
 
 
 def day_file(day: date) -> tuple[str, list[Arrival]]:
     """The day's upload file (every complete stay, each party's lead first) and the stays missing data."""
-    found = arrivals_on(day)
-    records = [record for a in found if not a.missing for record in a.records]
-    return upload_file(records), [a for a in found if a.missing]
+    return period_file(day, day)
 
 
 def deadline(reservation: Reservation) -> datetime:

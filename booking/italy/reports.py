@@ -23,6 +23,23 @@ def stays_overlapping(first: date, last: date):
     )
 
 
+def lead_name(last_name: str, first_name: str) -> str:
+    """A stay as staff read it in a report: its lead guest, "Rossi, Mario"."""
+    return ", ".join(part for part in (last_name.strip(), first_name.strip()) if part)
+
+
+def lead_names(stays) -> dict[str, str]:
+    """Each stay's lead guest ("Rossi, Mario"): the check-in's lead when given, else the booker's
+    name; "" for a stay without either (an iCal block). One query."""
+    leads = {
+        reservation_id: lead_name(last, first)
+        for reservation_id, last, first in Guest.objects.filter(check_in__reservation__in=[s.pk for s in stays], position=0).values_list(
+            "check_in__reservation_id", "last_name", "first_name"
+        )
+    }
+    return {stay.pk: leads.get(stay.pk) or lead_name(stay.guest_last_name, stay.guest_first_name) for stay in stays}
+
+
 def _guests_by_stay(stays) -> dict[str, list[Guest]]:
     found: dict[str, list[Guest]] = defaultdict(list)
     for guest in Guest.objects.filter(check_in__reservation__in=[s.pk for s in stays], check_in__completed_at__isnull=False).select_related("check_in"):

@@ -88,9 +88,15 @@ def cancel_booking(token: str, *, client_ip: str | None, confirm: bool) -> Cance
             raise InvalidTransition("The stay has begun; to change it, contact the host.")
         return Cancellation(preview, False, preview.refund_if_cancelled_now)
     already = reservation.status == Reservation.Status.CANCELLED
-    refund = Decimal("0.00") if already else refund_if_cancelled(reservation).amount
     cancelled = cancel_by_guest(token)
+    # What this cancellation gives back, made or still pending at the provider (never more than
+    # what is refundable, which the policy's figure may exceed after a staff refund).
+    refund = Decimal("0.00") if already else given_back(cancelled) - given_back(reservation)
     return Cancellation(guest_booking(cancelled), not already, refund)
+
+
+def given_back(reservation: Reservation) -> Decimal:
+    return reservation.amount_refunded + reservation.refund_pending
 
 
 @dataclass(frozen=True)

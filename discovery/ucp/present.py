@@ -16,7 +16,7 @@ from booking import accepted_terms, pricing
 from booking.models import Property, Reservation
 from booking.payments.ledger import to_cents
 from booking.payments.schedule import payment_schedule
-from booking.presenters import mask_email, mask_phone, payment_policy_lines
+from booking.presenters import mask_email, mask_phone, payment_policy_lines, terms_json
 from booking.selectors import accepted_tiers
 from discovery.ucp import profile
 
@@ -129,23 +129,13 @@ def accepted_payment_terms(reservation: Reservation) -> dict:
     was held under: the deposit, balance and security deposit it accepted."""
     accepted = reservation.accepted_terms or {}
     schedule = accepted_terms.payment_terms(accepted)
-    deposit = accepted_terms.security_deposit(accepted)
-    prop = reservation.property
-    return {
-        "deposit_percent": int(schedule.deposit_percent),
-        "balance_due_days": schedule.balance_due_days,
-        "security_deposit": (
-            {
-                "amount": float(deposit),
-                "currency": reservation.currency,
-                "placed_days_before": prop.security_deposit_days_before,
-                "released_days_after": prop.security_deposit_release_days,
-            }
-            if deposit > 0
-            else None
-        ),
-        "currency": reservation.currency,
-    }
+    return terms_json(
+        reservation.property,
+        deposit_percent=schedule.deposit_percent,
+        balance_due_days=schedule.balance_due_days,
+        security_deposit=accepted_terms.security_deposit(accepted),
+        currency=reservation.currency,
+    )
 
 
 def stay_json(reservation: Reservation, totals: list[dict]) -> dict:

@@ -1,4 +1,4 @@
-"""Fixtures for the Channex tests: the local Channex-compatible server (fake_channex.py) with the
+"""Fixtures for the Channex tests: the local Channex-compatible server (partner_sync/channex_double.py) with the
 connection's settings pointing at it."""
 
 from importlib import import_module
@@ -8,9 +8,9 @@ from django.db import connections
 
 from booking.selectors import today
 from partner_sync.channex import push
+from partner_sync.channex_double import FakeChannexServer
 from partner_sync.models import ChannexConnection
 from tests.conftest import is_postgresql
-from tests.partner_sync.fake_channex import FakeChannexServer
 
 WEBHOOK_SECRET = "whsec-channex-4f1c2b9e7d"
 

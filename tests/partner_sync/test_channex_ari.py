@@ -1,6 +1,6 @@
 """ARI out: what can be sold, and its price, reaches Channex coalesced, within seconds.
 
-Driven through the local Channex-compatible server (fake_channex.py), as the 6-second job runs."""
+Driven through the local Channex-compatible server (partner_sync/channex_double.py), as the 6-second job runs."""
 
 from datetime import timedelta
 from decimal import Decimal

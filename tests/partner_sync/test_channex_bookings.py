@@ -1,7 +1,7 @@
 """Bookings in: a platform's booking reaches the calendar from Channex, by webhook or by the feed,
 applied once, in order, acknowledged after it is stored; an overbooking is stored and shouted about.
 
-Driven through the local Channex-compatible server (fake_channex.py)."""
+Driven through the local Channex-compatible server (partner_sync/channex_double.py)."""
 
 import json
 from datetime import timedelta

@@ -13,24 +13,35 @@ Then a year of use is added to the same data through the service's own interface
 listing platform's calendar through the iCal import, holds made and released through the hold
 service, holds left live: `--seed-a-year`, run in the database's environment) and the project is
 measured again: each read before and after, with its ratio (GROWTH_TARGETS).
+
+Last (unless --no-channex), the channel manager's delays, with the service as `make run` runs it
+(web, Celery worker and beat, the product's schedule) connected to a local Channex test double
+started as a process of its own (`python -m partner_sync.channex_double`): how long a direct hold
+takes to reach Channex as availability 0, and a platform booking to close the site's calendar, by
+webhook and by the feed drain alone (median and worst; CHANNEX_RUNS).
 docs/performance.md has the figures; the JSON is written under bench-results/ (git-ignored).
 """
 
 import json
 import os
+import random
 import re
+import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 import requests
 from django.conf import settings
@@ -56,6 +67,12 @@ HOME_TIMES_PROPERTY = 5
 # platform's calendar, holds made and released, holds still live.
 A_YEAR = {"partner_blocks": 150, "released_holds": 600, "live_holds": 40}
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# The Channex section: direct holds and platform bookings by webhook, one after the other; platform
+# bookings whose webhook is lost (only the feed drain, every 60 s, brings them) overlap in one window.
+CHANNEX_RUNS = {"direct": 20, "webhook": 20, "feed_only": 5}
+CHANNEX_STAY_NIGHTS = 3
+# The product's schedule (config/celery.py), which bounds the delays; the bench never changes it.
+CHANNEX_SCHEDULE = {"ari_push_every_s": 6, "feed_drain_every_s": 60, "queue_polled_every_s": 1.0}
 
 
 def free_port() -> int:
@@ -194,6 +211,12 @@ class Command(BaseCommand):
         parser.add_argument("--skip-postgres", action="store_true")
         parser.add_argument("--servers", default="project,gunicorn,granian", help="comma-separated, of: project, gunicorn, granian")
         parser.add_argument("--no-growth", action="store_true", help="skip the second measurement after a year of use")
+        parser.add_argument("--no-channex", action="store_true", help="skip the channel manager's delays (the Channex section)")
+        parser.add_argument(
+            "--channex-runs",
+            default=",".join(f"{k}={v}" for k, v in CHANNEX_RUNS.items()),
+            help="samples per direction of the Channex section: direct=N,webhook=N,feed_only=N (0 skips one)",
+        )
         parser.add_argument("--seed-a-year", action="store_true", help="add a year of use to this database (DATABASE_URL / DATA_DIR) and stop")
 
     def handle(self, *args, **options):
@@ -205,15 +228,19 @@ class Command(BaseCommand):
         RESULTS.mkdir(exist_ok=True)
         runs: dict[str, dict] = {}
         growth: dict[str, dict | None] = {}
-        runs["sqlite"], growth["sqlite"] = self.run_database(None, options)
+        channex: dict[str, dict | None] = {}
+        runs["sqlite"], growth["sqlite"], channex["sqlite"] = self.run_database(None, options)
         if not options["skip_postgres"]:
             url = self.fresh_postgres(options["postgres_url"])
             if url:
-                runs["postgresql"], growth["postgresql"] = self.run_database(url, options)
+                runs["postgresql"], growth["postgresql"], channex["postgresql"] = self.run_database(url, options)
         for label, servers in runs.items():
-            self.print_table(label, servers)
+            if servers:
+                self.print_table(label, servers)
             if grown := growth.get(label):
                 self.print_growth(label, servers["project"], grown)
+            if delays := channex.get(label):
+                self.print_channex(label, delays)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         report = {
             "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
@@ -221,6 +248,7 @@ class Command(BaseCommand):
             "budgets": {**BUDGETS, "cpu_target_times_cheaper_reference": CPU_TARGET},
             "runs": runs,
             "after_a_year": growth,
+            "channex": channex,
         }
         for name in (f"bench-{stamp}.json", "latest.json"):
             (RESULTS / name).write_text(json.dumps(report, indent=2))
@@ -241,9 +269,9 @@ class Command(BaseCommand):
             return None
         return url
 
-    def run_database(self, database_url: str | None, options) -> tuple[dict, dict | None]:
+    def run_database(self, database_url: str | None, options) -> tuple[dict, dict | None, dict | None]:
         """The demo property loaded once, then served by each server in turn; then, with a year of
-        use added, by the project again."""
+        use added, by the project again; then the Channex section on the same data."""
         label = "postgresql" if database_url else "sqlite"
         data_dir = Path(tempfile.mkdtemp(prefix=f"bench-{label}-"))
         env = {**os.environ, "DATA_DIR": str(data_dir), "DEBUG": "false", "BOOKING_RATE_LIMIT": "off"}
@@ -257,23 +285,25 @@ class Command(BaseCommand):
             if database_url:
                 self.settle_postgres(database_url)
             results = {}
-            for server in options["servers"].split(","):
+            for server in filter(None, options["servers"].split(",")):
                 port = free_port()
                 base = f"http://127.0.0.1:{port}"
                 server_env = {**env, "BASE_URL": base, "PORT": str(port)}
                 command = server_commands(port=port, workers=options["workers"], threads=settings.WEB_THREADS)[server]
                 results[server] = self.run_server(server, command, server_env, base, options, database=database_url or str(data_dir / "db.sqlite3"))
-            if options["no_growth"] or "project" not in results:
-                return results, None
-            seeded = subprocess.run([*manage, "bench", "--seed-a-year"], env=env, cwd=ROOT, check=True, capture_output=True, text=True)
-            self.stdout.write(f"[{label}] a year of use added: {seeded.stdout.strip()}")
-            if database_url:
-                self.settle_postgres(database_url)
-            port = free_port()
-            base = f"http://127.0.0.1:{port}"
-            command = server_commands(port=port, workers=options["workers"], threads=settings.WEB_THREADS)["project"]
-            after = self.run_server("project", command, {**env, "BASE_URL": base, "PORT": str(port)}, base, options, database="", full=False)
-            return results, {"seeded": json.loads(seeded.stdout.strip().splitlines()[-1]), "project": after}
+            growth = None
+            if not options["no_growth"] and "project" in results:
+                seeded = subprocess.run([*manage, "bench", "--seed-a-year"], env=env, cwd=ROOT, check=True, capture_output=True, text=True)
+                self.stdout.write(f"[{label}] a year of use added: {seeded.stdout.strip()}")
+                if database_url:
+                    self.settle_postgres(database_url)
+                port = free_port()
+                base = f"http://127.0.0.1:{port}"
+                command = server_commands(port=port, workers=options["workers"], threads=settings.WEB_THREADS)["project"]
+                after = self.run_server("project", command, {**env, "BASE_URL": base, "PORT": str(port)}, base, options, database="", full=False)
+                growth = {"seeded": json.loads(seeded.stdout.strip().splitlines()[-1]), "project": after}
+            delays = None if options["no_channex"] else self.run_channex(label, env, data_dir, options)
+            return results, growth, delays
         finally:
             shutil.rmtree(data_dir, ignore_errors=True)
 
@@ -390,6 +420,209 @@ class Command(BaseCommand):
             "p99_ms": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 1),
         }
 
+    # --- The channel manager's delays (Channex) ---------------------------------------------------------
+
+    def run_channex(self, label: str, env: dict, data_dir: Path, options) -> dict:
+        """The service as `make run` runs it (web, Celery worker and beat, on the product's schedule),
+        connected to the local Channex test double run as a process of its own; the delays measured
+        from outside both, through their HTTP interfaces."""
+        wanted = {**CHANNEX_RUNS, **{k: int(v) for k, v in (pair.split("=") for pair in options["channex_runs"].split(",") if pair)}}
+        ids = {name: str(uuid.uuid4()) for name in ("property", "room_type", "rate_plan")}
+        api_key, secret = secrets.token_urlsafe(16), secrets.token_urlsafe(24)
+        double_command = [sys.executable, "-m", "partner_sync.channex_double", "--api-key", api_key]
+        double_command += [arg for name, value in ids.items() for arg in (f"--{name.replace('_', '-')}-id", value)]
+        double = subprocess.Popen(double_command, cwd=ROOT, stdout=subprocess.PIPE, text=True, start_new_session=True)
+        log = data_dir / "channex-serve.log"
+        try:
+            api_base = (double.stdout.readline() if double.stdout else "").strip()
+            if not api_base.startswith("http://127.0.0.1:"):
+                raise CommandError("the Channex test double did not start")
+            port = free_port()
+            base = f"http://127.0.0.1:{port}"
+            server_env = {
+                **env,
+                "BASE_URL": base,
+                "PORT": str(port),
+                "CHANNEX_API_BASE": api_base,
+                "CHANNEX_API_KEY": api_key,
+                "CHANNEX_PROPERTY_ID": ids["property"],
+                "CHANNEX_ROOM_TYPE_ID": ids["room_type"],
+                "CHANNEX_RATE_PLAN_ID": ids["rate_plan"],
+                "CHANNEX_WEBHOOK_SECRET": secret,
+            }
+            command = [sys.executable, str(ROOT / "manage.py"), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(options["workers"])]
+            with log.open("w") as output:
+                process = subprocess.Popen(command, env=server_env, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+            try:
+                self.wait_until_up(base)
+                self.stdout.write(f"[channex] the service with its jobs up at {base}, the Channex double at {api_base}; measuring…")
+                results = self.measure_channex(base, api_base, api_key, secret, ids["property"], wanted)
+            except Exception:
+                self.stdout.write(f"[channex] the service's log ends with:\n{log.read_text()[-3000:]}")
+                raise
+            finally:
+                stop_process_group(process)
+            if "error" in results:
+                # The lines of the service's log that say why (not the tracebacks' frames).
+                said = [line for line in log.read_text().splitlines() if line and not line.startswith((" ", "Traceback", "The above", "During handling"))]
+                results["error"] += ": " + " / ".join(said[-3:])
+                self.stdout.write(f"[channex] {results['error']}")
+            return results
+        finally:
+            double.terminate()
+            double.wait(timeout=10)
+
+    def connect_channex(self, session: requests.Session, base: str, api_base: str, api_key: str, secret: str, property_id: str, count: int) -> list:
+        """The webhook created as the host creates it (docs/channex.md, step 9: Channex sends back its
+        headers), free stays found, and the first full sync arrived at the double; the stays."""
+        double = api_base.removesuffix("/api/v1") + "/_double"
+        hook: dict[str, Any] = {"property_id": property_id, "callback_url": f"{base}/partner/channex/webhook", "event_mask": "booking"}
+        hook |= {"headers": {"X-Channex-Token": secret}, "is_active": True, "send_data": True}
+        session.post(f"{api_base}/webhooks", json={"webhook": hook}, headers={"user-api-key": api_key}, timeout=10).raise_for_status()
+        stays = self.free_stays(session, base, count)
+        if len(stays) < count:
+            self.stdout.write(f"[channex] only {len(stays)} free stays of {CHANNEX_STAY_NIGHTS} nights found: fewer samples")
+
+        # The first connection sends the whole window (a full sync): wait until those nights are there.
+        def full_sync_arrived() -> bool:
+            received = self.double_availability(session, double, stays[0][0], stays[-1][1])
+            return all(received.get(str(stay[0] + timedelta(days=i))) == 1 for stay in stays for i in range(CHANNEX_STAY_NIGHTS))
+
+        if stays and not self.wait_for(full_sync_arrived, 180):
+            raise CommandError("the first full sync did not reach the Channex double")
+        return stays
+
+    def measure_channex(self, base: str, api_base: str, api_key: str, secret: str, property_id: str, wanted: dict) -> dict:
+        session = requests.Session()
+        double = api_base.removesuffix("/api/v1") + "/_double"
+        stays = self.connect_channex(session, base, api_base, api_key, secret, property_id, sum(wanted.values()))
+        direct, by_webhook, feed_only = (
+            stays[: wanted["direct"]],
+            stays[wanted["direct"] : wanted["direct"] + wanted["webhook"]],
+            stays[wanted["direct"] + wanted["webhook"] :],
+        )
+
+        def hold_reaches_channex(stay: tuple[date, date]) -> float | None:
+            time.sleep(random.uniform(0, CHANNEX_SCHEDULE["ari_push_every_s"]))  # any moment of the push's period
+            started = time.monotonic()
+            answer = session.post(f"{base}/api/v1/reservations", json={"check_in": str(stay[0]), "check_out": str(stay[1])}, timeout=30)
+            if answer.status_code != 201:
+                self.stdout.write(f"[channex] hold refused ({answer.status_code}): {answer.text[:200]}")
+                return None
+            seen = self.wait_for(lambda: all(v == 0 for v in self.double_availability(session, double, *stay).values()), 120, every=0.02)
+            return time.monotonic() - started if seen else None
+
+        def platform_booking_closes_calendar(stay: tuple[date, date]) -> float | None:
+            time.sleep(random.uniform(0, CHANNEX_SCHEDULE["queue_polled_every_s"]))
+            created = session.post(f"{double}/bookings", json={"arrival": str(stay[0]), "departure": str(stay[1]), "ota": "BDC"}, timeout=10).json()
+            started = time.monotonic()
+            webhook = created["webhook"]
+            answer = session.post(f"{base}/partner/channex/webhook", json=webhook["body"], headers=webhook["headers"], timeout=10)
+            if answer.status_code != 200:
+                self.stdout.write(f"[channex] webhook answered {answer.status_code}: {answer.text[:200]}")
+            seen = self.wait_for(lambda: not self.site_available(session, base, stay), 120, every=0.02)
+            return time.monotonic() - started if seen else None
+
+        direct_delays: list[float | None] = []
+        webhook_delays: list[float | None] = []
+        lost_delays: list[float | None] = []
+        results: dict[str, Any] = {"schedule": CHANNEX_SCHEDULE, "stay_nights": CHANNEX_STAY_NIGHTS}
+        try:
+            for stay in direct:
+                direct_delays.append(hold_reaches_channex(stay))
+            for stay in by_webhook:
+                webhook_delays.append(platform_booking_closes_calendar(stay))
+            lost_delays = self.lost_webhooks(session, base, double, feed_only)
+            status = session.get(f"{base}/api/v1/partner/status", timeout=10)
+            results["channel_manager_status"] = status.json().get("channel_manager") if status.ok else None
+        except requests.RequestException as error:  # the service stopped: what was measured is kept, and why it stopped
+            results["error"] = f"the service stopped answering ({error.__class__.__name__})"
+        results |= {
+            "direct_to_channex": summary(direct_delays, "a direct hold, until Channex has availability 0 for its nights"),
+            "platform_by_webhook": summary(
+                webhook_delays, "a platform booking (a new revision, then its webhook), until the site's availability answers false"
+            ),
+            "platform_feed_only": summary(lost_delays, "a platform booking whose webhook is lost: the feed drain alone"),
+        }
+        return results
+
+    def lost_webhooks(self, session: requests.Session, base: str, double: str, stays: list[tuple[date, date]]) -> list[float | None]:
+        """Platform bookings put in the double at random moments of one drain period, no webhook
+        sent; each measured from its own moment (they overlap: one drain may bring several)."""
+        period = CHANNEX_SCHEDULE["feed_drain_every_s"]
+        moments = sorted(random.uniform(0, period) for _ in stays)
+        waiting: dict[tuple[date, date], float] = {}
+        delays: dict[tuple[date, date], float] = {}
+        begun = time.monotonic()
+        upcoming = list(zip(moments, stays, strict=True))
+        while (upcoming or waiting) and time.monotonic() - begun < period * 3:
+            while upcoming and time.monotonic() - begun >= upcoming[0][0]:
+                _, stay = upcoming.pop(0)
+                session.post(f"{double}/bookings", json={"arrival": str(stay[0]), "departure": str(stay[1]), "ota": "ABB"}, timeout=10).raise_for_status()
+                waiting[stay] = time.monotonic()
+            for stay, started in list(waiting.items()):
+                if not self.site_available(session, base, stay):
+                    delays[stay] = time.monotonic() - started
+                    del waiting[stay]
+            time.sleep(0.1)
+        return [delays.get(stay) for stay in stays]
+
+    @staticmethod
+    def free_stays(session: requests.Session, base: str, count: int) -> list[tuple[date, date]]:
+        """Stays the site answers as free, a night apart, from three weeks on (asked to the service:
+        whatever the runs before left taken, a year of use included, is skipped)."""
+        stays: list[tuple[date, date]] = []
+        day, last = date.today() + timedelta(days=21), date.today() + timedelta(days=480)
+        while len(stays) < count and day < last:
+            stay = (day, day + timedelta(days=CHANNEX_STAY_NIGHTS))
+            if Command.site_available(session, base, stay):
+                stays.append(stay)
+                day = stay[1] + timedelta(days=1)
+            else:
+                day += timedelta(days=1)
+        return stays
+
+    @staticmethod
+    def site_available(session: requests.Session, base: str, stay: tuple[date, date]) -> bool:
+        answer = session.get(f"{base}/api/v1/availability", params={"check_in": str(stay[0]), "check_out": str(stay[1]), "guests": "2"}, timeout=10)
+        return answer.ok and bool(answer.json().get("available"))
+
+    @staticmethod
+    def double_availability(session: requests.Session, double: str, check_in: date, check_out: date) -> dict:
+        """The availability the double has received for the nights [check_in, check_out)."""
+        params = {"date_from": str(check_in), "date_to": str(check_out - timedelta(days=1))}
+        return session.get(f"{double}/availability", params=params, timeout=10).json()
+
+    @staticmethod
+    def wait_for(condition, timeout: float, every: float = 0.1) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if condition():
+                return True
+            time.sleep(every)
+        return False
+
+    def print_channex(self, label: str, delays: dict) -> None:
+        schedule = delays["schedule"]
+        self.stdout.write(
+            f"\n== {label}: the channel manager (Channex double), seconds ==  the product's schedule: ARI push every {schedule['ari_push_every_s']} s,"
+            f" feed drain every {schedule['feed_drain_every_s']} s, job queue polled every {schedule['queue_polled_every_s']} s"
+        )
+        if delays.get("error"):
+            self.stdout.write(f"  STOPPED  {delays['error']}")
+        self.stdout.write(f"{'':<48}{'samples':>8}{'median':>9}{'worst':>9}{'best':>9}")
+        for key, name in (
+            ("direct_to_channex", "direct hold → Channex availability 0"),
+            ("platform_by_webhook", "platform booking → calendar closed (webhook)"),
+            ("platform_feed_only", "platform booking → calendar closed (feed only)"),
+        ):
+            figures = delays[key]
+            if not figures["samples"]:
+                self.stdout.write(f"{name:<48}{0:>8}")
+                continue
+            line = f"{name:<48}{len(figures['samples']):>8}{figures['median_s']:>9.2f}{figures['worst_s']:>9.2f}{figures['best_s']:>9.2f}"
+            self.stdout.write(line + (f"  ({figures['missed']} not seen within the wait)" if figures["missed"] else ""))
+
     def print_table(self, label: str, servers: dict) -> None:
         references = [name for name in ("gunicorn", "granian") if name in servers]
         self.stdout.write(f"\n== {label} ==  CPU ms/request and req/s, {', '.join(servers)}")
@@ -452,6 +685,15 @@ class Command(BaseCommand):
         growth["targets_met"] = checks
         for text, ok in checks.items():
             self.stdout.write(f"  {'PASS' if ok else 'MISS'}  {text}")
+
+
+def summary(delays: list[float | None], what: str) -> dict:
+    """Median and worst of the delays seen (seconds); `missed` counts the runs never seen."""
+    seen = sorted(round(d, 3) for d in delays if d is not None)
+    figures = {"what": what, "samples": seen, "missed": len(delays) - len(seen)}
+    if seen:
+        figures |= {"median_s": round(statistics.median(seen), 2), "worst_s": seen[-1], "best_s": seen[0]}
+    return figures
 
 
 def seed_a_year() -> dict:

@@ -1,5 +1,9 @@
-"""A small Channex-compatible HTTP server for tests, written from /work/shared/channex/README.md
-(the contract the engine follows), driven through the real client by pointing CHANNEX_API_BASE at it.
+"""A local test double of Channex: a small Channex-compatible HTTP server, written from the
+project's channex/README.md (the contract the engine follows), driven through the real client by
+pointing CHANNEX_API_BASE at it. Never used by the service itself: the tests run it in their own
+process (`FakeChannexServer`), and `manage.py bench` runs it as a process of its own
+(`python -m partner_sync.channex_double`), reading its state through `/_double/` (below). Standard
+library only, and no import of the project's code, so it starts without Django.
 
 What it implements, as the README describes it:
 - authentication by the `user-api-key` header (a missing or wrong key: 401 `unauthorized`);
@@ -14,13 +18,20 @@ What it implements, as the README describes it:
   (`webhook_request`), sending back the headers configured on it;
 - the error envelope `{"errors": {"code", "title"}}`.
 
+What the bench can do, over HTTP under `/_double/` (no key; the double listens on 127.0.0.1 only):
+`GET /_double/availability?date_from=…&date_to=…` (inclusive) the availability received per date
+(`null` when none was), `POST /_double/bookings` `{"arrival", "departure", "ota"}` a platform's new
+booking: the revision, and the body and headers Channex would POST to the active webhook.
+
 What tests can do: inject statuses (`fail_next(429)`, `fail_next(500, times=3)`, for one path
 prefix or all), slow every answer (`delay_seconds`), and add revisions as a platform would
 (`book`, `modify`, `cancel`).
 """
 
+import argparse
 import json
 import secrets
+import signal
 import threading
 import time
 import uuid
@@ -194,6 +205,25 @@ class FakeChannex:
         with self.lock:
             return self.availability.get(night)
 
+    # --- The bench's side (`/_double/`, when the double runs as a process of its own) -----------------
+    def control(self, method: str, path: str, query: dict[str, str], raw: bytes) -> tuple[int, dict]:
+        """What `manage.py bench` reads and arranges over HTTP: never recorded as a call."""
+        try:
+            if method == "GET" and path == "/_double/availability":
+                first, last = date.fromisoformat(query["date_from"]), date.fromisoformat(query["date_to"])
+                nights = [first + timedelta(days=i) for i in range((last - first).days + 1)]
+                with self.lock:
+                    return 200, {night.isoformat(): self.availability.get(night) for night in nights}
+            if method == "POST" and path == "/_double/bookings":
+                body = json.loads(raw or b"{}")
+                arrival, departure = date.fromisoformat(body["arrival"]), date.fromisoformat(body["departure"])
+                revision = self.book(arrival=arrival, departure=departure, ota=str(body.get("ota") or "BDC"))
+                webhook, headers = self.webhook_request(revision)
+                return 201, {"revision": _public(revision), "webhook": {"body": webhook, "headers": headers}}
+        except (KeyError, TypeError, ValueError):
+            return 400, _error("bad_request", "Bad Request")
+        return 404, _error("not_found", "Not Found")
+
     # --- The HTTP side -----------------------------------------------------------------------------
     def handle(self, method: str, path: str, query: dict[str, str], raw: bytes, headers: dict[str, str]) -> tuple[int, dict]:
         try:
@@ -289,7 +319,7 @@ class FakeChannex:
             return {"property_id": ["is invalid"]}
         if entry.get("rate_plan_id") != self.rate_plan_id:
             return {"rate_plan_id": ["is invalid"]}
-        changes = {}
+        changes: dict[str, Decimal | int | bool] = {}
         if "rate" in entry:
             rate = entry["rate"]
             if isinstance(rate, float) or isinstance(rate, bool):
@@ -357,7 +387,10 @@ class _Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(length) if length else b""
         if self.fake.delay_seconds:
             time.sleep(self.fake.delay_seconds)
-        status, body = self.fake.handle(self.command, path, dict(parse_qsl(url.query)), raw, {k.lower(): v for k, v in self.headers.items()})
+        if path.startswith("/_double/"):
+            status, body = self.fake.control(self.command, path, dict(parse_qsl(url.query)), raw)
+        else:
+            status, body = self.fake.handle(self.command, path, dict(parse_qsl(url.query)), raw, {k.lower(): v for k, v in self.headers.items()})
         payload = json.dumps(body).encode()
         try:
             self.send_response(status)
@@ -378,12 +411,13 @@ class FakeChannexServer:
     """`with FakeChannexServer() as channex:` serves a FakeChannex on a free local port;
     `channex.api_base` is the value for CHANNEX_API_BASE."""
 
-    def __init__(self, fake: FakeChannex | None = None):
+    def __init__(self, fake: FakeChannex | None = None, *, port: int = 0):
         self.fake = fake or FakeChannex()
+        self.port = port
 
     def __enter__(self) -> FakeChannex:
         handler = type("Handler", (_Handler,), {"fake": self.fake})
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
         self.server.daemon_threads = True
         self.fake.api_base = f"http://127.0.0.1:{self.server.server_address[1]}/api/v1"
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
@@ -394,3 +428,28 @@ class FakeChannexServer:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=5)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m partner_sync.channex_double --api-key … --property-id … --room-type-id … --rate-plan-id …`:
+    serve the double on 127.0.0.1 (a free port unless --port), print its CHANNEX_API_BASE on the
+    first line, and serve until SIGTERM or Ctrl-C."""
+    parser = argparse.ArgumentParser(description="Serve the local Channex test double on 127.0.0.1.")
+    parser.add_argument("--port", type=int, default=0)
+    for name in ("api-key", "property-id", "room-type-id", "rate-plan-id"):
+        parser.add_argument(f"--{name}", required=True)
+    args = parser.parse_args(argv)
+    fake = FakeChannex(api_key=args.api_key, property_id=args.property_id, room_type_id=args.room_type_id, rate_plan_id=args.rate_plan_id)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with FakeChannexServer(fake, port=args.port) as running:
+        print(running.api_base, flush=True)
+        try:
+            while not stop.wait(1):
+                pass
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()
