@@ -100,6 +100,8 @@ def cancel_by_guest(token: str) -> Reservation:
         return reservation
     if reservation.status != Status.CONFIRMED:
         raise InvalidTransition("Only a confirmed stay can be cancelled here.")
+    if reservation.channel_booking_id:  # the platform owns the booking and its money
+        raise InvalidTransition("This stay was booked on a listing platform: cancel it there.")
     if reservation.check_in < timezone.localdate():
         raise InvalidTransition("The stay has begun; to change it, contact the host.")
     return cancel_stay(reservation.pk, actor="guest (manage link)", by_guest=True)

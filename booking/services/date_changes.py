@@ -80,6 +80,7 @@ class DateChangeNotAllowed(BookingError):
     IN_THE_PAST = "in_the_past"
     PRICE_CHANGED = "price_changed"  # the total confirmed is no longer the total
     REFUND_NOT_ALLOWED = "refund_not_allowed"  # the change would refund, and the person may not refund
+    ON_CHANNEL = "on_channel"  # booked on a listing platform, which owns its dates and price
 
     def __init__(self, detail: str | None = None, reason: str = ""):
         super().__init__(detail)
@@ -131,6 +132,13 @@ class DateChange:
 # --- The guest's rules --------------------------------------------------------------------------
 
 
+def on_channel_refusal() -> DateChangeNotAllowed:
+    return DateChangeNotAllowed(
+        "This stay was booked on a listing platform: change its dates there; the change reaches this calendar by itself.",
+        DateChangeNotAllowed.ON_CHANNEL,
+    )
+
+
 def full_refund_days(reservation: Reservation) -> int | None:
     """The fewest days before arrival at which the accepted policy still refunds everything; None
     when no tier does (the guest then asks the host to change the dates)."""
@@ -143,6 +151,8 @@ def guest_change_refusal(reservation: Reservation, *, on: date | None = None) ->
     confirmed stay, and only while cancelling it would still refund everything."""
     if reservation.status != Status.CONFIRMED:
         return DateChangeNotAllowed("Only a confirmed stay's dates can be changed.", DateChangeNotAllowed.NOT_CONFIRMED)
+    if reservation.channel_booking_id:
+        return on_channel_refusal()
     days = full_refund_days(reservation)
     on = on or today()
     if days is None or (reservation.check_in - on).days < days:
@@ -168,6 +178,8 @@ def _quote(reservation: Reservation, check_in: date, check_out: date, *, by_gues
         raise refusal
     if reservation.status != Status.CONFIRMED:
         raise DateChangeNotAllowed("Only a confirmed stay's dates can be changed.", DateChangeNotAllowed.NOT_CONFIRMED)
+    if reservation.channel_booking_id:  # whoever asks: the change would not reach the platform
+        raise on_channel_refusal()
     if check_out <= check_in:
         raise DatesUnavailable("Check-out must be after check-in.", pricing.Unavailable.MIN_STAY)
     if (check_in, check_out) == (reservation.check_in, reservation.check_out):

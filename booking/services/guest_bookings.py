@@ -62,7 +62,7 @@ def guest_booking(reservation: Reservation) -> GuestBooking:
     refusal = guest_change_refusal(reservation)
     return GuestBooking(
         reservation=reservation,
-        can_cancel=confirmed and reservation.check_in >= today(),
+        can_cancel=confirmed and reservation.check_in >= today() and not reservation.channel_booking_id,
         refund_if_cancelled_now=refund_if_cancelled(reservation).amount if confirmed else Decimal("0.00"),
         can_change_dates=refusal is None,
         change_dates_refusal=refusal.reason if refusal else None,

@@ -132,3 +132,16 @@ class TestOverMcpAndA2a:
         cancelled = run_operation("cancel_booking", {"manage_token": token, "confirm": True}, caller)
         assert cancelled["cancelled"] is True and cancelled["refund"] == preview["refund"] > 0
         assert cancelled["booking"]["status"] == "cancelled" and len(refunds_asked(fake_stripe)) >= 1
+
+
+class TestAStayBookedOnAPlatform:
+    """The platform owns a channel booking and its money: no interface cancels or moves it here."""
+
+    def test_it_is_neither_cancelled_nor_moved_through_the_token(self, api, client, confirmed, fake_stripe):  # noqa: F811
+        Reservation.objects.filter(pk=confirmed.pk).update(channel_booking_id="chx-booking-1", source="booking_com")
+        booking = client.get(booking_url(confirmed)).json()["manage"]
+        assert booking["can_cancel"] is False and booking["change_dates_refusal"] == "on_channel"
+        cancel = api.post(booking_url(confirmed, "/cancel"), {"confirm": True})
+        move = api.post(booking_url(confirmed, "/change-dates"), {**stay(offset=70, nights=3), "confirm": True})
+        assert (cancel.status_code, move.status_code) == (409, 409) and move.json()["code"] == "date_change_not_allowed"
+        assert Reservation.objects.get(pk=confirmed.pk).status == "confirmed" and not refunds_asked(fake_stripe)
