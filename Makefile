@@ -44,6 +44,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
 # The real service: web (granian: site + API + MCP + A2A on one port), Celery worker and beat.

@@ -2,10 +2,14 @@ from django.apps import AppConfig
 
 
 class BookingConfig(AppConfig):
+    """The shared kernel (errors, ids, money and date formatting), the interfaces (booking.api, the
+    Celery tasks, the management commands) and the migrations from before the apps split. Its
+    apps (catalog, reservations, payments, outbox, italy) are installed beside it."""
+
     name = "booking"
-    verbose_name = "Property, rates and reservations"
+    verbose_name = "Booking"
 
     def ready(self):
-        # Signals: any edit of the rates bumps the rules version. Tasks: registered in every
-        # process (web ones too), so the email outbox can queue its delivery by the task's name.
-        from booking import signals, tasks  # noqa: F401
+        # Tasks: registered in every process (web ones too), so the email outbox can queue its
+        # delivery by the task's name.
+        from booking import tasks  # noqa: F401

@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from booking import demo_translations as translated
-from booking.models import (
+from booking.catalog.models import (
     Amenity,
     ArrivalDayMinimum,
     CancellationTier,
@@ -20,9 +20,9 @@ from booking.models import (
     Photo,
     PromoCode,
     Property,
-    Review,
     Season,
 )
+from booking.reservations.models import Review
 
 SLUG = "penthouse-florence"
 LANGUAGES = ("it", "de", "fr")  # beside English, as in booking/demo_translations.py

@@ -1,5 +1,5 @@
 """A guest's contact details masked, as a reservation's status shows them and as a stored
-idempotent answer keeps them (booking/services/idempotency.py)."""
+idempotent answer keeps them (booking/reservations/services/idempotency.py)."""
 
 
 def mask_email(email: str) -> str | None:

@@ -2,9 +2,10 @@
 
 from celery import shared_task
 
-from booking import notifications
-from booking.services import balance_charges, cancellation, hold_reminders, idempotency, reservations, reviews, security_deposits, stays_mail
-from booking.services import payments as payment_services
+from booking.outbox import notifications
+from booking.payments.services import balance_charges, cancellation, security_deposits
+from booking.payments.services import checkouts as payment_services
+from booking.reservations.services import hold_reminders, idempotency, reservations, reviews, stays_mail
 
 
 @shared_task(name="booking.tasks.expire_lapsed_holds")

@@ -70,11 +70,11 @@ class BookingAdminConfig(AdminConfig):
 
 
 # The apps whose models the back office shows: their names and field names are translated.
-BACK_OFFICE_APPS = ("booking", "italy", "pages", "partner_sync")
+BACK_OFFICE_APPS = ("catalog", "reservations", "payments", "outbox", "italy", "pages", "partner_sync")
 
 
-# Choice labels that end up in stored text (the notes of booking/notifications.py): kept in English.
-UNTRANSLATED_CHOICES = {("booking.OutboundEmail", "kind")}
+# Choice labels that end up in stored text (the notes of booking/outbox/notifications.py): kept in English.
+UNTRANSLATED_CHOICES = {("outbox.OutboundEmail", "kind")}
 
 
 def translate_model_names() -> None:
@@ -117,7 +117,7 @@ class BookingAdminSite(admin.AdminSite):
 
     def each_context(self, request):
         context = super().each_context(request)
-        from booking import dashboard  # the app registry is still loading when this module is imported
+        from booking.admin import dashboard  # the app registry is still loading when this module is imported
 
         name = dashboard.property_name()
         if name:
@@ -128,7 +128,7 @@ class BookingAdminSite(admin.AdminSite):
     def index(self, request, extra_context=None):
         extra_context = dict(extra_context or {})
         # Guests' names and money: only for users who may read reservations; others get the stock index.
-        if request.user.has_perm("booking.view_reservation"):
+        if request.user.has_perm("reservations.view_reservation"):
             extra_context["dashboard"] = dashboard_context(timezone.now())
         return super().index(request, extra_context)
 
@@ -136,8 +136,8 @@ class BookingAdminSite(admin.AdminSite):
 def dashboard_context(now) -> dict:
     # Imported here, not at the top: this module is loaded while the app registry is being filled
     # (it holds the AppConfig), before models can be imported.
-    from booking import dashboard
-    from booking.charts import bar_chart_svg
+    from booking.admin import dashboard
+    from booking.admin.charts import bar_chart_svg
 
     today = timezone.localtime(now).date()
     window = dashboard.load_window(today)

@@ -46,6 +46,12 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "booking",
+    # The apps the design card draws (docs/development.md): what is sold, the stays, the money,
+    # the emails, and Italy's duties. Each keeps its models' tables under their old booking_ names.
+    "booking.catalog.apps.CatalogConfig",
+    "booking.reservations.apps.ReservationsConfig",
+    "booking.payments.apps.PaymentsConfig",
+    "booking.outbox.apps.OutboxConfig",
     "booking.italy.apps.ItalyConfig",  # check-in, police registration, city tax (docs/italy.md)
     "partner_sync",
     "pages",
@@ -106,7 +112,7 @@ TEMPLATES = [
 # --- Database -----------------------------------------------------------------------------------
 # SQLite by default (under DATA_DIR), PostgreSQL through DATABASE_URL. SQLite is tuned for several
 # concurrent writers: WAL, a busy timeout, and IMMEDIATE transactions so that every atomic block
-# takes the write lock up front (holds race on it; see booking/services/holds.py).
+# takes the write lock up front (holds race on it; see booking/reservations/services/holds.py).
 SQLITE_OPTIONS = {
     "timeout": 30,
     "transaction_mode": "IMMEDIATE",
@@ -186,7 +192,7 @@ CELERY_BEAT_SCHEDULE_FILE = str(DATA_DIR / "celerybeat-schedule")
 
 # --- Booking ------------------------------------------------------------------------------------
 HOLD_MINUTES = env.int("HOLD_MINUTES", default=30)
-# Tests only: a pause between a hold's availability check and its insert (see booking.services.holds).
+# Tests only: a pause between a hold's availability check and its insert (see booking.reservations.services.holds).
 TEST_RACE_WINDOW_SECONDS = 0.0
 # How often the job tidies lapsed holds (they stop blocking at expiry regardless).
 HOLD_SWEEP_SECONDS = max(1, env.int("HOLD_SWEEP_SECONDS", default=60))
@@ -243,7 +249,7 @@ else:
     EMAIL_FILE_PATH = env.str("EMAIL_FILE_PATH", default=str(DATA_DIR / "emails"))  # filebased backend
 if EMAIL_BACKEND == "django.core.mail.backends.smtp.EmailBackend":  # noqa: F821 (set by either branch above)
     # The same backend, telling a failure after the message was handed over apart (never resent).
-    EMAIL_BACKEND = "booking.smtp_delivery.EmailBackend"
+    EMAIL_BACKEND = "booking.outbox.smtp_delivery.EmailBackend"
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)  # a hung mail server delays the outbox, never a worker for long
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default=f"bookings@{_base.hostname or 'localhost'}")
 OWNER_EMAIL = env.str("OWNER_EMAIL", default="")

@@ -18,7 +18,7 @@ class OpenApiDocumentView(SpectacularJSONAPIView):
 
 
 urlpatterns = [
-    # The link a new staff member is emailed (booking/services/staff_members.py): Django's password
+    # The link a new staff member is emailed (booking/staff_members.py): Django's password
     # reset confirmation, under the back office's path so it speaks the back office's language.
     path(settings.ADMIN_PATH + "set-password/<uidb64>/<token>/", SetPasswordView.as_view(), name="staff_set_password"),
     path(settings.ADMIN_PATH + "set-password/done/", PasswordSetView.as_view(), name="staff_password_set"),
@@ -26,7 +26,7 @@ urlpatterns = [
     path("api/v1", ApiIndexView.as_view(), name="api-index"),
     path("api/v1/", ApiIndexView.as_view()),
     path("api/v1/", include("booking.api.urls")),
-    path("api/v1/payments/", include("booking.payments.urls")),
+    path("api/v1/payments/", include("booking.api.payment_urls")),
     path("api/v1/", include("partner_sync.urls")),
     path("partner/channex/", include("partner_sync.channex.urls")),
     path(".well-known/openapi.json", OpenApiDocumentView.as_view(), name="openapi"),

@@ -30,8 +30,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from booking.callers import Caller
+from booking.catalog.selectors import today as property_today
 from booking.errors import BookingError, InvalidInput
-from booking.selectors import today as property_today
 from config.version import VERSION
 from discovery.endpoints import A2A_PATH, brand  # noqa: F401 (A2A_PATH: part of this module's interface)
 from discovery.operations import OPERATIONS, Operation, error_payload, example_arguments, run_operation_async

@@ -1,6 +1,6 @@
 """JSON Schema (draft 2020-12) for the DRF serializers that define the interface.
 
-The MCP tools' input schemas are built from booking.validation (the very schemas that validate
+The MCP tools' input schemas are built from booking.api.validation (the very schemas that validate
 every interface's input) and their output schemas from booking.api.schemas (the shapes the OpenAPI
 document gives the REST bodies), so the three descriptions cannot drift apart.
 """
@@ -8,7 +8,7 @@ document gives the REST bodies), so the three descriptions cannot drift apart.
 from rest_framework import fields as f
 from rest_framework import serializers
 
-from booking import validation
+from booking.api import validation
 
 
 def input_schema(serializer_class: type[serializers.Serializer]) -> dict:

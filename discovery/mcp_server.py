@@ -2,7 +2,7 @@
 
 Stateless and answering in JSON (no sessions, no SSE streams), so any web process can serve any
 request. The tools are the operations of discovery/operations.py; their input schemas come from
-booking.validation and their output schemas from booking.api.schemas. The low-level Server is used
+booking.api.validation and their output schemas from booking.api.schemas. The low-level Server is used
 rather than MCPServer because MCPServer validates arguments with pydantic models of its own before a
 tool runs: its messages would differ from the REST messages, which must be the same.
 

@@ -1,7 +1,7 @@
 """The booking operations offered to agents: one table, read by the MCP server and the A2A agent.
 
 Each operation is the agent-side twin of one REST endpoint: it validates its arguments with the
-same booking.validation schema (and the same `loc` prefix, so the messages are the REST messages),
+same booking.api.validation schema (and the same `loc` prefix, so the messages are the REST messages),
 calls the same service and answers with the same presenter's body. Domain failures surface as
 booking.errors.BookingError for each interface to translate; nothing else is decided here.
 """
@@ -15,18 +15,19 @@ from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.db import DatabaseError, InterfaceError, OperationalError, close_old_connections, connections
 from rest_framework import serializers
 
-from booking import presenters, validation
-from booking.api import documents
+from booking.api import documents, presenters, validation
+from booking.api.committed_holds import checkout_link_arguments, hold_arguments
+from booking.api.payment_presenters import checkout_json
+from booking.api.schemas import payments as payment_schemas
 from booking.api.schemas import responses
 from booking.callers import Caller
 from booking.errors import BookingError, InvalidInput, ServiceUnavailable
-from booking.operations import checkout_link_arguments, hold_arguments
-from booking.payments import schemas as payment_schemas
-from booking.payments.presenters import checkout_json
-from booking.services import guest_bookings, payments, stays
-from booking.services.holds import hold_stay
-from booking.services.idempotency import run_idempotent
-from booking.services.reservations import get_reservation
+from booking.payments.services import checkouts as payments
+from booking.payments.services import guest_bookings
+from booking.reservations.services import stays
+from booking.reservations.services.holds import hold_stay
+from booking.reservations.services.idempotency import run_idempotent
+from booking.reservations.services.reservations import get_reservation
 
 logger = logging.getLogger("discovery.agents")
 
@@ -37,7 +38,7 @@ class Operation:
     title: str
     description: str
     rest: str  # the REST twin, e.g. "GET /api/v1/availability"
-    arguments: type[serializers.Serializer] | None  # booking.validation schema
+    arguments: type[serializers.Serializer] | None  # booking.api.validation schema
     location: str  # loc prefix of validation errors, as in REST: "query", "body" or "path"
     result: type[serializers.Serializer]  # booking.api.schemas.responses shape of the answer
     run: Callable[[dict, Caller], dict]

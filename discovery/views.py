@@ -16,8 +16,8 @@ from django.template.loader import render_to_string
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.views.decorators.http import require_safe
 
+from booking.catalog.selectors import get_property, today
 from booking.errors import NotFound
-from booking.selectors import get_property, today
 from discovery.endpoints import A2A_PATH, MCP_PATH, brand
 from discovery.operations import OPERATIONS, example_arguments
 from pages.seo import PageMeta

@@ -8,13 +8,13 @@ from datetime import date, timedelta
 
 from django.utils.translation import gettext, gettext_noop, ngettext
 
+from booking.catalog.pricing import Unavailable, Verdict
+from booking.catalog.selectors import today
 from booking.errors import NotFound
 from booking.formatting import format_date
-from booking.models import Reservation
-from booking.pricing import Unavailable, Verdict
-from booking.selectors import today
-from booking.services.reservations import get_reservation
-from booking.services.stays import check_stay
+from booking.reservations.models import Reservation
+from booking.reservations.services.reservations import get_reservation
+from booking.reservations.services.stays import check_stay
 
 PHRASES = [
     gettext_noop(" (incl. {amount} for extra guests)"),

@@ -5,7 +5,7 @@ Remembered: a page rendered for everyone alike is kept in Django's `pages` cache
 process's memory) under every input it reads: its full path (with the query), the language, the
 site language the browser prefers (the page may suggest it), today's date, and the property's
 content version (`Property.rules_version`, bumped by every edit of the property, its rates and
-content, and by the pages' own texts: booking/signals.py, pages/signals.py). A scheduled blog
+content, and by the pages' own texts: booking/catalog/signals.py, pages/signals.py). A scheduled blog
 article is published by the clock, not by a write: a page is kept no longer than until the next
 one. Rendering costs 30–40 times the property endpoint; a remembered page, one query (the version).
 
@@ -30,8 +30,8 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 
+from booking.catalog.selectors import get_property_version, today
 from booking.errors import NotFound
-from booking.selectors import get_property_version, today
 from pages.i18n import preferred_language
 from pages.models import BlogPost
 

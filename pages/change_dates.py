@@ -1,7 +1,7 @@
 """The guest changes their stay's dates from the manage page: {link}/change-dates.
 
 GET shows the dates form and, once dates are chosen, the new price, the difference and what it
-means for the money (booking.services.date_changes.quote_change). POST with the confirmation box
+means for the money (booking.payments.services.date_changes.quote_change). POST with the confirmation box
 ticked makes the change (change_dates, carrying the total the guest saw: a price that moved since is
 refused), then back to the booking page, where a balance left to pay has its "pay now" button.
 The rules the guest meets are the service's (docs/date-changes.md).
@@ -15,12 +15,12 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from booking import pricing
+from booking.catalog import pricing
+from booking.catalog.pricing import money
+from booking.catalog.selectors import today
 from booking.errors import BookingError, DatesUnavailable
-from booking.models import Reservation
-from booking.pricing import money
-from booking.selectors import today
-from booking.services.date_changes import DateChangeNotAllowed, change_dates, full_refund_days, guest_change_refusal, quote_change
+from booking.payments.services.date_changes import DateChangeNotAllowed, change_dates, full_refund_days, guest_change_refusal, quote_change
+from booking.reservations.models import Reservation
 from pages.i18n import lang_path
 from pages.manage import context_for, manage_page, with_a_form
 

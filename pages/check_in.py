@@ -28,7 +28,7 @@ from booking.italy import checkin
 from booking.italy.countries import country_choices, country_code_named
 from booking.italy.models import Guest
 from booking.italy.tables import tables
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from pages import seo
 from pages.i18n import lang_path
 from pages.manage import manage_page, with_a_form

@@ -8,8 +8,8 @@ from django.db import DatabaseError
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 
+from booking.catalog.selectors import get_property
 from booking.errors import NotFound
-from booking.selectors import get_property
 from pages import i18n
 
 MAIN_NAV = [

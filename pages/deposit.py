@@ -9,8 +9,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from booking.errors import BookingError
-from booking.models import Reservation
-from booking.services import security_deposits
+from booking.payments.services import security_deposits
+from booking.reservations.models import Reservation
 from pages.i18n import lang_path
 from pages.manage import context_for, manage_page, with_a_form
 

@@ -1,4 +1,4 @@
-"""The booking page's side of the one reminder of an unfinished booking (booking/services/hold_reminders.py,
+"""The booking page's side of the one reminder of an unfinished booking (booking/reservations/services/hold_reminders.py,
 docs/own-holds.md): storing the address the guest gave with the box ticked, and the link in the email.
 
 - POST /book/remind {"reservation_id", "email"}: sent by static/js/booking.js right after the hold,
@@ -18,10 +18,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from booking import own_holds
-from booking.models import Reservation
-from booking.services import hold_reminders
-from pages import i18n
+from booking.reservations.models import Reservation
+from booking.reservations.services import hold_reminders
+from pages import i18n, own_holds
 
 RESUMED = "resumed"
 

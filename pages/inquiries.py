@@ -1,7 +1,7 @@
 """Contact inquiries: limit, store, then email the owner through the outbox.
 
 The message and the email owed to the owner are written in one transaction; a Celery task sends
-the email after commit and retries while the mail server is down (booking/notifications.py). The
+the email after commit and retries while the mail server is down (booking/outbox/notifications.py). The
 guest's request never waits for or fails on SMTP; the admin shows the message as not emailed
 until it goes out.
 """
@@ -15,9 +15,10 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 
-from booking.models import OutboundEmail, Property
-from booking.notifications import email_sent, queue_notice
-from booking.services.limits import parse_rate
+from booking.catalog.models import Property
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import email_sent, queue_notice
+from booking.reservations.services.limits import parse_rate
 from pages.models import ContactInquiry
 
 logger = logging.getLogger(__name__)

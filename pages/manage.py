@@ -19,20 +19,22 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from booking import accepted_terms, pricing
-from booking import payment_schedule as schedules
-from booking.breakdown_words import read_breakdown
-from booking.calendar_file import stay_calendar
 from booking.callers import client_ip
+from booking.catalog import accepted_terms, pricing
+from booking.catalog import payment_schedule as schedules
+from booking.catalog.breakdown_words import read_breakdown
 from booking.errors import BookingError, InvalidInput, NotFound, RateLimited
 from booking.italy.arrival import manage_page_context
-from booking.models import Reservation
-from booking.selectors import accepted_tiers, refund_if_cancelled
-from booking.services import reviews, security_deposits
-from booking.services.balances import balance_owed, schedule_of, start_balance_checkout
-from booking.services.cancellation import cancel_by_guest
-from booking.services.guest_bookings import booking_for_token
-from booking.services.receipts import receipt_for, receipt_pdf, receipts_of
+from booking.payments.selectors import refund_if_cancelled
+from booking.payments.services import security_deposits
+from booking.payments.services.balances import balance_owed, schedule_of, start_balance_checkout
+from booking.payments.services.cancellation import cancel_by_guest
+from booking.payments.services.guest_bookings import booking_for_token
+from booking.payments.services.receipts import receipt_for, receipt_pdf, receipts_of
+from booking.reservations.calendar_file import stay_calendar
+from booking.reservations.models import Reservation
+from booking.reservations.selectors import accepted_tiers
+from booking.reservations.services import reviews
 from pages import seo
 from pages.i18n import lang_path
 from pages.views import not_found
@@ -40,7 +42,7 @@ from pages.views import not_found
 
 def manage_page(view):
     """Resolve the token (under the limit on unknown tokens every interface shares,
-    booking/services/guest_bookings.py) and mark every answer private: noindex, no Referer, no
+    booking/payments/services/guest_bookings.py) and mark every answer private: noindex, no Referer, no
     caching. The token's 256 bits are what keeps guessers out; the limit spares the site their traffic."""
 
     @wraps(view)
@@ -128,7 +130,7 @@ def cancel(request, reservation: Reservation):
 @manage_page
 def review(request, reservation: Reservation):
     """The review form after the stay: stars and a few words, in the guest's language; POST stores
-    it for the owner's approval (booking.services.reviews)."""
+    it for the owner's approval (booking.reservations.services.reviews)."""
     context = context_for(request, reservation)
     if request.method == "POST":
         try:

@@ -139,7 +139,7 @@ class ContactInquiry(models.Model):
     client_ip = models.GenericIPAddressField(null=True, blank=True)
     emailed = models.BooleanField(default=False, help_text=_("Whether the email to the owner went out."))
     # The email to the owner in the outbox (booking.OutboundEmail), retried while the mail server is down.
-    outbound_email = models.OneToOneField("booking.OutboundEmail", null=True, blank=True, editable=False, on_delete=models.SET_NULL, related_name="inquiry")
+    outbound_email = models.OneToOneField("outbox.OutboundEmail", null=True, blank=True, editable=False, on_delete=models.SET_NULL, related_name="inquiry")
     handled = models.BooleanField(default=False, help_text=_("Tick once you have answered."))
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 

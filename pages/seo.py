@@ -1,6 +1,6 @@
 """What search engines and link previews read: titles, canonical URLs and schema.org JSON-LD.
 
-JSON-LD is built here, in Python, from the same property JSON the API serves (booking.presenters),
+JSON-LD is built here, in Python, from the same property JSON the API serves (booking.api.presenters),
 so structured data can never drift from what guests and agents see. Templates only emit it.
 """
 
@@ -13,9 +13,9 @@ from django.core.files.storage import default_storage
 from django.db import DatabaseError
 from django.utils import timezone
 
-from booking import images
+from booking.catalog import images
+from booking.catalog.selectors import get_property
 from booking.errors import NotFound
-from booking.selectors import get_property
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def absolute(path: str) -> str:
 def share_image(prop) -> str:
     """Site-relative URL of the property's 1200×630 share image: its first uploaded photo cropped to
     fit, or (with only the demo's SVG illustrations) its name and headline on the site's colours.
-    Made once and stored under MEDIA_ROOT (booking.images.share_image_for); a page view checks that
+    Made once and stored under MEDIA_ROOT (booking.catalog.images.share_image_for); a page view checks that
     the file exists."""
     photo = prop.photos.exclude(image="").first()
     return default_storage.url(images.share_image_for(prop, photo))

@@ -1,12 +1,12 @@
 """An edit of what the public pages show besides the property (page texts, FAQ, articles, the
 privacy page's retention period) bumps the property's content version, as an edit of the property
-does (booking/signals.py): remembered pages are keyed by it (pages/caching.py)."""
+does (booking/catalog/signals.py): remembered pages are keyed by it (pages/caching.py)."""
 
 from django.db.models.signals import post_delete, post_save
 
+from booking.catalog.models import Property
+from booking.catalog.signals import bump_rules_version
 from booking.italy.models import ItalySettings
-from booking.models import Property
-from booking.signals import bump_rules_version
 from pages.models import BlogPost, FaqEntry, PageText
 
 SHOWN_MODELS = (PageText, FaqEntry, BlogPost, ItalySettings)

@@ -14,7 +14,7 @@ from django.contrib.sitemaps import Sitemap
 from django.db.models import Max
 from django.urls import reverse
 
-from booking.models import Property
+from booking.catalog.models import Property
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
 
 # Public pages in the order a visitor meets them, with the page text that feeds each one.

@@ -23,17 +23,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
-from booking import breakdown_words, own_holds, presenters, pricing
+from booking.api import presenters
+from booking.api.validation import BlogSlugPath, ReservationPath, return_url_problem, validate
 from booking.callers import client_ip
+from booking.catalog import breakdown_words, pricing
+from booking.catalog.models import Extra, Property
+from booking.catalog.rules import rules_for
+from booking.catalog.selectors import get_property, today
 from booking.errors import InvalidInput, NotFound
 from booking.italy.models import ItalySettings
-from booking.models import Extra, Property
 from booking.payments.return_hosts import CONTINUE_PARAMETER, onward_link
-from booking.rules import rules_for
-from booking.selectors import get_property, today
-from booking.services.reservations import get_reservation
-from booking.validation import BlogSlugPath, ReservationPath, return_url_problem, validate
-from pages import i18n, seo
+from booking.reservations.services.reservations import get_reservation
+from pages import i18n, own_holds, seo
 from pages.booking_text import booking_text, cancelled_checkout, explain_stay_link
 from pages.forms import ContactForm
 from pages.hold_reminders import resumed_notice
@@ -718,7 +719,7 @@ def media(request, path: str):
         response = serve(request, path, document_root=settings.MEDIA_ROOT)
     except SuspiciousFileOperation:
         raise Http404("Not an upload.") from None
-    # Sized photos and share images are named by their content (booking/images.py): they never
+    # Sized photos and share images are named by their content (booking/catalog/images.py): they never
     # change, so browsers keep them for a year. An original may be replaced under its name: a day.
     immutable = path.startswith(("photos/sized/", "share/"))
     if immutable:

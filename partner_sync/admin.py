@@ -102,7 +102,7 @@ class FeedAdmin(GuardedModelAdmin):
             "ical_state_badge": state_badge(status["ical"]["state"]),
             "probe": status["listing_probe"],
             "open_conflicts": [
-                {"conflict": c, "reservation_url": reverse("admin:booking_reservation_change", args=[quote(c.reservation_id)])} for c in open_conflicts
+                {"conflict": c, "reservation_url": reverse("admin:reservations_reservation_change", args=[quote(c.reservation_id)])} for c in open_conflicts
             ],
             "interval_seconds": status["ical"]["interval_seconds"],
             "export_url": settings.BASE_URL + reverse("api-calendar-ics"),
@@ -195,7 +195,7 @@ class ConflictAdmin(admin.ModelAdmin):
 
     @admin.display(description=gettext_lazy("Direct stay"))
     def reservation_link(self, conflict):
-        url = reverse("admin:booking_reservation_change", args=[quote(conflict.reservation_id)])
+        url = reverse("admin:reservations_reservation_change", args=[quote(conflict.reservation_id)])
         return format_html('<a href="{}">{}</a>', url, conflict.reservation_id)
 
     @admin.display(description=gettext_lazy("Stay status"))

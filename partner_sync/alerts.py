@@ -1,7 +1,7 @@
 """The owner's emails about the partner calendars: a platform booking that overlaps a confirmed
 direct stay (a double booking, at once) and a feed that has failed for more than an hour (its
 nights may be sold twice meanwhile). At most one email per problem per day
-(booking.services.owner_alerts); the dashboard shows both for as long as they last."""
+(booking.reservations.services.owner_alerts); the dashboard shows both for as long as they last."""
 
 from datetime import datetime, timedelta
 
@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from booking.formatting import format_date
-from booking.services.owner_alerts import alert_owner, in_owner_language
+from booking.reservations.services.owner_alerts import alert_owner, in_owner_language
 from partner_sync.models import Conflict, Feed
 
 FAILING_FOR = timedelta(hours=1)
@@ -38,7 +38,7 @@ def alert_overlap(feed_name: str, conflict: Conflict) -> None:
                 )
                 % values,
                 _("Both bookings are real. Contact the platform or the guest, and cancel one of them."),
-                admin_link("admin:booking_reservation_change", conflict.reservation_id),
+                admin_link("admin:reservations_reservation_change", conflict.reservation_id),
             ]
         )
     alert_owner(problem=f"partner-overlap:{conflict.feed_id}:{conflict.external_uid}:{conflict.reservation_id}", subject=subject, body=body)
@@ -94,7 +94,7 @@ def alert_channex_overbooking(*, revision_id: str, reservation, collisions) -> N
                 _("%(channel)s has confirmed booking %(code)s from %(start)s to %(end)s, but some of its nights were already sold:") % values,
                 "\n".join(others),
                 _("Both bookings are real. Contact the platform or the guest, and move or cancel one of them."),
-                admin_link("admin:booking_reservation_change", reservation.pk),
+                admin_link("admin:reservations_reservation_change", reservation.pk),
             ]
         )
     alert_owner(problem=f"channex-overbooking:{revision_id}", subject=subject, body=body)

@@ -19,7 +19,7 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from icalendar import Calendar
 
-from booking.services.blocks import PartnerEvent
+from booking.reservations.services.blocks import PartnerEvent
 
 # DateBlock.external_uid holds 500 characters; longer UIDs are replaced by a digest.
 MAX_UID_LENGTH = 255

@@ -2,7 +2,7 @@
 listing page we probe, and the state of the calendar we export.
 
 Only partner_sync's own tables live here. The blocks a feed produces are booking.DateBlock rows,
-written through booking.services.blocks (keyed by `Feed.block_key`).
+written through booking.reservations.services.blocks (keyed by `Feed.block_key`).
 """
 
 from django.core.validators import URLValidator
@@ -86,7 +86,7 @@ class Conflict(models.Model):
     """A partner block overlapping a confirmed direct stay: both bookings are real, staff must act."""
 
     feed = models.ForeignKey(Feed, on_delete=models.CASCADE, related_name="conflicts")
-    reservation = models.ForeignKey("booking.Reservation", on_delete=models.CASCADE, related_name="partner_conflicts")
+    reservation = models.ForeignKey("reservations.Reservation", on_delete=models.CASCADE, related_name="partner_conflicts")
     external_uid = models.CharField("event UID", max_length=500)
     start = models.DateField(help_text=_("First night of the platform's booking."))
     end = models.DateField(help_text=_("Its check-out day."))
@@ -211,7 +211,7 @@ class ChannexConnection(models.Model):
 
 class ChannexDirtyNight(models.Model):
     """A night whose availability or rates must be sent to Channex. Written in the transaction that
-    changed it (booking.calendar_changes); the push reads some rows, sends, and deletes exactly the
+    changed it (booking.reservations.calendar_changes); the push reads some rows, sends, and deletes exactly the
     rows it read, so a night marked again meanwhile is sent again."""
 
     class Kind(models.TextChoices):
@@ -252,7 +252,7 @@ class ChannexRevision(models.Model):
     acked_at = models.DateTimeField(null=True, blank=True)
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.PENDING)
     problem = models.CharField(max_length=300, blank=True)
-    reservation = models.ForeignKey("booking.Reservation", on_delete=models.SET_NULL, null=True, blank=True, related_name="channex_revisions")
+    reservation = models.ForeignKey("reservations.Reservation", on_delete=models.SET_NULL, null=True, blank=True, related_name="channex_revisions")
 
     class Meta:
         ordering = ["-received_at"]

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from partner_sync.channex.status import channel_manager_status
 from partner_sync.models import Feed, ListingProbe, SyncOutcome
 

@@ -23,10 +23,11 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from booking.catalog.selectors import get_property, hot_query, today
 from booking.errors import BookingError
-from booking.models import DateBlock, Reservation
-from booking.selectors import blocking_reservations, blocks_between, get_property, hot_query, today
-from booking.services.blocks import PartnerEvent, remove_partner_blocks, replace_partner_blocks
+from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.selectors import blocking_reservations, blocks_between
+from booking.reservations.services.blocks import PartnerEvent, remove_partner_blocks, replace_partner_blocks
 from partner_sync import alerts, fetching
 from partner_sync.ical_export import ExportedStay, fingerprint, render_calendar
 from partner_sync.ical_import import FeedInvalid, parse_feed

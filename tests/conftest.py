@@ -11,9 +11,8 @@ from django.db import connection
 from django.utils import translation
 
 from booking import demo
-from booking.rules import clear_cache
-from booking.services.stays import forget_remembered
-from pages.caching import forget_pages
+from booking.caches import forget_process_caches
+from booking.catalog.rules import clear_cache
 from tests.dates import future  # noqa: F401 (tests/pages and tests/browser import it from here)
 
 
@@ -41,9 +40,7 @@ def _test_settings(settings, tmp_path, request):
         # A fast hash for the users tests create (PBKDF2 is slow by design). Not where a live
         # server in another process, with the real settings, has to check the password.
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    clear_cache()
-    forget_remembered()
-    forget_pages()
+    forget_process_caches()
     cache.clear()
     # Tasks queued on commit (the email outbox) run in the test's process, as a worker would run them.
     from config.celery import app
@@ -58,7 +55,7 @@ def _test_settings(settings, tmp_path, request):
 @pytest.fixture
 def demo_property(db):
     demo.load()
-    from booking.models import Property
+    from booking.catalog.models import Property
 
     return Property.objects.get(slug=demo.SLUG)
 
@@ -128,7 +125,7 @@ def smtp(settings):
     from tests.live import free_port
 
     port = free_port()
-    settings.EMAIL_BACKEND = "booking.smtp_delivery.EmailBackend"  # what settings.py makes of Django's SMTP backend
+    settings.EMAIL_BACKEND = "booking.outbox.smtp_delivery.EmailBackend"  # what settings.py makes of Django's SMTP backend
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", port, 3
     inbox = Inbox()
     controller = Controller(inbox, hostname="127.0.0.1", port=port)

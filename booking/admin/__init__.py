@@ -1,10 +1,7 @@
-"""The back office, one module per screen: the owner edits the property and its rates and adds staff
-members; staff review reservations, cancel and refund them, and block dates. Every write to a
-reservation goes through the booking services under the reservation's lock, like every other
-interface."""
+"""The back office's screens that belong to no one app: the dashboard on the admin's home page and
+adding a staff member. Each app registers its own screens (booking/catalog/admin,
+booking/reservations/admin, booking/payments/admin, booking/outbox/admin, booking/italy/admin)."""
 
-from booking.admin import date_blocks, money, offers, properties, rate_calendar, reservations, reviews, staff_members
-from booking.admin.date_blocks import DateBlockForm
-from booking.admin.properties import SeasonForm
+from booking.admin import staff_members
 
-__all__ = ["DateBlockForm", "SeasonForm", "date_blocks", "money", "offers", "properties", "rate_calendar", "reservations", "reviews", "staff_members"]
+__all__ = ["staff_members"]

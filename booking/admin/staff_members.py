@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from booking.services.staff_members import ROLES, StaffMember, StaffMemberNotAdded, add_staff_member, email_taken
+from booking.staff_members import ROLES, StaffMember, StaffMemberNotAdded, add_staff_member, email_taken
 
 
 def may_add_staff_members(user) -> bool:

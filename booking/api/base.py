@@ -4,7 +4,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework.views import APIView
 
 from booking.api.schemas.errors import ErrorBody, HTTPValidationError
-from booking.validation import validate
+from booking.api.validation import validate
 
 VALIDATION_ERROR = OpenApiResponse(HTTPValidationError, description="Invalid input: the list of what is wrong, each with its location.")
 

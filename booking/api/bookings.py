@@ -1,5 +1,5 @@
 """/api/v1/bookings/{manage_token}: a paid stay managed by its guest's agent with the manage token,
-through the same services as the guest's manage page (booking/services/guest_bookings.py).
+through the same services as the guest's manage page (booking/payments/services/guest_bookings.py).
 
 The token is the guest's capability (from the confirmation email), so an unknown one is a 404
 counted by the manage page's limit on unknown tokens per client (then 429), and the answers are
@@ -9,11 +9,11 @@ never cached.
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from booking import presenters, validation
+from booking.api import presenters, validation
 from booking.api.base import VALIDATION_ERROR, ApiView, error
 from booking.api.schemas.responses import CancelBookingResult, ChangeBookingDatesResult, GuestBookingResult
 from booking.callers import client_ip
-from booking.services import guest_bookings
+from booking.payments.services import guest_bookings
 
 MANAGE_TOKEN = OpenApiParameter(
     "manage_token",

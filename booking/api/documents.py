@@ -1,6 +1,6 @@
 """The hot reads' JSON, encoded once per remembered result.
 
-booking/services/stays.py remembers each stay check, calendar and property description under every
+booking/reservations/services/stays.py remembers each stay check, calendar and property description under every
 input it reads (the taken ranges included), and hands back the same object while those inputs hold.
 Here the REST interface keeps the bytes it encoded for such an object, per kind of answer and
 language, so a repeated read is one query and no encoding. An entry holds its object, so the
@@ -16,8 +16,8 @@ from typing import Any
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 
-from booking import presenters
-from booking.services import stays
+from booking.api import presenters
+from booking.reservations.services import stays
 
 
 class Encodings:

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 
 from django.conf import settings
 
-from booking.selectors import today
+from booking.catalog.selectors import today
 
 # How a client goes from one answer to the next call (OpenAPI links): the booking flow an agent
 # follows, and what schemathesis' stateful phase walks.
@@ -77,7 +77,7 @@ def add_common_responses(result, generator, request, public):
 
 def closed_request_bodies(result, generator, request, public):
     """drf-spectacular postprocessing hook: a JSON body with a field the operation does not take is
-    refused (422 extra_forbidden, booking.validation), so its schema says `additionalProperties:
+    refused (422 extra_forbidden, booking.api.validation), so its schema says `additionalProperties:
     false`, and the class docstring drf-spectacular copies from the validation Schema base is not
     the body's description."""
     schemas = result.get("components", {}).get("schemas", {})

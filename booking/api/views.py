@@ -7,20 +7,19 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from booking import presenters, validation
-from booking.api import documents
+from booking.api import documents, presenters, validation
 from booking.api.base import VALIDATION_ERROR, ApiView, api_actor, error
+from booking.api.committed_holds import hold_arguments
 from booking.api.schemas import examples
 from booking.api.schemas.responses import AvailabilityResult, CalendarResult, HealthResult, PropertyResult, QuoteResult, ReservationResult, StaysResult
 from booking.callers import Caller
-from booking.models import Reservation
-from booking.operations import hold_arguments
-from booking.selectors import hot_query
-from booking.services import stays
-from booking.services.holds import hold_stay
-from booking.services.idempotency import run_idempotent
-from booking.services.payments import release_hold
-from booking.services.reservations import get_reservation
+from booking.catalog.selectors import hot_query
+from booking.payments.services.checkouts import release_hold
+from booking.reservations.models import Reservation
+from booking.reservations.services import stays
+from booking.reservations.services.holds import hold_stay
+from booking.reservations.services.idempotency import run_idempotent
+from booking.reservations.services.reservations import get_reservation
 from config.version import VERSION
 
 
@@ -34,7 +33,7 @@ def query_example(name: str, value: dict) -> OpenApiExample:
 
 
 def query(name: str, schema: dict, example, description: str, *, required: bool = False) -> OpenApiParameter:
-    """A query parameter with an example. It restates its booking.validation field, which
+    """A query parameter with an example. It restates its booking.api.validation field, which
     drf-spectacular gives no example; schemathesis (tests/agents) would catch any drift."""
     return OpenApiParameter(name, schema, OpenApiParameter.QUERY, required=required, description=description, examples=[OpenApiExample(name, value=example)])
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from booking.italy.checkin import check_in_for, check_in_open
 from booking.italy.models import CheckIn, ItalySettings
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 
 
 def instructions_due(reservation: Reservation, check_in: CheckIn | None, settings: ItalySettings, today: date) -> bool:

@@ -16,9 +16,9 @@ from booking.errors import BookingError, InvalidInput
 from booking.italy.models import CheckIn, Guest, PoliceRegistration
 from booking.italy.records import ascii_text, not_carried
 from booking.italy.tables import ITALY, Tables, tables
-from booking.models import Reservation
-from booking.services.audit import flag
-from booking.services.locking import reservation_transaction
+from booking.reservations.models import Reservation
+from booking.reservations.services.audit import flag
+from booking.reservations.services.locking import reservation_transaction
 
 GUEST_FIELDS = ("first_name", "last_name", "sex", "date_of_birth", "citizenship", "country_of_birth", "comune_of_birth", "province_of_birth", "document")
 DOCUMENT_FIELDS = ("type", "number", "issued_in")

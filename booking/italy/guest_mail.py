@@ -1,4 +1,4 @@
-"""The check-in emails to the guest, through the outbox (booking/notifications.py), written in the
+"""The check-in emails to the guest, through the outbox (booking/outbox/notifications.py), written in the
 guest's language when queued: reminders to complete check-in 7 and 2 days before arrival while it
 is incomplete, and the arrival instructions once it is complete and arrival is `arrival_info_days`
 away. Each goes once: the job claims it by a conditional update of its timestamp on the check-in.
@@ -12,11 +12,13 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from booking.catalog.models import Property
 from booking.formatting import site_path
 from booking.italy.arrival import instructions_due, paragraphs
 from booking.italy.models import CheckIn, ItalySettings
-from booking.models import OutboundEmail, Property, Reservation
-from booking.notifications import deliver_soon, email_address, header_safe
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import deliver_soon, email_address, header_safe
+from booking.reservations.models import Reservation
 
 REMINDER_7, REMINDER_2, ARRIVAL_INFO = OutboundEmail.Kind.CHECK_IN_REMINDER_7, OutboundEmail.Kind.CHECK_IN_REMINDER_2, OutboundEmail.Kind.ARRIVAL_INFO
 

@@ -6,7 +6,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from booking.models import Property, Reservation
+from booking.catalog.models import Property
+from booking.reservations.models import Reservation
 
 
 class ItalySettings(models.Model):

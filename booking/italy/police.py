@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from booking.italy.models import CheckIn, Guest, PoliceRegistration
 from booking.italy.records import GuestRecord, party_records, upload_file
 from booking.italy.tables import DOCUMENT_CODES, tables
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 
 DEADLINE_HOURS = 24
 MAX_PERIOD_DAYS = 366  # "at most a year", a leap year included

@@ -13,8 +13,8 @@ from django.utils import timezone
 from booking.italy.alloggiati import AlloggiatiClient, ServiceUnreachable
 from booking.italy.models import PoliceRegistration
 from booking.italy.police import arrival, deadline
-from booking.models import Reservation
-from booking.services.audit import flag_for_staff
+from booking.reservations.models import Reservation
+from booking.reservations.services.audit import flag_for_staff
 
 logger = logging.getLogger(__name__)
 MAX_ATTEMPTS = 6

@@ -7,9 +7,10 @@ from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
 
+from booking.catalog.models import Property
 from booking.italy.citytax import StayTax, stay_tax
 from booking.italy.models import Guest
-from booking.models import Property, Reservation
+from booking.reservations.models import Reservation
 
 CITY_TAX_COLUMNS = ["reservation_id", "check_in", "check_out", "nights_taxed", "guests", "guests_exempt", "exemption_reasons", "rate", "amount"]
 ISTAT_COLUMNS = ["citizenship", "arrivals", "nights"]

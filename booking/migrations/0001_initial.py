@@ -8,7 +8,8 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
-import booking.models
+import booking.catalog.models
+import booking.reservations.models
 
 
 class Migration(migrations.Migration):
@@ -114,13 +115,19 @@ class Migration(migrations.Migration):
                 (
                     "closed_to_arrival",
                     models.JSONField(
-                        blank=True, default=list, help_text="Weekdays on which guests may not arrive.", validators=[booking.models.weekday_list_validator]
+                        blank=True,
+                        default=list,
+                        help_text="Weekdays on which guests may not arrive.",
+                        validators=[booking.catalog.models.weekday_list_validator],
                     ),
                 ),
                 (
                     "closed_to_departure",
                     models.JSONField(
-                        blank=True, default=list, help_text="Weekdays on which guests may not leave.", validators=[booking.models.weekday_list_validator]
+                        blank=True,
+                        default=list,
+                        help_text="Weekdays on which guests may not leave.",
+                        validators=[booking.catalog.models.weekday_list_validator],
                     ),
                 ),
                 (
@@ -230,7 +237,10 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name="Reservation",
             fields=[
-                ("id", models.CharField(default=booking.models.new_reservation_id, editable=False, max_length=40, primary_key=True, serialize=False)),
+                (
+                    "id",
+                    models.CharField(default=booking.reservations.models.new_reservation_id, editable=False, max_length=40, primary_key=True, serialize=False),
+                ),
                 (
                     "status",
                     models.CharField(

@@ -20,16 +20,16 @@ from typing import TypedDict
 from django.db import IntegrityError, transaction
 
 from booking.errors import DatesUnavailable, InvalidTransition
-from booking.event_messages import english_note, to_params
 from booking.ids import is_reservation_id
-from booking.models import Reservation, ReservationEvent
-from booking.notifications import queue_refunded_payment_notice
+from booking.payments.emails import queue_refunded_payment_notice
 from booking.payments.ledger import from_cents, record_unbookable_payment, to_cents
 from booking.payments.models import PaymentEvent
 from booking.payments.providers import get_provider
-from booking.services import balances, guest_checkouts, refunds, security_deposits
-from booking.services.locking import lock_reservation, writer_transaction
-from booking.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold
+from booking.payments.services import balances, guest_checkouts, refunds, security_deposits
+from booking.reservations.event_messages import english_note, to_params
+from booking.reservations.models import Reservation, ReservationEvent
+from booking.reservations.services.locking import lock_reservation, writer_transaction
+from booking.reservations.services.reservations import Payer, cancel_reservation, confirm_reservation, expire_hold
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status

@@ -1,9 +1,9 @@
 """Money on a reservation: what was paid, what was refunded, and which checkout is open.
 
 Each write runs under the property lock with the reservation re-read inside it (as in
-booking/services/reservations.py), so a webhook, the sandbox page, the reconciliation job and an
+booking/reservations/services/reservations.py), so a webhook, the sandbox page, the reconciliation job and an
 admin refund never overwrite each other's figures. Refunds asked of the provider are recorded by
-booking/services/refunds.py.
+booking/payments/services/refunds.py.
 """
 
 from collections.abc import Mapping
@@ -13,10 +13,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from booking.models import Reservation
-from booking.pricing import CENT, money
-from booking.services.audit import flag_for_staff, record_event
-from booking.services.locking import reservation_transaction
+from booking.catalog.pricing import CENT, money
+from booking.reservations.models import Reservation
+from booking.reservations.services.audit import flag_for_staff, record_event
+from booking.reservations.services.locking import reservation_transaction
 
 Status = Reservation.Status
 

@@ -16,8 +16,7 @@ from django.utils import timezone
 from booking.errors import BookingError, NotFound
 from booking.payments import saved_cards
 from booking.payments.events import Outcome, apply_payment_event
-from booking.payments.models import SandboxCheckout
-from booking.payments.payment_models import GuestCheckout
+from booking.payments.models import GuestCheckout, SandboxCheckout
 from booking.payments.sandbox_provider import get_checkout, session_object
 
 __all__ = ["SOURCE", "PayerInput", "SandboxCheckoutClosed", "cancel", "get_checkout", "pay", "purpose_of"]

@@ -1,6 +1,6 @@
 """When the guest pays what: a reservation's payment schedule as its readers (UCP `payment.terms`)
 show it. The schedule itself is decided once, when the stay is held, and stored on the reservation
-(booking/payment_schedule.py, DESIGN "Money, second round"): a deposit now and the balance on its
+(booking/catalog/payment_schedule.py, DESIGN "Money, second round"): a deposit now and the balance on its
 due date, or the total at once. A reservation held before schedules existed pays its total at once.
 """
 
@@ -10,8 +10,8 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from booking import payment_schedule as schedules
-from booking.models import Reservation
+from booking.catalog import payment_schedule as schedules
+from booking.reservations.models import Reservation
 
 
 @dataclass(frozen=True)

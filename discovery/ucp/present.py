@@ -12,12 +12,13 @@ from decimal import Decimal
 from django.conf import settings
 from django.utils import timezone
 
-from booking import accepted_terms, pricing
-from booking.models import Property, Reservation
+from booking.api.presenters import mask_email, mask_phone, payment_policy_lines, terms_json
+from booking.catalog import accepted_terms, pricing
+from booking.catalog.models import Property
 from booking.payments.ledger import to_cents
 from booking.payments.schedule import payment_schedule
-from booking.presenters import mask_email, mask_phone, payment_policy_lines, terms_json
-from booking.selectors import accepted_tiers
+from booking.reservations.models import Reservation
+from booking.reservations.selectors import accepted_tiers
 from discovery.ucp import profile
 
 Status = Reservation.Status

@@ -10,7 +10,7 @@ documents in the UCP repository, so a platform reads the text this implementatio
 
 from django.conf import settings
 
-from booking.presenters import ACCOMMODATION_TYPE_ID, RATE_PLAN_ID
+from booking.api.presenters import ACCOMMODATION_TYPE_ID, RATE_PLAN_ID
 
 RELEASE = "2026-08-25"
 UCP_VERSION = RELEASE

@@ -7,7 +7,7 @@ Two kinds of bad input, as the protocol separates them:
   another property, accommodation type or rate plan): UCP `recoverable` error messages whose
   `path` points into the request, so the platform can correct it and try again.
 
-The stay is mapped onto the fields of `booking.validation.ReservationCreate` and validated by it,
+The stay is mapped onto the fields of `booking.api.validation.ReservationCreate` and validated by it,
 so whatever the REST hold accepts (and any field it learns later) is judged here the same way.
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 
 from rest_framework import serializers
 
-from booking import validation
+from booking.api import validation
+from booking.catalog.selectors import get_property
 from booking.errors import InvalidInput
-from booking.selectors import get_property
 from discovery.ucp import profile
 
 LOCATION = "body"

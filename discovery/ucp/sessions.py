@@ -16,12 +16,12 @@ from django.utils import translation
 
 from booking.callers import Caller
 from booking.errors import BookingError, DatesUnavailable, IdempotencyKeyReused, InvalidInput, NotFound, NotReleasable, ReservationNotPayable
-from booking.models import Reservation
-from booking.services import payments
-from booking.services.holds import hold_stay
-from booking.services.idempotency import recover_with, run_idempotent
-from booking.services.rehold import change_held_stay, keep_agent_party
-from booking.services.reservations import get_reservation
+from booking.payments.services import checkouts as payments
+from booking.payments.services.rehold import change_held_stay, keep_agent_party
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import hold_stay
+from booking.reservations.services.idempotency import recover_with, run_idempotent
+from booking.reservations.services.reservations import get_reservation
 from discovery.ucp import requests
 from discovery.ucp.present import booking_json, error_json
 

@@ -16,9 +16,9 @@ from rest_framework.response import Response
 from booking.api.base import ApiView
 from booking.callers import Caller
 from booking.errors import BookingError, NotFound, RateLimited, ReservationNotPayable
-from booking.models import Reservation
-from booking.services import payments
-from booking.services.reservations import get_reservation
+from booking.payments.services import checkouts as payments
+from booking.reservations.models import Reservation
+from booking.reservations.services.reservations import get_reservation
 from discovery.ucp import profile, sessions
 from discovery.views import cacheable_json
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.utils.safestring import SafeString, mark_safe
 
-from booking import breakdown_words
+from booking.catalog import breakdown_words
 from booking.formatting import (
     LOCALES,
     active_language,
@@ -78,7 +78,7 @@ def email_money(amount, currency: str = "EUR") -> str:
 
 @register.simple_tag
 def cleaning_fee_label(prop) -> str:
-    """The cleaning fee's label in the page's language (booking/breakdown_words.py)."""
+    """The cleaning fee's label in the page's language (booking/catalog/breakdown_words.py)."""
     return breakdown_words.cleaning_fee_label(prop) if prop else ""
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from booking.admin_display import time_column
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from config.admin import GuardedModelAdmin
 from partner_sync.channex import push
 from partner_sync.channex.connection import is_on
@@ -150,7 +150,7 @@ class ChannexRevisionAdmin(admin.ModelAdmin):
     def reservation_link(self, revision):
         if not revision.reservation_id:
             return "—"
-        url = reverse("admin:booking_reservation_change", args=[quote(revision.reservation_id)])
+        url = reverse("admin:reservations_reservation_change", args=[quote(revision.reservation_id)])
         return format_html('<a href="{}">{}</a>', url, revision.reservation_id)
 
     def has_add_permission(self, request):

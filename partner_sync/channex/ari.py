@@ -14,7 +14,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from booking import pricing
+from booking.catalog import pricing
 
 WINDOW_DAYS = 500  # Channex's default inventory length (state_length)
 

@@ -24,9 +24,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from booking.selectors import today
-from booking.services.channel_bookings import apply_channel_booking
-from booking.services.locking import writer_transaction
+from booking.catalog.selectors import today
+from booking.reservations.services.channel_bookings import apply_channel_booking
+from booking.reservations.services.locking import writer_transaction
 from partner_sync import alerts
 from partner_sync.channex import push
 from partner_sync.channex.client import ChannexClient, ChannexError

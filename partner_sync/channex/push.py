@@ -1,6 +1,6 @@
 """ARI out: nights marked when what can be sold or its price changes, sent to Channex coalesced.
 
-Marking: booking.calendar_changes tells `mark` of every change, inside the transaction that made
+Marking: booking.reservations.calendar_changes tells `mark` of every change, inside the transaction that made
 it, and `mark` writes one ChannexDirtyNight row per night (nothing at all when the connection is
 off). Two more sources are checked by the push itself: an edit of the rules (the property's
 rules_version moved: every night's rates) and a hold that lapsed without a write (its nights).
@@ -26,10 +26,11 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from booking import pricing
-from booking.models import Reservation
-from booking.rules import rules_for_version
-from booking.selectors import get_property_version, taken_ranges, today
+from booking.catalog import pricing
+from booking.catalog.rules import rules_for_version
+from booking.catalog.selectors import get_property_version, today
+from booking.reservations.models import Reservation
+from booking.reservations.selectors import taken_ranges
 from partner_sync import alerts
 from partner_sync.channex import ari
 from partner_sync.channex.client import ChannexError
@@ -52,7 +53,7 @@ NIGHTLY_AFTER = timedelta(hours=20)
 
 
 def mark(kind: str, property_id: int, start: date | None, end: date | None) -> None:
-    """The booking.calendar_changes listener: mark [start, end) (None: the whole window) of `kind`
+    """The booking.reservations.calendar_changes listener: mark [start, end) (None: the whole window) of `kind`
     ("availability" or "rates"), in the caller's transaction. Nothing when the connection is off."""
     if not is_on():
         return

@@ -14,8 +14,8 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
-from booking.models import Reservation
-from booking.services.channel_bookings import ChannelStay
+from booking.reservations.models import Reservation
+from booking.reservations.services.channel_bookings import ChannelStay
 from partner_sync.channex.ari import WINDOW_DAYS
 
 CHANNELS = {"BDC": Reservation.Source.BOOKING_COM, "ABB": Reservation.Source.AIRBNB, "EXP": Reservation.Source.EXPEDIA, "VRB": Reservation.Source.VRBO}

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import httpx
 
-from booking.selectors import today
+from booking.catalog.selectors import today
 from tests.agents.conftest import TIMEOUT
 from tests.agents.test_mcp_server import pay_on_sandbox_page
 

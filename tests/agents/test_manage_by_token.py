@@ -9,9 +9,9 @@ import pytest
 
 from booking.callers import Caller
 from booking.errors import NotFound, RateLimited
-from booking.models import Reservation
-from booking.selectors import refund_if_cancelled
-from booking.services.guest_bookings import GUESS_LIMIT
+from booking.payments.selectors import refund_if_cancelled
+from booking.payments.services.guest_bookings import GUESS_LIMIT
+from booking.reservations.models import Reservation
 from discovery.operations import run_operation
 from tests.payments.conftest import fake_stripe, stay, stripe_event, webhook  # noqa: F401 (fixtures)
 

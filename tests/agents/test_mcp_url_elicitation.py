@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from discovery import mcp_server
 from tests.agents.conftest import first_free_stay, rest, run
 

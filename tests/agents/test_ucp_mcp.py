@@ -16,7 +16,7 @@ import pytest
 import requests
 from mcp import Client
 
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from tests.agents.conftest import TIMEOUT, run
 from tests.agents.ucp import any_body, booking_body, error_body, session_request
 from tests.dates import future

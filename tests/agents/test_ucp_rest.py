@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from booking.models import PromoCode, Reservation
+from booking.catalog.models import PromoCode
+from booking.reservations.models import Reservation
 from tests.agents.ucp import any_body, booking_body, error_body, profile_body, session_request
 from tests.dates import future
 

@@ -10,7 +10,8 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from booking.models import OutboundEmail, Reservation
+from booking.outbox.models import OutboundEmail
+from booking.reservations.models import Reservation
 from tests.dates import future
 from tests.money.test_date_changes import book_and_pay
 from tests.payments.conftest import sandbox  # noqa: F401
@@ -30,11 +31,11 @@ def stay(demo_property, sandbox):  # noqa: F811
 
 
 def url(reservation: Reservation) -> str:
-    return reverse("admin:booking_reservation_change_dates", args=[quote(reservation.pk)])
+    return reverse("admin:reservations_reservation_change_dates", args=[quote(reservation.pk)])
 
 
 def test_the_reservation_page_links_to_the_change(staff_client, stay):
-    page = staff_client.get(reverse("admin:booking_reservation_change", args=[quote(stay.pk)])).content.decode()
+    page = staff_client.get(reverse("admin:reservations_reservation_change", args=[quote(stay.pk)])).content.decode()
     assert url(stay) in page
 
 
@@ -86,5 +87,5 @@ def test_it_needs_the_change_permission(client, django_user_model, stay):
     client.force_login(viewer)
     assert client.get(url(stay)).status_code == 403
     assert client.post(url(stay), {"check_in": future(30), "check_out": future(33), "total": "1", "apply": "1"}).status_code == 403
-    page = client.get(reverse("admin:booking_reservation_change", args=[quote(stay.pk)])).content.decode()
+    page = client.get(reverse("admin:reservations_reservation_change", args=[quote(stay.pk)])).content.decode()
     assert url(stay) not in page

@@ -8,9 +8,9 @@ import pytest
 from django.contrib.admin.utils import quote
 from django.urls import reverse
 
-from booking.admin.reservations import ReservationAdmin
-from booking.models import Reservation
 from booking.payments.events import apply_payment_event
+from booking.reservations.admin.reservations import ReservationAdmin
+from booking.reservations.models import Reservation
 from tests.payments.conftest import fake_stripe, stay, stripe_event  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ LINK = "/api/v1/payments/checkout-link"
 
 
 def change_page(reservation_id: str) -> str:
-    return reverse("admin:booking_reservation_change", args=[quote(reservation_id)])
+    return reverse("admin:reservations_reservation_change", args=[quote(reservation_id)])
 
 
 def as_posted(value):
@@ -91,7 +91,7 @@ class TestSavingTheForm:
         assert not Reservation.objects.get(pk=reservation_id).events.filter(action="edit").exists()
 
     def test_the_form_offers_exactly_what_the_service_lets_staff_edit(self, admin_client, held):
-        from booking.services.reservations import STAFF_EDITABLE
+        from booking.reservations.services.reservations import STAFF_EDITABLE
 
         page = admin_client.get(change_page(held[0]))
         assert set(page.context["adminform"].form.fields) == STAFF_EDITABLE
@@ -100,7 +100,7 @@ class TestSavingTheForm:
 class TestCancellingAnUnpaidHold:
     def test_staff_cancel_closes_its_checkout_so_nobody_can_pay_it(self, admin_client, held, fake_stripe):  # noqa: F811
         reservation_id, session_id = held
-        cancel_page = reverse("admin:booking_reservation_cancel", args=[quote(reservation_id)])
+        cancel_page = reverse("admin:reservations_reservation_cancel", args=[quote(reservation_id)])
         admin_client.post(cancel_page, {"apply": "1", "refund": "none"})
         assert Reservation.objects.get(pk=reservation_id).status == "cancelled"
         assert fake_stripe.sessions[session_id]["status"] == "expired"
@@ -108,7 +108,7 @@ class TestCancellingAnUnpaidHold:
     def test_a_hold_paid_a_moment_ago_is_not_cancelled(self, admin_client, held, fake_stripe):  # noqa: F811
         reservation_id, session_id = held
         fake_stripe.complete(session_id)
-        cancel_page = reverse("admin:booking_reservation_cancel", args=[quote(reservation_id)])
+        cancel_page = reverse("admin:reservations_reservation_cancel", args=[quote(reservation_id)])
         response = admin_client.post(cancel_page, {"apply": "1", "refund": "none"}, follow=True)
         assert b"just been paid" in response.content
         assert Reservation.objects.get(pk=reservation_id).status == "held"

@@ -1,4 +1,4 @@
-"""Why a stay needs attention reads in the back office's language (booking/attention.py): the flag
+"""Why a stay needs attention reads in the back office's language (booking/reservations/attention.py): the flag
 keeps its English sentence in `needs_attention` and its code in the history's flag line; the
 reservation list, its page and the dashboard show the code's sentence. A note staff typed, or a
 flag older than the codes, is shown as written."""
@@ -10,12 +10,12 @@ from html import unescape
 import pytest
 from django.utils.translation import override
 
-from booking.attention import attention_note
-from booking.event_messages import describe, to_params
-from booking.models import Reservation
-from booking.services.audit import flag_for_staff
-from booking.services.cancellation import RefundPending, issue_pending_refund
-from booking.services.refunds import refund_payment
+from booking.payments.services.cancellation import RefundPending, issue_pending_refund
+from booking.payments.services.refunds import refund_payment
+from booking.reservations.attention import attention_note
+from booking.reservations.event_messages import describe, to_params
+from booking.reservations.models import Reservation
+from booking.reservations.services.audit import flag_for_staff
 from tests.booking.test_back_office import CHANGELIST, change_page, paid, people  # noqa: F401 (fixtures)
 from tests.payments.conftest import fake_stripe, webhook  # noqa: F401 (fixtures)
 

@@ -17,15 +17,16 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core.management import call_command
 from django.urls import reverse
 
-from booking.admin import SeasonForm
-from booking.models import DateBlock, NightRate, Reservation
-from booking.pricing import NightRule, PricingRules, price_night
+from booking.catalog.admin import SeasonForm
+from booking.catalog.models import NightRate
+from booking.catalog.pricing import NightRule, PricingRules, price_night
+from booking.reservations.models import DateBlock, Reservation
 from tests.dates import future
 from tests.payments.conftest import fake_stripe, stay, stripe_event, webhook  # noqa: F401 (fixtures)
 
 LINK = "/api/v1/payments/checkout-link"
-CHANGELIST = "/admin/booking/reservation/"
-RATES = "/admin/booking/property/rates/"
+CHANGELIST = "/admin/reservations/reservation/"
+RATES = "/admin/catalog/property/rates/"
 
 
 @pytest.fixture
@@ -63,15 +64,15 @@ def people(db):
 
 
 def change_page(reservation):
-    return reverse("admin:booking_reservation_change", args=[quote(reservation.pk)])
+    return reverse("admin:reservations_reservation_change", args=[quote(reservation.pk)])
 
 
 def cancel_page(reservation):
-    return reverse("admin:booking_reservation_cancel", args=[quote(reservation.pk)])
+    return reverse("admin:reservations_reservation_cancel", args=[quote(reservation.pk)])
 
 
 def refund_page(reservation):
-    return reverse("admin:booking_reservation_refund", args=[quote(reservation.pk)])
+    return reverse("admin:reservations_reservation_refund", args=[quote(reservation.pk)])
 
 
 class TestPermissionToAct:
@@ -132,7 +133,7 @@ class TestPermissionToAct:
         [
             ("/admin/partner_sync/feed/", "sync_now"),
             ("/admin/pages/blogpost/", "publish_now"),
-            ("/admin/booking/dateblock/", "delete_selected"),
+            ("/admin/reservations/dateblock/", "delete_selected"),
         ],
     )
     def test_every_action_is_refused_to_a_user_without_its_permission(self, people, demo_property, changelist, action):
@@ -142,7 +143,7 @@ class TestPermissionToAct:
         assert viewer.post(changelist, {"action": action, "_selected_action": ["1"]}).status_code == 403
 
     def test_staff_cannot_edit_the_property(self, people, demo_property):
-        page = people["staff"].get(reverse("admin:booking_property_change", args=[demo_property.pk]))
+        page = people["staff"].get(reverse("admin:catalog_property_change", args=[demo_property.pk]))
         assert page.status_code == 200 and b'name="base_nightly_rate"' not in page.content  # read-only
 
     def test_a_user_who_may_not_read_reservations_or_the_property_gets_no_rate_calendar(self, db):
@@ -309,8 +310,8 @@ class TestReadingReservations:
 
 def test_the_rate_month_costs_the_same_queries_however_busy_the_month(paid, django_assert_max_num_queries):
     """Prices come from the cached rules; reservations and blocks are read once each."""
-    from booking.rate_calendar import rate_month
-    from booking.selectors import get_property
+    from booking.catalog.selectors import get_property
+    from booking.reservations.rate_calendar import rate_month
 
     prop = get_property()
     rate_month(prop, paid.check_in.replace(day=1))  # warms the rules cache, as any earlier request would

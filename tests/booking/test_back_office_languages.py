@@ -10,8 +10,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import translation
 
-from booking.admin import SeasonForm
-from booking.models import NightRate, Reservation
+from booking.catalog.admin import SeasonForm
+from booking.catalog.models import NightRate
+from booking.reservations.models import Reservation
 from tests.booking.test_back_office import CHANGELIST, RATES, cancel_page, change_page, paid, people, refund_page  # noqa: F401 (fixtures)
 from tests.conftest import future
 from tests.payments.conftest import fake_stripe, stay, stripe_event, webhook  # noqa: F401 (fixtures)

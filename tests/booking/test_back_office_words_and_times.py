@@ -11,10 +11,10 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from booking.models import Reservation, ReservationEvent
-from booking.services.audit import record_event
-from booking.services.holds import GuestDetails, hold_stay
-from booking.services.reservations import edit_by_staff
+from booking.reservations.models import Reservation, ReservationEvent
+from booking.reservations.services.audit import record_event
+from booking.reservations.services.holds import GuestDetails, hold_stay
+from booking.reservations.services.reservations import edit_by_staff
 from tests.booking.test_back_office import CHANGELIST, RATES, change_page, paid, people  # noqa: F401 (fixtures)
 from tests.dates import future
 from tests.payments.conftest import fake_stripe, stay, stripe_event, webhook  # noqa: F401 (fixtures)
@@ -130,7 +130,7 @@ def test_a_minimum_stay_confirmation_is_in_german(people, demo_property):  # noq
 
 @pytest.mark.parametrize(("language", "monday", "sunday"), [(ITALIAN, "Lunedì", "Domenica"), (GERMAN, "Montag", "Sonntag")])
 def test_the_property_form_names_the_weekdays_in_the_back_office_language(people, demo_property, language, monday, sunday):  # noqa: F811 (fixtures)
-    page = people["owner"].get(reverse("admin:booking_property_change", args=[demo_property.pk]), **language).content.decode()
+    page = people["owner"].get(reverse("admin:catalog_property_change", args=[demo_property.pk]), **language).content.decode()
     assert monday in page and sunday in page and "Monday" not in page
 
 
@@ -165,6 +165,6 @@ def test_a_cancelled_stay_owes_no_city_tax_and_keeps_its_money(people, paid):  #
 
 
 def test_the_payments_list_shows_when_each_was_paid_on_the_local_clock(people, paid):  # noqa: F811 (fixtures)
-    page = people["owner"].get(reverse("admin:booking_payment_changelist"), **ITALIAN).content.decode()
+    page = people["owner"].get(reverse("admin:payments_payment_changelist"), **ITALIAN).content.decode()
     rows = page.split('id="result_list"')[1]
     assert "pagato il" in page.lower() and (" CET" in rows or " CEST" in rows)

@@ -3,8 +3,8 @@
 import pytest
 from django.core.management import call_command
 
-from booking.models import Reservation
-from booking.services.holds import hold_stay
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import hold_stay
 from tests.conftest import is_postgresql
 from tests.dates import future
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from booking.pricing import RefundTier, applicable_tier, policy_lines, refund_for_cancellation
+from booking.catalog.pricing import RefundTier, applicable_tier, policy_lines, refund_for_cancellation
 
 DEMO = [RefundTier(30, Decimal(100)), RefundTier(7, Decimal(50)), RefundTier(0, Decimal(0))]
 CHECK_IN = date(2027, 6, 30)
@@ -126,7 +126,7 @@ def property_change_form(staff_client, prop, tiers: list[tuple[object, object]])
     cancellation tiers, which are replaced by `tiers` (the old rows deleted)."""
     from django.urls import reverse
 
-    page = staff_client.get(reverse("admin:booking_property_change", args=[prop.pk]))
+    page = staff_client.get(reverse("admin:catalog_property_change", args=[prop.pk]))
     assert page.status_code == 200
     data: dict = {}
 
@@ -156,7 +156,7 @@ def property_change_form(staff_client, prop, tiers: list[tuple[object, object]])
 def save_tiers(staff_client, prop, tiers):
     from django.urls import reverse
 
-    return staff_client.post(reverse("admin:booking_property_change", args=[prop.pk]), property_change_form(staff_client, prop, tiers))
+    return staff_client.post(reverse("admin:catalog_property_change", args=[prop.pk]), property_change_form(staff_client, prop, tiers))
 
 
 def tiers_of(prop) -> list[tuple[int, int]]:
@@ -166,7 +166,7 @@ def tiers_of(prop) -> list[tuple[int, int]]:
 @pytest.mark.django_db
 class TestTheOwnerEditsTheTiers:
     def test_a_sensible_policy_is_saved_and_reaches_the_refunds_at_once(self, staff_client, demo_property):
-        from booking.selectors import cancellation_tiers
+        from booking.catalog.selectors import cancellation_tiers
 
         assert cancellation_tiers(demo_property)  # warm the cached rules: the save must invalidate them
         response = save_tiers(staff_client, demo_property, [(14, 100), (3, 25), (0, 0)])
@@ -195,8 +195,8 @@ class TestTheOwnerEditsTheTiers:
 def test_the_site_the_api_and_the_emails_say_the_same_policy(client, api, demo_property):
     from django.template.loader import render_to_string
 
-    from booking.notifications import confirmation_context
-    from booking.services.holds import hold_stay
+    from booking.reservations.emails import confirmation_context
+    from booking.reservations.services.holds import hold_stay
     from pages import demo as pages_demo
     from tests.dates import future
 

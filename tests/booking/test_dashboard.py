@@ -18,12 +18,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from booking import dashboard
+from booking.admin import dashboard
+from booking.admin.charts import bar_chart_svg
 from booking.callers import Caller
-from booking.charts import bar_chart_svg
-from booking.models import DateBlock, Reservation
-from booking.services.holds import GuestDetails, hold_stay
-from booking.services.reservations import confirm_reservation
+from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.services.holds import GuestDetails, hold_stay
+from booking.reservations.services.reservations import confirm_reservation
 from partner_sync.models import Conflict, Feed, SyncOutcome
 
 pytestmark = pytest.mark.django_db
@@ -184,8 +184,8 @@ def test_arrivals_and_departures_of_the_next_14_days_in_rome_dates(frozen, demo_
     part = dashboard_part(staff_client.get(INDEX).content.decode())
     assert "today is Monday 10 March 2031" in part and "Europe/Rome" in part
     assert "Tue 11 Mar" in part and "Gone" not in part and "Late" not in part
-    assert f'href="{reverse("admin:booking_reservation_change", args=[quote(paid.pk)])}"' in part
-    assert reverse("admin:booking_reservation_change", args=[quote(unpaid.pk)]) in part
+    assert f'href="{reverse("admin:reservations_reservation_change", args=[quote(paid.pk)])}"' in part
+    assert reverse("admin:reservations_reservation_change", args=[quote(unpaid.pk)]) in part
     assert f"{paid.total:.2f} of {paid.total:.2f} EUR" in part and f"0.00 of {unpaid.total:.2f} EUR" in part
 
 

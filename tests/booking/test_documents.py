@@ -3,9 +3,8 @@ hands back domain objects, remembered under every input they read, the taken ran
 
 import pytest
 
-from booking import presenters
-from booking.api import documents
-from booking.services.holds import hold_stay
+from booking.api import documents, presenters
+from booking.reservations.services.holds import hold_stay
 from tests.dates import future
 
 pytestmark = pytest.mark.django_db

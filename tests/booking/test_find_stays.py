@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from booking.models import DateBlock
+from booking.reservations.models import DateBlock
 from tests.dates import future
 
 pytestmark = pytest.mark.django_db

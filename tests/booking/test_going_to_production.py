@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from booking.models import Property
+from booking.catalog.models import Property
 from pages.models import BlogPost
 
 pytestmark = pytest.mark.django_db

@@ -1,12 +1,12 @@
 """The history lines of date changes, bookings made by staff and hold reminders are read in the back
-office's language too (booking/event_messages.py), with dates and amounts in the reader's formats."""
+office's language too (booking/reservations/event_messages.py), with dates and amounts in the reader's formats."""
 
 from datetime import date
 from decimal import Decimal
 
 from django.utils.translation import override
 
-from booking.event_messages import action_label, actor_label, describe, english_note, to_params
+from booking.reservations.event_messages import action_label, actor_label, describe, english_note, to_params
 
 CHANGE = to_params(
     {
@@ -44,7 +44,7 @@ def test_a_booking_by_staff_and_a_hold_reminder_read_in_german():
 
 
 def test_the_reasons_a_payment_could_not_be_taken_read_in_italian():
-    from booking.event_messages import to_params
+    from booking.reservations.event_messages import to_params
 
     params = to_params({"amount": Decimal("300.00"), "currency": "EUR", "refund": "re_1", "reason": "paid for a reservation that is cancelled"})
     with override("it"):

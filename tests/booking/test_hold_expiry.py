@@ -10,8 +10,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from booking.models import Reservation, ReservationEvent
-from booking.services.reservations import expire_lapsed_holds
+from booking.reservations.models import Reservation, ReservationEvent
+from booking.reservations.services.reservations import expire_lapsed_holds
 from tests.dates import future
 
 STAY = {"check_in": str(future(30)), "check_out": str(future(33))}

@@ -15,9 +15,9 @@ import pytest
 import requests
 from django.utils import timezone
 
-from booking.models import IdempotencyRecord, Reservation
-from booking.services import idempotency
-from booking.services.idempotency import request_fingerprint
+from booking.reservations.models import IdempotencyRecord, Reservation
+from booking.reservations.services import idempotency
+from booking.reservations.services.idempotency import request_fingerprint
 from tests.dates import future
 
 STAY = {"check_in": str(future(30)), "check_out": str(future(37))}
@@ -81,7 +81,7 @@ class TestACrashedOwner:
         assert not Reservation.objects.exists()
 
     def test_an_owner_whose_key_was_taken_over_cannot_commit_a_hold(self, demo_property):
-        from booking.services.holds import hold_stay
+        from booking.reservations.services.holds import hold_stay
 
         def produce():
             IdempotencyRecord.objects.update(owner="the-taker")  # another retry took the key over meanwhile

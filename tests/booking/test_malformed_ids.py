@@ -18,8 +18,8 @@ from google.protobuf.json_format import MessageToDict
 
 from booking import ids
 from booking.errors import InvalidInput
-from booking.models import Reservation, Review, new_manage_token, new_reservation_id
-from booking.services import reviews
+from booking.reservations.models import Reservation, Review, new_manage_token, new_reservation_id
+from booking.reservations.services import reviews
 from discovery import mcp_server
 from discovery.a2a_agent import BookingAgentExecutor
 from discovery.ucp.sessions import json_path

@@ -17,12 +17,12 @@ import requests
 from django.db import IntegrityError, connections
 from django.utils import timezone
 
+from booking.api.presenters import breakdown_json
+from booking.catalog.selectors import get_property
 from booking.errors import DatesUnavailable
-from booking.models import Reservation
-from booking.presenters import breakdown_json
-from booking.selectors import get_property
-from booking.services import stays
-from booking.services.holds import hold_stay
+from booking.reservations.models import Reservation
+from booking.reservations.services import stays
+from booking.reservations.services.holds import hold_stay
 from tests.conftest import is_postgresql
 from tests.dates import future
 
@@ -126,7 +126,7 @@ def test_the_race_test_catches_a_hold_path_without_the_lock(demo_property, witho
 
     from django.db import transaction
 
-    from booking.services import holds
+    from booking.reservations.services import holds
 
     @contextmanager
     def unlocked_transaction(property_id):
@@ -144,7 +144,7 @@ def test_nights_already_taken_are_refused_without_queueing_for_the_lock(demo_pro
     """In a burst on the same nights, every request that comes after the winner's commit is refused
     by one read, as the availability endpoint would answer, instead of waiting its turn for the
     calendar lock behind the others (the bench's hold burst: 40 holds, one winner)."""
-    from booking.services import holds
+    from booking.reservations.services import holds
 
     check_in, check_out = overlapping_stay(0)
     hold_stay(check_in=check_in, check_out=check_out, guests=2)

@@ -6,9 +6,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from booking import pricing
-from booking.models import DateBlock, Reservation
-from booking.services.holds import hold_stay
+from booking.catalog import pricing
+from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.services.holds import hold_stay
 from tests.dates import future
 
 NOON = datetime(2027, 1, 1, 12, 0, tzinfo=UTC)

@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 
-from booking import images
-from booking.models import Photo
+from booking.catalog import images
+from booking.catalog.models import Photo
 
 ORIENTATION, GPS_INFO = 0x0112, 0x8825
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from booking.pricing import (
+from booking.catalog.pricing import (
     LengthOfStayDiscount,
     PricingRules,
     Season,
@@ -95,7 +95,7 @@ class TestTotals:
         assert q.cleaning_fee == D("80")
         assert q.city_tax == D("21.00")  # 3.50 × 2 guests × 3 nights
         assert q.total == D("401.00")
-        from booking.presenters import breakdown_json
+        from booking.api.presenters import breakdown_json
 
         assert breakdown_json(q)["nightly_avg"] == 100.0
 
@@ -251,7 +251,7 @@ def test_calendar_and_check_stay_agree_on_arrivals(bookings, check_in_offset, ni
 
 def test_the_city_tax_is_described_as_paid_with_the_booking_everywhere():
     """Issue 15: the policies said "nothing to pay on arrival" and the note "deducted on arrival"."""
-    from booking.pricing import PricingRules, city_tax_note
+    from booking.catalog.pricing import PricingRules, city_tax_note
 
     note = city_tax_note(
         PricingRules(currency="EUR", base_nightly_rate=Decimal("100"), city_tax_per_person_night=Decimal("3.50"), city_tax_exempt_under_age=12)

@@ -7,7 +7,7 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from booking.pricing import (
+from booking.catalog.pricing import (
     DaysAheadDiscount,
     Extra,
     ExtraChoice,

@@ -5,8 +5,8 @@ from datetime import timedelta
 
 import pytest
 
-from booking.models import DateBlock
-from booking.services import stays
+from booking.reservations.models import DateBlock
+from booking.reservations.services import stays
 from tests.booking.test_selectors import a_year_of_history
 from tests.dates import future, today
 
@@ -325,7 +325,7 @@ def test_the_openapi_document_is_valid_and_versioned(api, db):
 
 def test_demo_loading_is_idempotent_and_keeps_owner_edits(db):
     from booking import demo
-    from booking.models import Property
+    from booking.catalog.models import Property
 
     assert demo.load() is True
     Property.objects.update(name="Renamed by the owner")

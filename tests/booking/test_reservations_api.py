@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from booking.models import Reservation, ReservationEvent
+from booking.reservations.models import Reservation, ReservationEvent
 from tests.dates import future
 
 pytestmark = pytest.mark.django_db
@@ -168,7 +168,7 @@ class TestIdempotency:
         assert api.post("/api/v1/reservations", body, **{"Idempotency-Key": "k-3"}).status_code == 201
 
     def test_keys_expire_after_24_hours(self, api, demo_property):
-        from booking.models import IdempotencyRecord
+        from booking.reservations.models import IdempotencyRecord
 
         body = {"check_in": str(future(30)), "check_out": str(future(33))}
         api.post("/api/v1/reservations", body, **{"Idempotency-Key": "k-4"})

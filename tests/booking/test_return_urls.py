@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 import pytest
 from rest_framework import serializers
 
+from booking.api.validation import CheckoutLinkCreate, CheckoutSessionCreate, ReturnUrlField
 from booking.payments.models import SandboxCheckout
-from booking.validation import CheckoutLinkCreate, CheckoutSessionCreate, ReturnUrlField
 from tests.payments.conftest import sandbox, stay  # noqa: F401 (sandbox: a fixture)
 from tests.payments.test_return_urls import ACCEPTED, REFUSED
 

@@ -9,12 +9,11 @@ import time_machine
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
-from booking.models import DateBlock, Reservation
-from booking.selectors import (
+from booking.catalog.selectors import get_property_version, hot_query
+from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.selectors import (
     blocking_reservations,
     blocks_between,
-    get_property_version,
-    hot_query,
     taken_ranges,
     taken_ranges_and_holds,
     taken_ranges_sql,

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from booking.errors import BookingError
-from booking.models import DateBlock, Reservation
-from booking.services import blocks, reservations
-from booking.services import stays as stay_reads
-from booking.services.holds import hold_stay
+from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.services import blocks, reservations
+from booking.reservations.services import stays as stay_reads
+from booking.reservations.services.holds import hold_stay
 from tests.dates import future
 
 operation = st.one_of(

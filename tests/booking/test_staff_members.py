@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from booking.management.commands.setup_roles import first_owner_reminder
-from booking.models import OutboundEmail
+from booking.outbox.models import OutboundEmail
 
 pytestmark = pytest.mark.django_db
 

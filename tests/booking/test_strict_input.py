@@ -29,7 +29,7 @@ def test_an_unknown_nested_field_is_named_with_its_path(api, demo_property):
 
 
 def test_nothing_is_held_when_a_field_is_refused(api, demo_property):
-    from booking.models import Reservation
+    from booking.reservations.models import Reservation
 
     api.post("/api/v1/reservations", stay(adults=2))
     assert not Reservation.objects.exists()

@@ -108,8 +108,8 @@ def calendar_days(api, **params) -> tuple[bytes, dict]:
 
 
 def test_a_remembered_calendar_never_shows_a_taken_night_free(api, demo_property):
-    from booking.models import DateBlock
-    from booking.services import stays
+    from booking.reservations.models import DateBlock
+    from booking.reservations.services import stays
     from tests.conftest import future
 
     start = future(40).replace(day=1)
@@ -134,12 +134,12 @@ def test_a_remembered_calendar_follows_the_rules(api, demo_property):
 
     start = future(40).replace(day=1)
     _, before = calendar_days(api, start=start, months=2)
-    from booking.models import Season
+    from booking.catalog.models import Season
 
     for season in Season.objects.filter(property=demo_property):
         season.nightly_rate += 100
         season.weekend_nightly_rate = season.weekend_nightly_rate and season.weekend_nightly_rate + 100
-        season.save()  # bumps rules_version (booking/signals.py)
+        season.save()  # bumps rules_version (booking/catalog/signals.py)
     demo_property.base_nightly_rate += 100
     demo_property.weekend_nightly_rate = demo_property.weekend_nightly_rate and demo_property.weekend_nightly_rate + 100
     demo_property.save()
@@ -151,11 +151,12 @@ def test_the_calendar_reads_as_far_as_the_longest_stay_when_it_grows(demo_proper
     """The calendar reads the taken nights with the version in one query, as far as the longest
     stay last seen; when the rules allow longer stays, it reads the rest, and its answer is the one
     the pricing engine gives over every taken night up to the new longest stay."""
-    from booking import pricing
-    from booking.models import DateBlock
-    from booking.rules import rules_for
-    from booking.selectors import taken_ranges, today
-    from booking.services import stays
+    from booking.catalog import pricing
+    from booking.catalog.rules import rules_for
+    from booking.catalog.selectors import today
+    from booking.reservations.models import DateBlock
+    from booking.reservations.selectors import taken_ranges
+    from booking.reservations.services import stays
     from tests.conftest import future
 
     start = future(40).replace(day=1)
@@ -182,9 +183,9 @@ def test_the_calendar_reads_as_far_as_the_longest_stay_when_it_grows(demo_proper
 def test_saving_the_same_property_twice_gives_each_edit_its_own_rules_version(demo_property):
     """A stale instance must not write its old version back: the bump after it would give an
     earlier number to different rules, and every process would keep the rules it had cached."""
-    from booking.models import Property
-    from booking.rules import rules_for_version
-    from booking.selectors import get_property_version
+    from booking.catalog.models import Property
+    from booking.catalog.rules import rules_for_version
+    from booking.catalog.selectors import get_property_version
 
     stale = Property.objects.get(pk=demo_property.pk)
     versions = []

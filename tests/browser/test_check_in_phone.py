@@ -38,7 +38,7 @@ NAMES = {"IT": "Italia", "DE": "Germania"}
 @pytest.fixture
 def stay_tomorrow(live_url, demo_property):
     from booking.italy.models import ItalySettings
-    from booking.models import Reservation, new_manage_token
+    from booking.reservations.models import Reservation, new_manage_token
     from tests.dates import future
 
     italy = ItalySettings.for_property(demo_property)

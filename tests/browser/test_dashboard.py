@@ -16,9 +16,9 @@ pytestmark = [pytest.mark.live, pytest.mark.slow, requires_chromium, pytest.mark
 def a_busy_calendar(prop) -> None:
     """Stays past and future, a hold, a partner feed and an owner's block, and something to look at."""
     from booking.callers import Caller
-    from booking.models import DateBlock, Reservation
-    from booking.services.holds import GuestDetails, hold_stay
-    from booking.services.reservations import confirm_reservation
+    from booking.reservations.models import DateBlock, Reservation
+    from booking.reservations.services.holds import GuestDetails, hold_stay
+    from booking.reservations.services.reservations import confirm_reservation
     from partner_sync.models import Feed, SyncOutcome
 
     for offset, name, pay in [(2, "Ada", True), (9, "Bruno", False), (40, "Chiara", True)]:
@@ -90,7 +90,7 @@ def test_the_owner_sets_a_price_over_nights_in_the_rate_calendar_and_the_site_qu
         expect(page.locator("#booking-dashboard")).to_be_visible()
         before = page.request.post(site_url + "/api/v1/quote", data=stay).json()
         page.click("text=Rate calendar")
-        page.goto(site_url + f"/admin/booking/property/rates/?month={first:%Y-%m}")
+        page.goto(site_url + f"/admin/catalog/property/rates/?month={first:%Y-%m}")
         page.click(f"button.night[data-night='{first}']")
         page.click(f"button.night[data-night='{last}']")
         expect(page.locator(f"button.night[data-night='{future(151)}']")).to_have_attribute("aria-pressed", "true")
@@ -107,7 +107,7 @@ def test_the_owner_sets_a_price_over_nights_in_the_rate_calendar_and_the_site_qu
         assert Decimal(str(after["total"])) != Decimal(str(before["total"]))
 
         # The property form in tabs: the rates tab shows the seasons, the listing tab does not.
-        page.goto(site_url + f"/admin/booking/property/{demo_property.pk}/change/")
+        page.goto(site_url + f"/admin/catalog/property/{demo_property.pk}/change/")
         page.click("#property-tabs [data-tab=rates]")
         expect(page.locator("#seasons-group")).to_be_visible()
         expect(page.locator("#photos-group")).to_be_hidden()
@@ -116,7 +116,7 @@ def test_the_owner_sets_a_price_over_nights_in_the_rate_calendar_and_the_site_qu
         expect(page.locator("#photos-group img.photo-thumbnail").first).to_be_visible()
 
         # The reservation list fits a 1366 px screen: no sideways scrolling.
-        page.goto(site_url + "/admin/booking/reservation/")
+        page.goto(site_url + "/admin/reservations/reservation/")
         expect(page.locator("#result_list")).to_contain_text("Ada Rossi")
         assert page.evaluate("document.documentElement.scrollWidth") <= 1366
         assert (

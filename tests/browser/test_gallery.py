@@ -152,7 +152,7 @@ def site_with_an_upload_url(collected_static, live_url_factory, tmp_path, settin
     from django.db.models import F
     from PIL import Image
 
-    from booking.models import Photo, Property
+    from booking.catalog.models import Photo, Property
     from pages import demo
 
     demo.load()

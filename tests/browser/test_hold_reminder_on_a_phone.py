@@ -12,8 +12,9 @@ import pytest
 import requests
 from django.utils import timezone
 
-from booking.models import OutboundEmail, Reservation
-from booking.services.hold_reminders import queue_hold_reminders, resume_token
+from booking.outbox.models import OutboundEmail
+from booking.reservations.models import Reservation
+from booking.reservations.services.hold_reminders import queue_hold_reminders, resume_token
 from tests.browser.conftest import PHONE, open_browser, requires_chromium, screenshot
 from tests.browser.test_booking_flow import choose_first_free_stay, euros
 

@@ -13,8 +13,8 @@ import requests
 from django.test import Client
 from django.utils import timezone
 
-from booking.models import Reservation, Review
-from booking.services import reviews
+from booking.reservations.models import Reservation, Review
+from booking.reservations.services import reviews
 from tests.browser.conftest import PHONE, open_browser, requires_chromium, screenshot
 from tests.pages.test_manage import book_and_pay
 

@@ -8,8 +8,8 @@ from django.conf import settings
 from django.core import mail
 
 from booking.formatting import date_range, with_elision
-from booking.models import Reservation
-from booking.services.reservations import Payer, confirm_reservation
+from booking.reservations.models import Reservation
+from booking.reservations.services.reservations import Payer, confirm_reservation
 from tests.dates import future
 from tests.payments.conftest import sandbox  # noqa: F401 - a fixture
 
@@ -62,8 +62,8 @@ def test_the_italian_confirmation_says_presso_and_dall_8(api, demo_property, dja
 def test_a_notice_written_when_queued_is_elided_in_the_readers_language(demo_property):
     """Emails written when queued (date changes, payment links, reminders, owner notices) come from
     many templates: the outbox elides them once, in the guest's language or the back office's."""
-    from booking.models import OutboundEmail
-    from booking.notifications import build_message
+    from booking.outbox.models import OutboundEmail
+    from booking.outbox.notifications import build_message
 
     reservation = Reservation.objects.create(
         property=demo_property,

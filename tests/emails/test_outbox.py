@@ -14,11 +14,12 @@ from django.core import mail
 from django.db import connection
 from django.utils import timezone
 
-from booking.models import OutboundEmail, Reservation
-from booking.notifications import deliver_due_emails, retry_pause
-from booking.services.cancellation import cancel_stay
-from booking.services.reservations import Payer, confirm_reservation
-from booking.services.stays_mail import queue_pre_arrival_emails
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import deliver_due_emails, retry_pause
+from booking.payments.services.cancellation import cancel_stay
+from booking.reservations.models import Reservation
+from booking.reservations.services.reservations import Payer, confirm_reservation
+from booking.reservations.services.stays_mail import queue_pre_arrival_emails
 from tests.dates import future
 from tests.payments.conftest import stay
 
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 
 def held_stay(demo_property, days_ahead=40, email_address="anna@example.com"):
-    from booking.services.holds import GuestDetails, hold_stay
+    from booking.reservations.services.holds import GuestDetails, hold_stay
 
     return hold_stay(check_in=future(days_ahead), check_out=future(days_ahead + 3), guests=2, guest=GuestDetails(email=email_address, first_name="Anna"))
 
@@ -59,7 +60,7 @@ def test_the_confirmation_arrives_over_smtp_in_text_and_html_with_the_stay_as_a_
     text, html = guest.get_body(("plain",)).get_content(), guest.get_body(("html",)).get_content()
     assert manage_url in text and manage_url in html and reservation.pk in text
     assert f"{reservation.total:.2f} EUR" in text
-    assert f"https://stay.example.com/admin/booking/reservation/{quote(reservation.pk)}/change/" in owner.get_content()
+    assert f"https://stay.example.com/admin/reservations/reservation/{quote(reservation.pk)}/change/" in owner.get_content()
 
     [attachment] = [part for part in guest.iter_attachments() if part.get_content_type() == "text/calendar"]
     assert attachment.get_filename() == "stay.ics" and attachment.get_param("method") == "PUBLISH"
@@ -161,7 +162,7 @@ def test_the_cancellation_email_says_the_refund(demo_property, django_capture_on
     guest = next(m for m in mail.outbox if m.to == ["anna@example.com"])
     assert "cancelled" in guest.subject and "none was due" in guest.body
     owner = next(m for m in mail.outbox if m.to != ["anna@example.com"])
-    assert "/admin/booking/reservation/" in owner.body
+    assert "/admin/reservations/reservation/" in owner.body
 
 
 def test_the_cancellation_email_says_the_refund_by_the_policy(demo_property, client, settings, django_capture_on_commit_callbacks):

@@ -10,8 +10,9 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from booking.models import OutboundEmail, Reservation
-from booking.notifications import deliver_due_emails
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import deliver_due_emails
+from booking.reservations.models import Reservation
 from pages.models import ContactInquiry
 from tests.payments.conftest import fake_stripe, stay, stripe_event, webhook  # noqa: F401 (fixtures)
 
@@ -86,7 +87,7 @@ class TestTheOwnerIsToldOfARefundedPayment:
             assert deliver().json()["outcome"].startswith("refunded")
         [notice] = [m for m in mail.outbox if "needs attention" in m.subject]
         assert notice.subject == f"Payment refunded, needs attention: {reservation_id}" and notice.to == [demo_property.contact_email]
-        assert "Refunded:" in notice.body and "/admin/booking/reservation/" in notice.body
+        assert "Refunded:" in notice.body and "/admin/reservations/reservation/" in notice.body
         row = OutboundEmail.objects.get(reservation_id=reservation_id, kind="refunded_payment")
         assert row.status == "sent"
         assert Reservation.objects.get(pk=reservation_id).events.filter(action="email", note__contains="payment refunded").exists()

@@ -12,8 +12,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from booking.models import OutboundEmail
-from booking.notifications import deliver_due_emails, message_id
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import deliver_due_emails, message_id
 from tests.emails.test_outbox import confirm, held_stay
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(60)]

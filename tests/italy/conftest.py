@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.core.cache import cache
 
-from booking.models import Reservation, new_manage_token
+from booking.reservations.models import Reservation, new_manage_token
 from tests.dates import future
 
 

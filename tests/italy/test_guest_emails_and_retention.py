@@ -11,8 +11,8 @@ from django.core import mail
 from booking.italy.checkin import save_check_in
 from booking.italy.guest_mail import erase_documents, queue_check_in_emails
 from booking.italy.models import CheckIn, Guest, ItalySettings, PoliceRegistration
-from booking.models import OutboundEmail
-from booking.notifications import deliver_due_emails
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import deliver_due_emails
 from tests.italy.conftest import LEAD, party
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from booking.italy.checkin import save_check_in
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from tests.italy.conftest import CHILD, LEAD, PARTNER, party
 
 pytestmark = pytest.mark.django_db

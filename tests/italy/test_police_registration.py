@@ -11,7 +11,7 @@ from django.utils import timezone
 from booking.italy.checkin import save_check_in
 from booking.italy.models import PoliceRegistration
 from booking.italy.registration import send_due_registrations
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from tests.dates import today
 from tests.italy.conftest import LEAD, PARTNER, party
 from tests.italy.fake_alloggiati import FakeAlloggiati
@@ -108,8 +108,8 @@ def test_a_stored_name_the_record_cannot_carry_is_reported_missing_never_dropped
 def test_a_check_in_changed_after_the_registration_was_sent_flags_the_stay_with_what_changed(fake, arriving_today):
     from django.utils import translation
 
-    from booking.event_messages import render
-    from booking.models import ReservationEvent
+    from booking.reservations.event_messages import render
+    from booking.reservations.models import ReservationEvent
 
     assert send_due_registrations() == 1
     changed = dict(PARTNER, last_name="Mueller", date_of_birth="1982-11-21")

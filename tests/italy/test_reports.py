@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core.management import call_command
 
 from booking.italy.checkin import save_check_in
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from tests.dates import future
 from tests.italy.conftest import CHILD, LEAD, PARTNER, party
 

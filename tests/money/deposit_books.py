@@ -7,8 +7,9 @@ provider could not be read) may stand either side of that call; nothing else may
 
 from decimal import Decimal
 
-from booking.models import Reservation, SecurityDeposit
 from booking.payments.ledger import to_cents
+from booking.payments.models import SecurityDeposit
+from booking.reservations.models import Reservation
 
 # The service's status → the provider's status for that payment intent.
 PROVIDER_STATUS = {

@@ -7,12 +7,14 @@ from decimal import Decimal
 
 import pytest
 import time_machine
-from django.apps import apps
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 from django.utils import timezone
 
-from booking.models import CancellationTier, Reservation
-from booking.selectors import refund_if_cancelled
-from booking.services.cancellation import cancel_by_guest
+from booking.catalog.models import CancellationTier
+from booking.payments.selectors import refund_if_cancelled
+from booking.payments.services.cancellation import cancel_by_guest
+from booking.reservations.models import Reservation
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -74,8 +76,9 @@ def test_editing_the_tiers_after_booking_keeps_the_old_refund(api, demo_property
 def test_the_migration_gives_existing_reservations_the_tiers_in_force(api, demo_property):
     body = api.post("/api/v1/reservations", stay(offset=90)).json()
     Reservation.objects.filter(pk=body["id"]).update(accepted_terms={}, payment_schedule=[])
-    migration = importlib.import_module("booking.migrations.0021_accepted_terms_on_reservations")
-    migration.copy_terms_in_force(apps, None)
+    name = "0021_accepted_terms_on_reservations"
+    migration = importlib.import_module(f"booking.migrations.{name}")
+    migration.copy_terms_in_force(MigrationLoader(connection).project_state(("booking", name)).apps, None)
     reservation = Reservation.objects.get(pk=body["id"])
     assert [t["days_before_arrival"] for t in reservation.accepted_terms["cancellation_tiers"]] == [30, 7, 0]
     assert reservation.accepted_terms["deposit_percent"] == "0"  # they were sold as paid in full

@@ -13,10 +13,12 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from booking.models import BalanceAttempt, OutboundEmail, Payment, Reservation
-from booking.services.balance_charges import charge_balance, charge_due_balances
-from booking.services.balances import balance_owed
-from booking.services.date_changes import change_dates
+from booking.outbox.models import OutboundEmail
+from booking.payments.models import BalanceAttempt, Payment
+from booking.payments.services.balance_charges import charge_balance, charge_due_balances
+from booking.payments.services.balances import balance_owed
+from booking.payments.services.date_changes import change_dates
+from booking.reservations.models import Reservation
 from tests.conftest import is_postgresql
 from tests.payments.conftest import stay, stripe_event
 

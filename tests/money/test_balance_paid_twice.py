@@ -6,9 +6,9 @@ from decimal import Decimal
 import pytest
 
 from booking.payments.models import ProviderRefund
-from booking.services import balance_charges, balances
-from booking.services.balance_charges import charge_due_balances
-from booking.services.locking import reservation_transaction
+from booking.payments.services import balance_charges, balances
+from booking.payments.services.balance_charges import charge_due_balances
+from booking.reservations.services.locking import reservation_transaction
 from tests.money.test_balance_job import book_with_deposit, due_date, on
 
 pytestmark = pytest.mark.django_db

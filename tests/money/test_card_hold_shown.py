@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core import mail
 
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from pages.booking_text import PHRASES
 from tests.dates import future
 from tests.payments.conftest import stay, stripe_event

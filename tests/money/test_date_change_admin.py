@@ -9,9 +9,9 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from booking.models import Reservation
 from booking.payments.models import ProviderRefund
-from booking.services.date_changes import DateChangeNotAllowed, change_dates
+from booking.payments.services.date_changes import DateChangeNotAllowed, change_dates
+from booking.reservations.models import Reservation
 from tests.dates import future
 from tests.money.test_date_changes import book_and_pay
 
@@ -35,7 +35,7 @@ def staff(client, django_user_model):
 
 
 def url(reservation: Reservation) -> str:
-    return reverse("admin:booking_reservation_change_dates", args=[quote(reservation.pk)])
+    return reverse("admin:reservations_reservation_change_dates", args=[quote(reservation.pk)])
 
 
 def untouched(reservation: Reservation) -> bool:

@@ -10,12 +10,12 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from booking.models import BalanceAttempt, OutboundEmail, Reservation
-from booking.payments.models import ProviderRefund
-from booking.payments.payment_models import GuestCheckout
-from booking.services.balance_charges import charge_due_balances
-from booking.services.balances import balance_owed
-from booking.services.date_changes import change_dates
+from booking.outbox.models import OutboundEmail
+from booking.payments.models import BalanceAttempt, GuestCheckout, ProviderRefund
+from booking.payments.services.balance_charges import charge_due_balances
+from booking.payments.services.balances import balance_owed
+from booking.payments.services.date_changes import change_dates
+from booking.reservations.models import Reservation
 from tests.dates import future, today
 from tests.money.test_balance_job import on
 from tests.money.test_date_changes import PAYER, STAFF, book_and_pay
@@ -107,7 +107,7 @@ class TestEachDebtItsOwnCharge:
 @pytest.mark.django_db
 class TestTheRefundSurvivesACrash:
     def test_the_refund_is_requested_in_the_changes_transaction_and_the_refund_job_makes_it(self, client, demo_property, sandbox, monkeypatch):
-        from booking.services import date_changes, refunds
+        from booking.payments.services import date_changes, refunds
 
         reservation = book_and_pay(client, 10, nights=4)  # paid in full
         start = timezone.now()
@@ -171,8 +171,8 @@ def test_a_paid_stay_refunded_down_to_its_new_total_is_still_paid(client, demo_p
 @pytest.mark.django_db
 class TestSpecialPrice:
     def book_at_special_price(self, client, price: Decimal) -> Reservation:
-        from booking.services.holds import GuestDetails
-        from booking.services.owner_bookings import Party, book_for_guest
+        from booking.payments.services.owner_bookings import Party, book_for_guest
+        from booking.reservations.services.holds import GuestDetails
 
         held = book_for_guest(
             check_in=future(60),

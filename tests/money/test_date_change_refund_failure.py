@@ -5,10 +5,11 @@ it from the refund page."""
 import pytest
 
 from booking.errors import PaymentProviderError
-from booking.models import OutboundEmail, Reservation, ReservationEvent
+from booking.outbox.models import OutboundEmail
 from booking.payments.models import ProviderRefund
-from booking.services import refunds
-from booking.services.date_changes import change_dates
+from booking.payments.services import refunds
+from booking.payments.services.date_changes import change_dates
+from booking.reservations.models import Reservation, ReservationEvent
 from tests.dates import future
 from tests.money.test_date_changes import STAFF, book_and_pay
 from tests.payments.conftest import sandbox  # noqa: F401 (fixture)

@@ -16,13 +16,14 @@ from django.db import connections
 from icalendar import Calendar
 
 from booking.errors import DatesUnavailable
-from booking.models import DateBlock, OutboundEmail, Reservation
-from booking.notifications import build_message
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import build_message
 from booking.payments.models import ProviderRefund
-from booking.services.balance_charges import charge_due_balances
-from booking.services.balances import balance_owed
-from booking.services.date_changes import DateChangeNotAllowed, change_dates, quote_change
-from booking.services.holds import hold_stay
+from booking.payments.services.balance_charges import charge_due_balances
+from booking.payments.services.balances import balance_owed
+from booking.payments.services.date_changes import DateChangeNotAllowed, change_dates, quote_change
+from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.services.holds import hold_stay
 from tests.conftest import is_postgresql
 from tests.dates import future
 from tests.money.test_balance_job import on

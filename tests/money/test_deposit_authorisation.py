@@ -10,11 +10,11 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from booking.models import OutboundEmail, Reservation, SecurityDeposit
-from booking.payments.models import SandboxCheckout
-from booking.payments.payment_models import GuestCheckout
-from booking.services.payments import reconcile_open_checkouts
-from booking.services.security_deposits import claim_security_deposit, place_security_deposits, release_security_deposits
+from booking.outbox.models import OutboundEmail
+from booking.payments.models import GuestCheckout, SandboxCheckout, SecurityDeposit
+from booking.payments.services.checkouts import reconcile_open_checkouts
+from booking.payments.services.security_deposits import claim_security_deposit, place_security_deposits, release_security_deposits
+from booking.reservations.models import Reservation
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -185,7 +185,7 @@ class TestTheOwnerIsEmailedOnceADay:
 
     def test_a_refused_refund(self, api, demo_property, fake_stripe, webhook, owner):
         from booking.errors import BookingError
-        from booking.services.refunds import refund_payment
+        from booking.payments.services.refunds import refund_payment
 
         reservation = book(api, fake_stripe, webhook, card="pm_card_visa")
         today = timezone.localdate()
@@ -205,7 +205,7 @@ class TestTheOwnerIsEmailedOnceADay:
         assert reservation.needs_attention == ""
 
     def test_an_overdue_balance(self, api, demo_property, fake_stripe, webhook, owner):
-        from booking.services.balance_charges import charge_balance
+        from booking.payments.services.balance_charges import charge_balance
 
         body = api.post(LINK, stay(offset=90, nights=3, guests=2)).json()
         webhook(stripe_event("checkout.session.completed", fake_stripe.complete(body["session_id"], email="guest@example.com", card=REFUSES)))

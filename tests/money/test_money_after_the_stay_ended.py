@@ -10,11 +10,12 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 
-from booking.models import GuestCheckout, Payment, ProviderRefund, Reservation
-from booking.services import balance_charges, refunds
-from booking.services.balance_charges import charge_balance, charge_due_balances
-from booking.services.cancellation import cancel_by_guest, cancel_stay
-from booking.services.locking import reservation_transaction
+from booking.payments.models import GuestCheckout, Payment, ProviderRefund
+from booking.payments.services import balance_charges, refunds
+from booking.payments.services.balance_charges import charge_balance, charge_due_balances
+from booking.payments.services.cancellation import cancel_by_guest, cancel_stay
+from booking.reservations.models import Reservation
+from booking.reservations.services.locking import reservation_transaction
 from tests.conftest import is_postgresql
 from tests.money.test_balance_job import book_with_deposit, due_date, on
 from tests.payments.conftest import stripe_event

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from booking.payment_schedule import (
+from booking.catalog.payment_schedule import (
     DEFERRED,
     IMMEDIATE,
     PaidPart,

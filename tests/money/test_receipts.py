@@ -12,10 +12,11 @@ from django.core import mail
 from django.utils import timezone
 
 from booking.formatting import format_money
-from booking.models import Receipt, Reservation
-from booking.receipt_pdf import ReceiptDocument, render
-from booking.services.balance_charges import charge_due_balances
-from booking.services.receipts import receipt_document
+from booking.payments.models import Receipt
+from booking.payments.receipt_pdf import ReceiptDocument, render
+from booking.payments.services.balance_charges import charge_due_balances
+from booking.payments.services.receipts import receipt_document
+from booking.reservations.models import Reservation
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def test_the_receipt_lines_city_tax_and_stamp_duty(api, demo_property, fake_stri
 def test_in_the_guests_language(api, demo_property, fake_stripe, webhook):
     reservation = book(api, fake_stripe, webhook)
     Reservation.objects.filter(pk=reservation.pk).update(language="it")
-    from booking.services.receipts import receipt_pdf
+    from booking.payments.services.receipts import receipt_pdf
 
     receipt = Receipt.objects.get()
     from django.utils import translation

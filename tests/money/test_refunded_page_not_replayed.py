@@ -6,10 +6,11 @@ from datetime import timedelta
 
 import pytest
 
-from booking.models import OutboundEmail, Reservation, ReservationEvent
-from booking.payments.payment_models import GuestCheckout
-from booking.services.balance_charges import charge_due_balances
-from booking.services.payments import reconcile_open_checkouts
+from booking.outbox.models import OutboundEmail
+from booking.payments.models import GuestCheckout
+from booking.payments.services.balance_charges import charge_due_balances
+from booking.payments.services.checkouts import reconcile_open_checkouts
+from booking.reservations.models import Reservation, ReservationEvent
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db

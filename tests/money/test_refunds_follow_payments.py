@@ -10,14 +10,15 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from booking.models import ProviderRefund, Reservation
-from booking.payment_schedule import money_back
+from booking.catalog.payment_schedule import money_back
+from booking.catalog.pricing import money
+from booking.payments.models import ProviderRefund
 from booking.payments.schedule import payment_schedule
-from booking.pricing import money
-from booking.selectors import refund_if_cancelled
-from booking.services.balance_charges import charge_due_balances
-from booking.services.cancellation import cancel_by_guest
-from booking.services.refunds import RefundNotPossible, refund_payment
+from booking.payments.selectors import refund_if_cancelled
+from booking.payments.services.balance_charges import charge_due_balances
+from booking.payments.services.cancellation import cancel_by_guest
+from booking.payments.services.refunds import RefundNotPossible, refund_payment
+from booking.reservations.models import Reservation
 from discovery.ucp.present import payment_terms_json
 from tests.money.test_balance_job import book_with_deposit, due_date, on
 from tests.payments.conftest import stay, stripe_event

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from tests.money.test_balance_job import DAYS_AHEAD
 from tests.money.test_deposit_authorisation import on, refused_hold, start
 from tests.payments.conftest import stay

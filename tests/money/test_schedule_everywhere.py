@@ -4,8 +4,8 @@ reservation's payment, with the owner's terms (demo: 30 % deposit, balance 30 da
 from datetime import timedelta
 from decimal import Decimal
 
-from booking import payment_schedule as schedules
-from booking.models import Reservation
+from booking.catalog import payment_schedule as schedules
+from booking.reservations.models import Reservation
 from tests.dates import future
 
 
@@ -70,7 +70,7 @@ def test_a_hold_keeps_its_schedule_and_shows_what_is_due_now_and_later(api, demo
 
 
 def test_statuses_follow_the_money(demo_property):
-    from booking.presenters import payment_status
+    from booking.api.presenters import payment_status
 
     reservation = Reservation(property=demo_property, total=Decimal("1000"), amount_paid=Decimal("0"), amount_refunded=Decimal("0"))
     assert payment_status(reservation) == "unpaid"

@@ -16,10 +16,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from booking.errors import BookingError, InvalidTransition, PaymentProviderError
-from booking.models import OutboundEmail, Reservation, ReservationEvent, SecurityDeposit
+from booking.outbox.models import OutboundEmail
+from booking.payments.models import SecurityDeposit
 from booking.payments.saved_cards import StripeSavedCards
-from booking.services.cancellation import cancel_by_guest
-from booking.services.security_deposits import claim_security_deposit, place_security_deposits, release_security_deposits
+from booking.payments.services.cancellation import cancel_by_guest
+from booking.payments.services.security_deposits import claim_security_deposit, place_security_deposits, release_security_deposits
+from booking.reservations.models import Reservation, ReservationEvent
 from tests.money.deposit_books import assert_deposits_match_provider
 from tests.payments.conftest import stay, stripe_event
 
@@ -100,7 +102,7 @@ def test_staff_claim_part_with_a_reason_and_the_guest_is_emailed(api, demo_prope
     reservation = book(api, fake_stripe, webhook)
     place_security_deposits(as_of=reservation.check_in - timedelta(days=1))
     deposit = reservation.security_deposits.get()
-    url = reverse("admin:booking_securitydeposit_claim", args=[deposit.pk])
+    url = reverse("admin:payments_securitydeposit_claim", args=[deposit.pk])
     assert staff("view_securitydeposit").post(url, {"amount": "80", "reason": "x"}).status_code == 403  # needs the refund permission
     client = staff("view_securitydeposit", "change_securitydeposit", "refund_reservation")
     assert client.get(url).status_code == 200
@@ -302,7 +304,7 @@ def test_a_capture_for_a_cancelled_stay_is_given_back_in_full_once(api, demo_pro
 
 def test_claiming_needs_the_refund_permission_on_the_screen_and_the_post(api, demo_property, fake_stripe, webhook, staff):
     reservation, deposit = placed(api, fake_stripe, webhook)
-    url = reverse("admin:booking_securitydeposit_claim", args=[deposit.pk])
+    url = reverse("admin:payments_securitydeposit_claim", args=[deposit.pk])
     client = staff("view_securitydeposit", "change_securitydeposit")
     assert client.get(url).status_code == 403
     assert client.post(url, {"amount": "80", "reason": "forged"}).status_code == 403
@@ -366,7 +368,7 @@ def test_staff_read_an_unanswered_claim_in_the_back_office_language(api, demo_pr
     reservation, deposit = placed(api, fake_stripe, webhook)
     client = staff("view_securitydeposit", "change_securitydeposit", "refund_reservation")
     fake_stripe.fail_with = 500
-    url = reverse("admin:booking_securitydeposit_claim", args=[deposit.pk])
+    url = reverse("admin:payments_securitydeposit_claim", args=[deposit.pk])
     page = client.post(url, {"amount": "80", "reason": "Un bicchiere rotto."}, headers={"accept-language": "it"}, follow=True).content.decode()
     assert "Il fornitore di pagamento non ha risposto" in page
     assert_deposits_match_provider(reservation, fake_stripe)

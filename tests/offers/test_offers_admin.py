@@ -5,9 +5,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from booking import rules
-from booking.models import Extra, PromoCode, Reservation
-from booking.services.holds import hold_stay
+from booking.catalog import rules
+from booking.catalog.models import Extra, PromoCode
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import hold_stay
 from tests.dates import future
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +34,7 @@ def test_the_demo_has_its_code_extras_and_automatic_discounts(demo_property):
 
 
 def test_a_code_is_created_once_whatever_its_capitals(staff_client, demo_property):
-    add = reverse("admin:booking_promocode_add")
+    add = reverse("admin:catalog_promocode_add")
     form = {"code": "summer15", "percent": "15", "min_nights": "2", "active": "on"}
     assert staff_client.post(add, form).status_code == 302
     assert PromoCode.objects.filter(code="SUMMER15", property=demo_property).exists()
@@ -44,7 +45,7 @@ def test_a_code_is_created_once_whatever_its_capitals(staff_client, demo_propert
 
 
 def test_an_extra_is_created_with_its_names(staff_client, demo_property):
-    add = reverse("admin:booking_extra_add")
+    add = reverse("admin:catalog_extra_add")
     form = {"code": "bikes", "name_en": "Two bicycles", "name_it": "Due biciclette", "price": "15", "per": "night", "max_quantity": "1", "notice_days": "2"}
     response = staff_client.post(add, {**form, "position": "5", "active": "on"})
     assert response.status_code == 302, response.content.decode()[:2000]
@@ -58,14 +59,14 @@ def test_the_code_list_shows_confirmed_bookings_and_revenue(staff_client, demo_p
         reservation = hold_stay(check_in=future(offset), check_out=future(offset + 3), guests=2)
         Reservation.objects.filter(pk=reservation.pk).update(promo_code=code, total=Decimal("1000.00"))
     Reservation.objects.filter(pk=reservation.pk).update(status=Reservation.Status.CONFIRMED)
-    page = staff_client.get(reverse("admin:booking_promocode_changelist")).content.decode()
+    page = staff_client.get(reverse("admin:catalog_promocode_changelist")).content.decode()
     assert "WELCOME10" in page and "1,000.00 EUR" in page
-    form = staff_client.get(reverse("admin:booking_property_change", args=[demo_property.pk])).content.decode()
+    form = staff_client.get(reverse("admin:catalog_property_change", args=[demo_property.pk])).content.decode()
     assert "Automatic discounts" in form and 'name="last_minute_percent"' in form and 'name="gap_nights"' in form
 
 
 def test_the_rate_calendar_shows_the_automatic_discounts_night_by_night(staff_client, demo_property):
-    from booking.rate_calendar import rate_month
+    from booking.reservations.rate_calendar import rate_month
 
     hold_stay(check_in=future(40), check_out=future(43), guests=2)
     hold_stay(check_in=future(44), check_out=future(47), guests=2)
@@ -76,12 +77,12 @@ def test_the_rate_calendar_shows_the_automatic_discounts_night_by_night(staff_cl
     this_month = rate_month(demo_property, future(1).replace(day=1))
     nights = {n.night: n for week in this_month.weeks for n in week}
     assert "last-minute −10 %" in nights[future(1)].offers
-    page = staff_client.get(reverse("admin:booking_rate_calendar"), {"month": f"{future(1):%Y-%m}"}).content.decode()
+    page = staff_client.get(reverse("admin:catalog_property_rates"), {"month": f"{future(1):%Y-%m}"}).content.decode()
     assert "last-minute −10 %" in page
 
 
 def test_the_dashboard_shows_bookings_and_revenue_per_code_and_the_extras_to_prepare(staff_client, demo_property):
-    from booking.services.reservations import Payer, confirm_reservation
+    from booking.reservations.services.reservations import Payer, confirm_reservation
 
     reservation = hold_stay(check_in=future(3), check_out=future(6), guests=2, promo_code="WELCOME10", extras=[{"code": "baby_cot", "quantity": 1}])
     confirm_reservation(reservation.pk, actor="test", payer=Payer(email="a@example.com", name="Anna Rossi"), amount_paid=reservation.total)

@@ -6,9 +6,9 @@ from html import unescape
 import pytest
 from django.core import mail
 
-from booking.models import Reservation
-from booking.services.holds import hold_stay
-from booking.services.reservations import Payer, confirm_reservation
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import hold_stay
+from booking.reservations.services.reservations import Payer, confirm_reservation
 from tests.dates import future
 
 pytestmark = pytest.mark.django_db
@@ -48,8 +48,8 @@ def test_the_manage_page_lists_the_extras(paid_with_offers, client):
 def test_a_cancellation_refunds_the_extras_like_the_accommodation(paid_with_offers, settings):
     from decimal import Decimal
 
-    from booking.pricing import money
-    from booking.services.cancellation import cancel_by_guest
+    from booking.catalog.pricing import money
+    from booking.payments.services.cancellation import cancel_by_guest
 
     settings.STRIPE_SECRET_KEY = ""  # the sandbox provider refunds at once
     cancelled = cancel_by_guest(paid_with_offers.manage_token)  # 20 days ahead: the demo's 50 % tier

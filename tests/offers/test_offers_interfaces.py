@@ -7,12 +7,13 @@ from decimal import Decimal
 import pytest
 
 from booking.callers import Caller
+from booking.catalog.models import PromoCode
 from booking.errors import InvalidInput
-from booking.models import PromoCode, Reservation
-from booking.services.date_changes import change_dates
-from booking.services.holds import hold_stay
-from booking.services.rehold import change_held_stay
-from booking.services.reservations import Payer, confirm_reservation
+from booking.payments.services.date_changes import change_dates
+from booking.payments.services.rehold import change_held_stay
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import hold_stay
+from booking.reservations.services.reservations import Payer, confirm_reservation
 from discovery.operations import run_operation
 from tests.dates import future
 

@@ -9,9 +9,10 @@ from decimal import Decimal
 import pytest
 from django.db import connections
 
+from booking.catalog.models import PromoCode
 from booking.errors import InvalidInput
-from booking.models import PromoCode, Reservation
-from booking.services.holds import hold_stay
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import hold_stay
 from tests.dates import future
 
 RACERS, CAP = 20, 5

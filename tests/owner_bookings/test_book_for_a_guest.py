@@ -15,15 +15,17 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from booking.models import OutboundEmail, Reservation, ReservationEvent, SandboxCheckout
-from booking.services import holds
-from booking.services.holds import hold_stay
+from booking.outbox.models import OutboundEmail
+from booking.payments.models import SandboxCheckout
+from booking.reservations.models import Reservation, ReservationEvent
+from booking.reservations.services import holds
+from booking.reservations.services.holds import hold_stay
 from tests.dates import future
 from tests.payments.conftest import stripe_event
 
 pytestmark = pytest.mark.django_db
 
-BOOK = reverse("admin:booking_reservation_book_for_guest")
+BOOK = reverse("admin:reservations_reservation_book_for_guest")
 PAYER = {"email": "anna.rossi@example.com", "name": "Anna Rossi", "phone": "+39 333 1234567"}
 
 
@@ -79,7 +81,7 @@ def pay_through_the_link(client, reservation: Reservation, django_capture_on_com
 
 class TestBookingForAGuest:
     def test_the_list_offers_the_button_and_the_form_renders(self, staff_client, demo_property):
-        assert BOOK in staff_client.get(reverse("admin:booking_reservation_changelist")).content.decode()
+        assert BOOK in staff_client.get(reverse("admin:reservations_reservation_changelist")).content.decode()
         page = staff_client.get(BOOK)
         assert page.status_code == 200 and 'name="special_price"' in page.content.decode()
 
@@ -88,7 +90,7 @@ class TestBookingForAGuest:
     ):
         response = book(staff_client, django_capture_on_commit_callbacks, children_ages="5, 14", adults="2")
         reservation = Reservation.objects.get()
-        assert response.status_code == 302 and response["Location"] == reverse("admin:booking_reservation_change", args=[quote(reservation.pk)])
+        assert response.status_code == 302 and response["Location"] == reverse("admin:reservations_reservation_change", args=[quote(reservation.pk)])
         assert (reservation.status, reservation.source, reservation.guests, reservation.children_ages) == ("held", "owner", 4, [5, 14])
         assert (reservation.guest_first_name, reservation.guest_email, reservation.language) == ("Anna", "anna.rossi@example.com", "en")
         assert abs(reservation.hold_expires_at - (timezone.now() + timedelta(hours=24))) < timedelta(minutes=1)
@@ -179,7 +181,7 @@ class TestWhoMayBook:
         user = django_user_model.objects.create_user("marco", "m@example.com", "a-long-test-password", is_staff=True)
         user.user_permissions.add(Permission.objects.get(codename="view_reservation"))
         client.force_login(user)
-        assert BOOK not in client.get(reverse("admin:booking_reservation_changelist")).content.decode()
+        assert BOOK not in client.get(reverse("admin:reservations_reservation_changelist")).content.decode()
         assert client.get(BOOK).status_code == 403
         assert client.post(BOOK, form()).status_code == 403
         assert not Reservation.objects.exists()

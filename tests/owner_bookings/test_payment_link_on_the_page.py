@@ -18,12 +18,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from booking import event_messages
 from booking.admin_display import local_time
 from booking.callers import Caller
-from booking.models import OutboundEmail, Reservation
-from booking.services.holds import GuestDetails, hold_stay
-from booking.services.owner_bookings import Party, PaymentLinkNotResent, book_for_guest, resend_payment_link
+from booking.outbox.models import OutboundEmail
+from booking.payments.services.owner_bookings import Party, PaymentLinkNotResent, book_for_guest, resend_payment_link
+from booking.reservations import event_messages
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import GuestDetails, hold_stay
 from tests.conftest import is_postgresql
 from tests.dates import future
 from tests.owner_bookings.test_book_for_a_guest import book, pay_through_the_link
@@ -51,11 +52,11 @@ def held(staff_client, demo_property, sandbox, django_capture_on_commit_callback
 
 
 def page(reservation: Reservation) -> str:
-    return reverse("admin:booking_reservation_change", args=[quote(reservation.pk)])
+    return reverse("admin:reservations_reservation_change", args=[quote(reservation.pk)])
 
 
 def resend_url(reservation: Reservation) -> str:
-    return reverse("admin:booking_reservation_resend_payment_link", args=[quote(reservation.pk)])
+    return reverse("admin:reservations_reservation_resend_payment_link", args=[quote(reservation.pk)])
 
 
 def resend(client, reservation, django_capture_on_commit_callbacks, *, minutes_later: int = 2):

@@ -9,10 +9,11 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.core import mail
 
-from booking.models import OutboundEmail, Reservation
-from booking.notifications import build_message
-from booking.services.holds import hold_stay
-from booking.services.reservations import Payer, confirm_reservation
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import build_message
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import hold_stay
+from booking.reservations.services.reservations import Payer, confirm_reservation
 from tests.conftest import future
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.test import Client
 
-from booking.models import OutboundEmail, Reservation
+from booking.outbox.models import OutboundEmail
+from booking.reservations.models import Reservation
 from tests.dates import future
 from tests.pages.test_manage import book_and_pay, own_cache, sandbox  # noqa: F401
 
@@ -95,7 +96,7 @@ def test_a_dearer_change_leads_to_the_balance_checkout(client, stay):
     ],
 )
 def test_dates_at_the_ends_of_the_calendar_are_refused_not_a_server_error(client, stay, monkeypatch, check_in, check_out):
-    from booking.services import date_changes
+    from booking.payments.services import date_changes
 
     if check_in is None:
         check_in = str(stay.check_in)

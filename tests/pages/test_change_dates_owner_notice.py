@@ -13,9 +13,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from booking.formatting import format_date, with_elision
-from booking.models import OutboundEmail, Reservation
-from booking.notifications import deliver_due_emails
-from booking.services.date_changes import queue_owner_notice, quote_change
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import deliver_due_emails
+from booking.payments.services.date_changes import queue_owner_notice, quote_change
+from booking.reservations.models import Reservation
 from tests.dates import future
 from tests.pages.test_manage import book_and_pay, own_cache, sandbox  # noqa: F401
 
@@ -59,7 +60,7 @@ def test_the_owner_gets_one_notice_with_both_dates_both_totals_and_what_is_owed(
     assert f"Before: {format_date(future(60), 'D j M Y')} to {format_date(future(63), 'D j M Y')}, total {old_total:.2f} EUR." in owner.body
     owed = moved.total - moved.amount_paid
     assert owed > 0 and f"The guest now owes {owed:.2f} EUR: it is charged to their saved card on " in owner.body
-    assert reverse("admin:booking_reservation_change", args=[quote(moved.pk)]) in owner.body
+    assert reverse("admin:reservations_reservation_change", args=[quote(moved.pk)]) in owner.body
     assert row.status == OutboundEmail.Status.SENT
 
 
@@ -90,7 +91,7 @@ def test_a_change_made_by_staff_sends_the_owner_nothing(site, stay, django_user_
     staff = django_user_model.objects.create_superuser("giulia", "giulia@example.com", "a-long-test-password")
     admin = Client()
     admin.force_login(staff)
-    url = reverse("admin:booking_reservation_change_dates", args=[quote(stay.pk)])
+    url = reverse("admin:reservations_reservation_change_dates", args=[quote(stay.pk)])
     preview = admin.post(url, {"check_in": future(60), "check_out": future(65), "preview": "1"}).content.decode()
     total = preview.split('name="total" value="')[1].split('"')[0]
     deliver_due_emails()

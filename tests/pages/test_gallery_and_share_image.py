@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db.models import F
 from PIL import Image
 
-from booking.models import Photo
+from booking.catalog.models import Photo
 from tests.pages.conftest import head
 
 SHARED_PAGES = [
@@ -191,7 +191,7 @@ class TestTheShareImage:
         assert image.getpixel((40, 315))[0] > 200 and image.getpixel((1160, 315))[2] > 140
 
     def test_it_is_made_once_and_then_reused(self, client, site, settings, monkeypatch):
-        from booking import images
+        from booking.catalog import images
 
         first = head(client.get("/").content.decode()).meta["og:image"]
         monkeypatch.setattr(images, "share_card", lambda *args, **kwargs: pytest.fail("made again"))
@@ -199,7 +199,7 @@ class TestTheShareImage:
         assert head(client.get("/").content.decode()).meta["og:image"] == first
 
     def test_an_uploaded_photo_is_not_read_again_on_each_page_view(self, client, uploaded, monkeypatch):
-        from booking import images
+        from booking.catalog import images
 
         client.get("/")
         monkeypatch.setattr(images, "_read", lambda photo: pytest.fail("read again"))

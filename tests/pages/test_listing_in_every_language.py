@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from booking import demo
-from booking.models import Amenity, Photo, Property
+from booking.catalog.models import Amenity, Photo, Property
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def test_loading_the_demo_again_keeps_the_owners_translations_and_edits(demo_pro
 
 def test_the_owner_edits_every_listing_text_per_language(client, django_user_model, demo_property):
     client.force_login(django_user_model.objects.create_superuser("giulia", "giulia@example.com", "a-long-test-password"))
-    form = client.get(reverse("admin:booking_property_change", args=[demo_property.pk])).content.decode()
+    form = client.get(reverse("admin:catalog_property_change", args=[demo_property.pk])).content.decode()
     for column in ["name_it", "property_type_de", "cleaning_fee_label_fr", "amenities-0-name_it", "amenities-0-category_de", "photos-0-caption_fr"]:
         assert f'name="{column}"' in form, column
     assert 'name="photos-0-alt_text_it"' in form and 'name="discounts-0-label_de"' in form

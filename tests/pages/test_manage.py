@@ -18,9 +18,12 @@ from django.conf import settings
 from django.test import Client
 from icalendar import Calendar
 
+from booking.catalog.models import Property
 from booking.errors import PaymentProviderError
-from booking.models import OutboundEmail, Property, Reservation, SandboxCheckout
-from booking.services.cancellation import retry_pending_refunds
+from booking.outbox.models import OutboundEmail
+from booking.payments.models import SandboxCheckout
+from booking.payments.services.cancellation import retry_pending_refunds
+from booking.reservations.models import Reservation
 from tests.conftest import future
 
 pytestmark = pytest.mark.django_db

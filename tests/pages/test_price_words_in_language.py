@@ -6,9 +6,9 @@ import pytest
 from django.core import mail
 from django.utils import translation
 
-from booking import rules
-from booking.models import Reservation
-from booking.services.reservations import Payer, confirm_reservation
+from booking.catalog import rules
+from booking.reservations.models import Reservation
+from booking.reservations.services.reservations import Payer, confirm_reservation
 from tests.payments.conftest import sandbox, stay  # noqa: F401 - sandbox is a fixture
 
 pytestmark = pytest.mark.django_db

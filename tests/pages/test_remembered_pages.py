@@ -9,8 +9,9 @@ from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone
 
+from booking.catalog.models import Season
 from booking.italy.models import ItalySettings
-from booking.models import Review, Season
+from booking.reservations.models import Review
 from pages.caching import public_page
 from pages.models import BlogPost, FaqEntry, PageKey, PageText
 

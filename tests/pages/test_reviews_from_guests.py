@@ -9,9 +9,10 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from booking.models import OutboundEmail, Reservation, Review
-from booking.notifications import deliver_due_emails
-from booking.services import reviews
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import deliver_due_emails
+from booking.reservations.models import Reservation, Review
+from booking.reservations.services import reviews
 from tests.pages.test_manage import book_and_pay, own_cache, sandbox  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.django_db
@@ -87,9 +88,9 @@ def test_the_owner_approves_and_hides_in_the_admin(admin_client, client, stay):
     with the_day_after(stay):
         client.post(f"/manage/{stay.manage_token}/review", {"rating": "5", "text": "Perfetto."})
     review = Review.objects.get(reservation=stay)
-    listing = admin_client.get("/admin/booking/review/?published__exact=0")
+    listing = admin_client.get("/admin/reservations/review/?published__exact=0")
     assert listing.status_code == 200 and "Perfetto." in listing.content.decode()
-    admin_client.post("/admin/booking/review/", {"action": "approve", "_selected_action": [review.pk]})
+    admin_client.post("/admin/reservations/review/", {"action": "approve", "_selected_action": [review.pk]})
     assert Review.objects.get(reservation=stay).published is True
-    admin_client.post("/admin/booking/review/", {"action": "hide", "_selected_action": [review.pk]})
+    admin_client.post("/admin/reservations/review/", {"action": "hide", "_selected_action": [review.pk]})
     assert Review.objects.get(reservation=stay).published is False

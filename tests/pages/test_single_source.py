@@ -2,7 +2,7 @@
 
 from decimal import Decimal
 
-from booking.models import Review
+from booking.reservations.models import Review
 
 
 def test_a_change_in_the_admin_shows_on_the_pages_and_in_the_api_alike(client, api, site):

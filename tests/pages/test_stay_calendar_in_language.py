@@ -6,8 +6,8 @@ from django.conf import settings
 from django.core import mail
 from icalendar import Calendar
 
-from booking.models import Reservation
-from booking.services.reservations import Payer, confirm_reservation
+from booking.reservations.models import Reservation
+from booking.reservations.services.reservations import Payer, confirm_reservation
 from tests.payments.conftest import sandbox, stay  # noqa: F401 - sandbox is a fixture
 
 pytestmark = pytest.mark.django_db

@@ -2,9 +2,9 @@
 
 import re
 
-from booking.models import Reservation
-from booking.services.holds import GuestDetails, hold_stay
-from booking.services.reservations import Payer, confirm_reservation, expire_hold
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import GuestDetails, hold_stay
+from booking.reservations.services.reservations import Payer, confirm_reservation, expire_hold
 from tests.conftest import future
 
 

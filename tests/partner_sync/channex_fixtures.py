@@ -6,7 +6,7 @@ from importlib import import_module
 import pytest
 from django.db import connections
 
-from booking.selectors import today
+from booking.catalog.selectors import today
 from partner_sync.channex import push
 from partner_sync.channex_double import FakeChannexServer
 from partner_sync.models import ChannexConnection

@@ -47,8 +47,8 @@ def stay_booked_before_the_platform_booked(check_in, check_out, guests: int = 2)
     """A direct stay confirmed before the platform's booking of the same nights reached its feed
     (the way a conflict arises): held without the feed refresh every hold does first, which would
     see the platform's booking and refuse."""
-    from booking.models import Reservation
-    from booking.services import holds
+    from booking.reservations.models import Reservation
+    from booking.reservations.services import holds
 
     saved = holds._before_hold[:]
     holds._before_hold.clear()

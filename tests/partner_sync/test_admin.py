@@ -4,7 +4,7 @@ import pytest
 from django.contrib.admin.utils import quote
 from django.urls import reverse
 
-from booking.models import DateBlock
+from booking.reservations.models import DateBlock
 from partner_sync import services
 from partner_sync.models import Feed, ListingProbe
 from tests.partner_sync.conftest import (
@@ -46,7 +46,7 @@ def test_conflicts_are_shown_to_staff_with_a_link_to_the_stay(staff_client, airb
     services.sync_feeds_now([airbnb.pk])
     page = staff_client.get(reverse(CHANGELIST)).content.decode()
     assert "Conflicts: platform bookings overlapping confirmed direct stays" in page
-    assert reverse("admin:booking_reservation_change", args=[quote(stay.pk)]) in page
+    assert reverse("admin:reservations_reservation_change", args=[quote(stay.pk)]) in page
     conflicts = staff_client.get(reverse("admin:partner_sync_conflict_changelist")).content.decode()
     assert stay.pk in conflicts and "Airbnb" in conflicts
 

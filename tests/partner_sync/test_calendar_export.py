@@ -8,8 +8,8 @@ import time_machine
 from django.utils import timezone
 from icalendar import Calendar
 
-from booking.models import DateBlock, Reservation
-from booking.services.holds import GuestDetails, hold_stay
+from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.services.holds import GuestDetails, hold_stay
 from partner_sync.ical_import import parse_feed
 from tests.dates import property_time_zone, today
 from tests.partner_sync.conftest import day

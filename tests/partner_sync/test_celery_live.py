@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from booking.models import DateBlock
+from booking.reservations.models import DateBlock
 from partner_sync.models import Feed, ListingProbe
 from tests.partner_sync.conftest import all_day, calendar, day
 

@@ -8,10 +8,11 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from booking.models import OutboundEmail, Reservation
-from booking.services import blocks, reservations
-from booking.services.holds import hold_stay
-from booking.services.rates import set_night_rates
+from booking.catalog.services.rates import set_night_rates
+from booking.outbox.models import OutboundEmail
+from booking.reservations.models import Reservation
+from booking.reservations.services import blocks, reservations
+from booking.reservations.services.holds import hold_stay
 from partner_sync.channex import push
 from partner_sync.models import ChannexConnection, ChannexDirtyNight
 from tests.dates import future
@@ -186,8 +187,8 @@ def test_with_no_api_key_nothing_is_marked_or_sent(demo_property, settings):
 
 
 def test_a_payment_and_a_date_change_are_sent_too(synced):
-    from booking.services.date_changes import change_dates
-    from booking.services.reservations import confirm_reservation
+    from booking.payments.services.date_changes import change_dates
+    from booking.reservations.services.reservations import confirm_reservation
 
     hold = hold_stay(check_in=future(30), check_out=future(33), guests=2)
     confirm_reservation(hold.pk, actor="stripe webhook", amount_paid=hold.total)

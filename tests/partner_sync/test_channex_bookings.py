@@ -9,7 +9,8 @@ from decimal import Decimal
 
 import pytest
 
-from booking.models import OutboundEmail, Reservation, ReservationEvent
+from booking.outbox.models import OutboundEmail
+from booking.reservations.models import Reservation, ReservationEvent
 from partner_sync.channex import bookings, client
 from partner_sync.models import ChannexConnection, ChannexRevision
 from tests.dates import future
@@ -242,7 +243,7 @@ def test_the_owner_is_told_of_a_new_channel_booking_and_the_guest_is_not_emailed
 
 
 def test_a_channel_guest_is_not_asked_for_a_review_here(hooked):
-    from booking.services.reviews import queue_review_requests
+    from booking.reservations.services.reviews import queue_review_requests
 
     hooked.book(arrival=future(40), departure=future(43))
     bookings.drain_feed()

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 import pytest
 
 from booking.italy import reports
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from partner_sync.channex import bookings
 from tests.dates import future
 

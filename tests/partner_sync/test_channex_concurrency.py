@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from django.db import connections
 
-from booking.models import Reservation, ReservationEvent
+from booking.reservations.models import Reservation, ReservationEvent
 from partner_sync.channex import bookings
 from partner_sync.models import ChannexRevision
 from tests.conftest import is_postgresql

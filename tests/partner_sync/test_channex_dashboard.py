@@ -4,8 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from booking import dashboard
-from booking.selectors import today
+from booking.admin import dashboard
+from booking.catalog.selectors import today
 from partner_sync.channex import bookings
 from tests.dates import future
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from partner_sync import services
 from partner_sync.channex import bookings
 from partner_sync.models import ChannexRevision, Conflict, Feed

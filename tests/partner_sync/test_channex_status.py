@@ -6,7 +6,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from booking.services.holds import hold_stay
+from booking.reservations.services.holds import hold_stay
 from partner_sync.models import ChannexConnection, ChannexDirtyNight
 from tests.dates import future
 from tests.partner_sync.channex_fixtures import push_now
@@ -100,16 +100,18 @@ def test_editing_the_connection_sends_everything_again(client, django_user_model
 
 
 def test_staff_change_a_channel_stays_dates_on_the_platform_not_here(client, django_user_model, channex):
-    from booking.models import Reservation
+    from booking.reservations.models import Reservation
     from partner_sync.channex import bookings
 
     client.force_login(django_user_model.objects.create_superuser("giulia", "giulia@example.com", "a-long-test-password"))
     channex.book(arrival=future(40), departure=future(43), ota="ABB")
     bookings.drain_feed()
     stay = Reservation.objects.get(channel_booking_id__isnull=False)
-    page = client.get(reverse("admin:booking_reservation_change", args=[stay.pk])).content.decode()
-    assert reverse("admin:booking_reservation_change_dates", args=[stay.pk]) not in page
-    answer = client.post(reverse("admin:booking_reservation_change_dates", args=[stay.pk]), {"check_in": future(50), "check_out": future(53), "apply": "1"})
+    page = client.get(reverse("admin:reservations_reservation_change", args=[stay.pk])).content.decode()
+    assert reverse("admin:reservations_reservation_change_dates", args=[stay.pk]) not in page
+    answer = client.post(
+        reverse("admin:reservations_reservation_change_dates", args=[stay.pk]), {"check_in": future(50), "check_out": future(53), "apply": "1"}
+    )
     assert answer.status_code == 302
     stay.refresh_from_db()
     assert (stay.check_in, stay.check_out) == (future(40), future(43))

@@ -6,8 +6,8 @@ import socket
 import pytest
 from django.utils import timezone
 
-from booking.models import DateBlock
-from booking.services.holds import hold_stay
+from booking.reservations.models import DateBlock
+from booking.reservations.services.holds import hold_stay
 from partner_sync import fetching, services
 from partner_sync.models import Conflict, Feed
 from tests.partner_sync.conftest import (
@@ -296,7 +296,7 @@ class TestConflictsWithDirectStays:
         assert Conflict.objects.get().resolved_at is not None
 
     def test_a_hold_is_not_a_conflict(self, demo_property, airbnb, monkeypatch):
-        from booking.services import holds
+        from booking.reservations.services import holds
 
         monkeypatch.setattr(holds, "_before_hold", [])  # held before the platform's booking appeared in its feed
         hold_stay(check_in=day(31), check_out=day(34), guests=2)
@@ -379,7 +379,7 @@ class TestRefreshBeforeCheckout:
 
     @pytest.mark.parametrize("path", ["/api/v1/reservations", "/api/v1/payments/checkout-link"])
     def test_a_booking_made_on_the_platform_minutes_ago_is_refused_by_every_hold_path(self, airbnb, feed_server, api, path):
-        # The hold itself refreshes the stale feed first (booking.services.holds: before every hold):
+        # The hold itself refreshes the stale feed first (booking.reservations.services.holds: before every hold):
         # REST reservations, MCP and A2A used not to, and sold a night the checkout link refused.
         sync(airbnb)
         feed_server.serve(AIRBNB_PATH, calendar(all_day("fresh-booking@airbnb.com", 60, 63)))

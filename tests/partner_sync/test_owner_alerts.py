@@ -7,8 +7,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from booking.models import OutboundEmail, OwnerAlert
-from booking.services.owner_alerts import alert_owner
+from booking.outbox.models import OutboundEmail, OwnerAlert
+from booking.reservations.services.owner_alerts import alert_owner
 from partner_sync import services
 from partner_sync.models import Feed
 from tests.partner_sync.conftest import day, export, stay_booked_before_the_platform_booked
@@ -42,7 +42,7 @@ class TestDoubleBooking:
         assert subject.startswith("Double booking: Airbnb has a booking from ")
         row = OutboundEmail.objects.get(kind=OutboundEmail.Kind.OWNER_ALERT)
         assert row.to_address == "owner@example.com"
-        assert stay.pk in row.body and "/admin/booking/reservation/" in row.body
+        assert stay.pk in row.body and "/admin/reservations/reservation/" in row.body
 
     def test_no_overlap_no_email(self, demo_property, airbnb):
         sync(airbnb)

@@ -8,7 +8,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from partner_sync import services
 from partner_sync.models import Feed
 from partner_sync.selectors import mask_url

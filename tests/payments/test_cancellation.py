@@ -14,9 +14,10 @@ import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-from booking.models import OutboundEmail, Reservation
-from booking.selectors import refund_if_cancelled
-from booking.services.cancellation import cancel_by_guest, cancel_stay, retry_pending_refunds
+from booking.outbox.models import OutboundEmail
+from booking.payments.selectors import refund_if_cancelled
+from booking.payments.services.cancellation import cancel_by_guest, cancel_stay, retry_pending_refunds
+from booking.reservations.models import Reservation
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -139,7 +140,7 @@ class TestCancellingThroughTheProvider:
 
 class TestTheBackOfficeUsesTheSamePath:
     def changelist(self):
-        return reverse("admin:booking_reservation_changelist")
+        return reverse("admin:reservations_reservation_changelist")
 
     def test_the_confirmation_page_shows_the_policy_refund_then_cancels_with_it(self, admin_client, api, demo_property, fake_stripe, webhook):
         confirmed = paid_stay(api, fake_stripe, webhook, days_ahead=10)  # the 50 % tier
@@ -201,14 +202,14 @@ class TestGivingMoneyBackNeedsTheRefundPermission:
         return paid_stay(api, fake_stripe, webhook, days_ahead=5)  # the policy still gives back the city tax
 
     def cancel_page(self, reservation):
-        return reverse("admin:booking_reservation_cancel", args=[reservation.pk])
+        return reverse("admin:reservations_reservation_cancel", args=[reservation.pk])
 
     def untouched(self, reservation, fake_stripe) -> bool:
         now = Reservation.objects.get(pk=reservation.pk)
         return now.status == "confirmed" and now.amount_refunded == 0 and now.refund_pending == 0 and not fake_stripe.refunds
 
     def test_the_refund_page_is_refused(self, clerk, soon):
-        assert clerk.get(reverse("admin:booking_reservation_refund", args=[soon.pk])).status_code == 403
+        assert clerk.get(reverse("admin:reservations_reservation_refund", args=[soon.pk])).status_code == 403
 
     def test_the_cancel_screen_offers_only_no_refund(self, clerk, soon):
         page = clerk.get(self.cancel_page(soon))
@@ -233,13 +234,13 @@ class TestGivingMoneyBackNeedsTheRefundPermission:
 
     @pytest.mark.parametrize("forged", [{"refund": "full"}, {"refund": "policy"}])
     def test_a_forged_refund_through_the_bulk_cancel_refunds_nothing(self, clerk, soon, fake_stripe, forged):
-        changelist = reverse("admin:booking_reservation_changelist")
+        changelist = reverse("admin:reservations_reservation_changelist")
         response = clerk.post(changelist, {"action": "cancel_selected", "_selected_action": [soon.pk], "apply": "1", **forged})
         assert response.status_code == 403
         assert self.untouched(soon, fake_stripe)
 
     def test_cancelling_without_a_refund_is_allowed(self, clerk, soon, fake_stripe):
-        changelist = reverse("admin:booking_reservation_changelist")
+        changelist = reverse("admin:reservations_reservation_changelist")
         clerk.post(changelist, {"action": "cancel_selected", "_selected_action": [soon.pk], "apply": "1", "refund": "none"})
         cancelled = Reservation.objects.get(pk=soon.pk)
         assert (cancelled.status, cancelled.amount_refunded, cancelled.refund_pending) == ("cancelled", 0, 0) and not fake_stripe.refunds

@@ -10,7 +10,8 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from booking.models import PaymentEvent, Reservation
+from booking.payments.models import PaymentEvent
+from booking.reservations.models import Reservation
 from tests.payments.conftest import signature, stay, stripe_event
 
 pytestmark = pytest.mark.timeout(60)

@@ -4,9 +4,10 @@ the hold: partner calendars refreshed first (best effort), the website told apar
 import pytest
 from django.core import mail
 
-from booking.models import OutboundEmail, Reservation
-from booking.notifications import deliver_due_emails
-from booking.services.reservations import Payer, confirm_reservation
+from booking.outbox.models import OutboundEmail
+from booking.outbox.notifications import deliver_due_emails
+from booking.reservations.models import Reservation
+from booking.reservations.services.reservations import Payer, confirm_reservation
 from tests.payments.conftest import stay
 
 pytestmark = pytest.mark.django_db
@@ -89,14 +90,14 @@ class TestAroundTheHold:
     def before_hold(self, monkeypatch):
         """Record the before-hold hooks' calls (partner_sync's feed refresh is one), with how many
         holds existed at that moment."""
-        from booking.services import holds
+        from booking.reservations.services import holds
 
         calls = []
         monkeypatch.setattr(holds, "_before_hold", [lambda: calls.append(Reservation.objects.count())])
         return calls
 
     def test_partner_sync_refreshes_stale_feeds_before_every_hold(self):
-        from booking.services import holds
+        from booking.reservations.services import holds
         from partner_sync.services import refresh_stale_feeds
 
         assert refresh_stale_feeds in holds._before_hold
@@ -112,7 +113,7 @@ class TestAroundTheHold:
         assert before_hold == [0, 1, 2, 3]
 
     def test_a_failing_hook_never_blocks_a_booking(self, api, demo_property, sandbox, monkeypatch):
-        from booking.services import holds
+        from booking.reservations.services import holds
 
         def broken():
             raise ConnectionError("listing platform down")

@@ -21,8 +21,9 @@ from django.contrib.admin.utils import quote
 from django.core import mail
 from django.utils import timezone
 
-from booking.models import PaymentEvent, Reservation
-from booking.services.payments import reconcile_open_checkouts
+from booking.payments.models import PaymentEvent
+from booking.payments.services.checkouts import reconcile_open_checkouts
+from booking.reservations.models import Reservation
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -95,7 +96,7 @@ class TestARefundedLatePaymentStaysRefunded:
             webhook(stripe_event("checkout.session.completed", fake_stripe.complete(first["session_id"])))
         [email] = owner_inbox()
         assert first["reservation_id"] in email.subject and "nights were taken" in email.body
-        assert f"/admin/booking/reservation/{quote(first['reservation_id'])}/change/" in email.body
+        assert f"/admin/reservations/reservation/{quote(first['reservation_id'])}/change/" in email.body
 
 
 class TestAHoldCannotBeRenewedForever:

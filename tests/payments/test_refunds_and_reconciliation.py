@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from booking import tasks
 from booking.errors import PaymentProviderError
-from booking.models import Reservation
-from booking.services.cancellation import cancel_stay
-from booking.services.payments import reconcile_open_checkouts
-from booking.services.refunds import RefundNotPossible, refund_payment
+from booking.payments.services.cancellation import cancel_stay
+from booking.payments.services.checkouts import reconcile_open_checkouts
+from booking.payments.services.refunds import RefundNotPossible, refund_payment
+from booking.reservations.models import Reservation
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -97,10 +97,10 @@ class TestAdminRefund:
     is left, editable down, never up; one page sent twice is one refund."""
 
     def changelist(self):
-        return reverse("admin:booking_reservation_changelist")
+        return reverse("admin:reservations_reservation_changelist")
 
     def refund_page(self, reservation):
-        return reverse("admin:booking_reservation_refund", args=[quote(reservation.pk)])
+        return reverse("admin:reservations_reservation_refund", args=[quote(reservation.pk)])
 
     def test_the_action_leads_to_the_confirmation_page_then_refunds_through_the_service(self, admin_client, paid, fake_stripe):
         reservation, _ = paid
@@ -121,7 +121,7 @@ class TestAdminRefund:
         assert refunded.events.get(action="refund").actor == "staff admin"
         assert [r["amount"] for r in fake_stripe.refunds] == [7500]
         # The reservation's page lists the refund with the provider's id, to match in its dashboard.
-        page = admin_client.get(reverse("admin:booking_reservation_change", args=[quote(reservation.pk)]))
+        page = admin_client.get(reverse("admin:reservations_reservation_change", args=[quote(reservation.pk)]))
         assert fake_stripe.refunds[0]["id"].encode() in page.content and b"refunds asked of the provider" in page.content.lower()
 
     def test_the_same_page_sent_twice_refunds_once(self, admin_client, paid, fake_stripe):

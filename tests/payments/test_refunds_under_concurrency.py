@@ -18,9 +18,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from booking.models import ProviderRefund, Reservation
-from booking.services.cancellation import cancel_by_guest, retry_pending_refunds
-from booking.services.refunds import RefundNotPossible, refund_payment
+from booking.payments.models import ProviderRefund
+from booking.payments.services.cancellation import cancel_by_guest, retry_pending_refunds
+from booking.payments.services.refunds import RefundNotPossible, refund_payment
+from booking.reservations.models import Reservation
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.timeout(90)
@@ -75,7 +76,7 @@ def staff_client(username: str) -> Client:
 
 
 def refund_page(reservation) -> str:
-    return reverse("admin:booking_reservation_refund", args=[quote(reservation.pk)])
+    return reverse("admin:reservations_reservation_refund", args=[quote(reservation.pk)])
 
 
 class TestTwoStaffRefundingAtOnce:

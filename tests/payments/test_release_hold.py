@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db

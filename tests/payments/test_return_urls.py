@@ -5,7 +5,7 @@ team's `http://evil.example\\@localhost/x` passed as localhost and sent guests t
 
 import pytest
 
-from booking.validation import return_url_problem
+from booking.api.validation import return_url_problem
 from tests.payments.conftest import stay
 
 REFUSED = [
@@ -62,7 +62,7 @@ class TestThroughTheApi:
     @pytest.mark.parametrize("field", ["success_url", "cancel_url"])
     @pytest.mark.parametrize("url", REFUSED[:12])
     def test_checkout_link_answers_422_naming_the_field_and_holds_nothing(self, api, demo_property, sandbox, field, url):
-        from booking.models import Reservation
+        from booking.reservations.models import Reservation
 
         response = api.post("/api/v1/payments/checkout-link", stay(**{field: url}))
         assert response.status_code == 422

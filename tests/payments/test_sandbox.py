@@ -12,9 +12,10 @@ from django.test import Client
 from django.utils import timezone
 
 from booking.errors import ServiceUnavailable
-from booking.models import PaymentEvent, Reservation, SandboxCheckout
 from booking.payments import events
-from booking.services.payments import reconcile_open_checkouts
+from booking.payments.models import PaymentEvent, SandboxCheckout
+from booking.payments.services.checkouts import reconcile_open_checkouts
+from booking.reservations.models import Reservation
 from tests.payments.conftest import stay
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from booking.models import Reservation
+from booking.reservations.models import Reservation
 from tests.live import free_port, live_server
 from tests.payments.conftest import stay
 

@@ -8,8 +8,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from django.utils import timezone
 
-from booking.models import IdempotencyRecord, Reservation
 from booking.payments.providers import STRIPE_API_VERSION
+from booking.reservations.models import IdempotencyRecord, Reservation
 from tests.payments.conftest import stay
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,9 @@ from django.test import Client
 from django.utils import timezone
 
 from booking.errors import ServiceUnavailable
-from booking.models import PaymentEvent, Reservation
 from booking.payments import events
+from booking.payments.models import PaymentEvent
+from booking.reservations.models import Reservation
 from tests.payments.conftest import signature, stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -259,7 +260,7 @@ class TestTemporaryTrouble:
         def busy(property_id):
             raise ServiceUnavailable("The calendar is busy; try again in a moment.")
 
-        monkeypatch.setattr("booking.services.locking.lock_property", busy)
+        monkeypatch.setattr("booking.reservations.services.locking.lock_property", busy)
         response = webhook(event)
         assert response.status_code == 503 and response.json()["code"] == "service_unavailable"
         assert not PaymentEvent.objects.exists()

@@ -1,9 +1,9 @@
-"""How booking.validation's fields appear in the OpenAPI document: drf-spectacular extensions,
+"""How booking.api.validation's fields appear in the OpenAPI document: drf-spectacular extensions,
 registered when this module is imported (booking/api/schemas/__init__.py does)."""
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 
-# What booking.validation.ReturnUrlField accepts: an absolute https URL, or http on loopback, with no
+# What booking.api.validation.ReturnUrlField accepts: an absolute https URL, or http on loopback, with no
 # spaces, quotes or angle brackets (surrounding whitespace is trimmed). Said in the schema so that
 # clients (and fuzzers) know it. No "format: uri": the API takes non-ASCII characters (IRIs), which
 # that format refuses.
@@ -11,7 +11,7 @@ RETURN_URL_PATTERN = r"""^\s*(https://[^\s<>"'\x00/?#\[\]]+|http://(localhost|12
 
 
 class ReturnUrlFieldSchema(OpenApiSerializerFieldExtension):
-    target_class = "booking.validation.ReturnUrlField"
+    target_class = "booking.api.validation.ReturnUrlField"
 
     def map_serializer_field(self, auto_schema, direction):
         return {
@@ -24,11 +24,11 @@ class ReturnUrlFieldSchema(OpenApiSerializerFieldExtension):
 
 
 class NonBlankTextSchema(OpenApiSerializerFieldExtension):
-    """booking.validation's text fields refuse "" (and only-whitespace text, which is trimmed to
+    """booking.api.validation's text fields refuse "" (and only-whitespace text, which is trimmed to
     "") unless they allow blanks. drf-spectacular says so only under its ENFORCE_NON_BLANK_FIELDS
     setting, so it is said here."""
 
-    target_class = "booking.validation.StrictCharField"
+    target_class = "booking.api.validation.StrictCharField"
 
     def map_serializer_field(self, auto_schema, direction):
         if self.target.allow_blank:
@@ -49,4 +49,4 @@ class NullableGuestOutSchema(OpenApiSerializerFieldExtension):
 
 
 class NullableGuestInfoSchema(NullableGuestOutSchema):
-    target_class = "booking.validation.GuestInfo"
+    target_class = "booking.api.validation.GuestInfo"

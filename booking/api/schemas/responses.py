@@ -1,5 +1,5 @@
 """The shapes of the API's successful answers, for the OpenAPI document. The bodies themselves are
-built in booking/presenters.py; these serializers only describe them."""
+built in booking/api/presenters.py; these serializers only describe them."""
 
 from rest_framework import serializers as s
 

@@ -47,10 +47,10 @@ import requests
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from booking.selectors import today
-from booking.services.blocks import PartnerEvent, replace_partner_blocks
-from booking.services.holds import hold_stay
-from booking.services.reservations import release_live_hold
+from booking.catalog.selectors import today
+from booking.reservations.services.blocks import PartnerEvent, replace_partner_blocks
+from booking.reservations.services.holds import hold_stay
+from booking.reservations.services.reservations import release_live_hold
 
 ROOT = Path(settings.BASE_DIR)
 RESULTS = ROOT / "bench-results"

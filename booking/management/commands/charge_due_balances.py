@@ -1,6 +1,6 @@
 """`manage.py charge_due_balances [--as-of YYYY-MM-DD]`: the balance job, run by hand.
 
-The same service as the Celery beat job (booking/services/balances.py): each balance due on or
+The same service as the Celery beat job (booking/payments/services/balances.py): each balance due on or
 before the date is charged to the guest's saved card, at most once per stay and day. Operators run
 it to catch up after downtime; running it twice, or beside the beat job, charges nothing twice.
 """
@@ -9,7 +9,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from booking.services.balance_charges import charge_due_balances
+from booking.payments.services.balance_charges import charge_due_balances
 
 
 def as_of_date(value: str | None) -> date | None:

@@ -3,8 +3,8 @@ from importlib import import_module
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from booking.catalog.models import Property
 from booking.demo import SLUG
-from booking.models import Property
 
 # Each app with demo content has a `demo.load()` that creates it only if it is missing.
 DEMO_MODULES = ["booking.demo", "pages.demo"]

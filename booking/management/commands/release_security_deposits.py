@@ -1,13 +1,13 @@
 """`manage.py release_security_deposits [--as-of YYYY-MM-DD]`: the security deposit job, run by hand.
 
-The same service as the Celery beat job (booking/services/security_deposits.py); running it twice,
+The same service as the Celery beat job (booking/payments/services/security_deposits.py); running it twice,
 or beside the beat job, holds or releases nothing twice.
 """
 
 from django.core.management.base import BaseCommand
 
 from booking.management.commands.charge_due_balances import as_of_date
-from booking.services.security_deposits import release_security_deposits
+from booking.payments.services.security_deposits import release_security_deposits
 
 
 class Command(BaseCommand):

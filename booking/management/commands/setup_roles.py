@@ -18,18 +18,19 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 from django.db.models import Q
 
-OWNER_APPS = ["booking", "italy", "pages", "partner_sync"]  # italy: with view_guest_documents, the owner's alone
+OWNER_APPS = ["catalog", "reservations", "payments", "outbox", "italy", "pages", "partner_sync"]  # italy: with view_guest_documents, the owner's alone
 # What nobody does by hand, even the owner: edit the audit trail or the idempotency keys, add a
 # reservation past the booking services, or delete one (reservations are cancelled, never deleted).
-SYSTEM_RECORDS = Q(content_type__app_label="booking", content_type__model__in=["reservationevent", "idempotencyrecord"]) & ~Q(codename__startswith="view_") | Q(
-    content_type__app_label="booking", codename__in=["add_reservation", "delete_reservation"]
-)
+SYSTEM_RECORDS = Q(content_type__app_label="reservations", content_type__model__in=["reservationevent", "idempotencyrecord"]) & ~Q(
+    codename__startswith="view_"
+) | Q(content_type__app_label="reservations", codename__in=["add_reservation", "delete_reservation"])
 OWNER_ACCOUNTS = Q(content_type__app_label="auth", content_type__model__in=["user", "group"], codename__regex=r"^(view|add|change)_")
 STAFF = (
-    Q(content_type__app_label="booking", content_type__model="reservation", codename__in=["view_reservation", "change_reservation", "refund_reservation"])
-    | Q(content_type__app_label="booking", content_type__model="reservationevent", codename__startswith="view_")
-    | Q(content_type__app_label="booking", content_type__model="dateblock")
-    | Q(content_type__app_label="booking", content_type__model__in=["property", "nightrate", "outboundemail"], codename__startswith="view_")
+    Q(content_type__app_label="reservations", content_type__model="reservation", codename__in=["view_reservation", "change_reservation", "refund_reservation"])
+    | Q(content_type__app_label="reservations", content_type__model="reservationevent", codename__startswith="view_")
+    | Q(content_type__app_label="reservations", content_type__model="dateblock")
+    | Q(content_type__app_label="catalog", content_type__model__in=["property", "nightrate"], codename__startswith="view_")
+    | Q(content_type__app_label="outbox", content_type__model="outboundemail", codename__startswith="view_")
     | Q(content_type__app_label__in=["partner_sync", "pages"], codename__startswith="view_")
     | Q(content_type__app_label="italy", codename__in=["view_checkin", "view_guest", "view_policeregistration"])
 )

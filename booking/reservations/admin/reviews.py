@@ -1,0 +1,40 @@
+"""The owner's review screen: guests' reviews wait here for approval; approved ones appear on
+/reviews, in the property's aggregateRating and in /api/v1/property, marked as verified stays. The
+owner's own typed-in reviews (from the platforms) are added in the property's Reviews tab."""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy, ngettext
+
+from booking.reservations.models import Review
+from booking.reservations.services import reviews
+from config.admin import GuardedModelAdmin
+
+
+@admin.register(Review)
+class ReviewAdmin(GuardedModelAdmin):
+    list_display = ["author", "rating", "date", "verified_stay_column", "published", "text"]
+    list_filter = ["published", ("reservation", admin.EmptyFieldListFilter)]
+    search_fields = ["author", "text"]
+    actions = ["approve", "hide"]
+    ordering = ["published", "-date"]
+
+    @admin.display(boolean=True, description=gettext_lazy("verified stay"))
+    def verified_stay_column(self, review):
+        return review.verified_stay
+
+    def get_readonly_fields(self, request, obj=None):
+        # A guest's words are theirs: the owner approves or hides them, never edits them.
+        return ["author", "rating", "date", "text", "source", "language"] if obj and obj.verified_stay else []
+
+    def has_add_permission(self, request):
+        return False  # the owner's own reviews are added in the property's Reviews tab
+
+    @admin.action(description=gettext_lazy("Approve: show on the site"), permissions=["change"])
+    def approve(self, request, queryset):
+        count = reviews.set_published(queryset, published=True)
+        self.message_user(request, ngettext("%(count)d review approved.", "%(count)d reviews approved.", count) % {"count": count})
+
+    @admin.action(description=gettext_lazy("Hide from the site"), permissions=["change"])
+    def hide(self, request, queryset):
+        count = reviews.set_published(queryset, published=False)
+        self.message_user(request, ngettext("%(count)d review hidden.", "%(count)d reviews hidden.", count) % {"count": count})
