@@ -42,8 +42,8 @@ urlpatterns = [
         r"^(?P<page>availability|reviews|location|faq|booking-policies|book|contact|thank-you|privacy|blog)/$",
         views.remove_trailing_slash,
     ),
-    # The property's own page at its slug (/{property.slug}, e.g. the demo's /penthouse-florence):
-    # last, so a page above keeps its path; any other slug is the site's 404 (views.property_page).
+    # The property's own page at its slug (/{property.slug}): last, so a page above keeps its path;
+    # any other slug is the site's 404 (views.property_page).
     path("<slug:slug>", public_page(views.property_page), name="property"),
     path("<slug:slug>/", views.property_page_with_slash),
 ]

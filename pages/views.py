@@ -218,7 +218,7 @@ def lowest_rate(listing: dict) -> float:
 
 
 def property_path(prop: Property) -> str:
-    """The property's page in the current language: /{slug} (the demo's /penthouse-florence), /it/{slug}, …"""
+    """The property's page in the current language: /{slug}, /it/{slug}, …"""
     return reverse("pages:property", kwargs={"slug": prop.slug})
 
 
