@@ -164,6 +164,11 @@ def test_the_demo_keeps_its_path(client, db):
     assert client.get("/it/penthouse-florence").status_code == 200
     assert 'href="/penthouse-florence"' in client.get("/").content.decode()
     assert client.get("/api/v1/property").json()["url"] == f"{settings.BASE_URL}/penthouse-florence"
+    # Its words are its data: the highlights, the nav's name of the page, the sketch map in its text.
+    home = client.get("/").content.decode()
+    assert "Penthouse apartment" in home and "Santa Croce" in home and ">The penthouse</a>" in home
+    assert 'src="/static/img/map-santa-croce.svg"' in client.get("/location").content.decode()
+    assert "mappa schematica" in client.get("/it/location").content.decode().lower()
 
 
 # --- The rule keeps holding: no source file outside the demo loader names the demo -------------
