@@ -244,7 +244,6 @@ def no_such_page(request):
     raise Http404("No such page.")
 
 
-@require_safe
 def property_page(request, slug: str):
     """/{slug}: the property's page at its own slug; any other slug is no page of this site."""
     if not is_property_slug(slug):
@@ -259,6 +258,7 @@ def property_page_with_slash(request, slug: str):
     return remove_trailing_slash(request, slug)
 
 
+@require_safe
 @site_page
 def _property_page(request, prop, listing):
     page = page_text(PageKey.PROPERTY)

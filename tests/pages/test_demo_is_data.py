@@ -110,6 +110,7 @@ def test_another_slug_is_the_site_s_404_page(client, other_property):
         answer = client.get(path)
         assert answer.status_code == 404, path
         assert "Page not found" in answer.content.decode() or path.startswith("/it/"), path
+    assert client.post("/no-such-page").status_code == 404 and client.post(f"/{OTHER_SLUG}").status_code == 405
     # A page that lives under a slash keeps being found without it (APPEND_SLASH's redirect).
     admin = client.get("/" + settings.ADMIN_PATH.rstrip("/"))
     assert admin.status_code == 301 and admin["Location"] == "/" + settings.ADMIN_PATH
