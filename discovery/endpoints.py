@@ -6,5 +6,5 @@ A2A_PATH = "/a2a"
 
 
 def brand(prop) -> str:
-    """The property's short name, as the site shows it: "Attico — Penthouse in Florence" → "Attico"."""
+    """The property's short name, as the site shows it: "Casa Example — Apartment by the sea" → "Casa Example"."""
     return prop.name.split(" — ")[0].strip() or prop.name if prop else "Direct booking"

@@ -41,7 +41,7 @@ PHRASES = [
     gettext_noop("Sorry — another guest booked some of these nights a moment ago. The calendar has been refreshed; please choose other dates."),
     gettext_noop("The calendar could not be loaded. Check your connection and try again."),
     gettext_noop("The calendar could not be loaded. Please reload the page, or contact us to book."),
-    gettext_noop("The penthouse sleeps at most {guests} guests."),
+    gettext_noop("At most {guests} guests can stay."),
     gettext_noop("The price could not be calculated just now. Please try again in a moment."),
     gettext_noop("These dates are too far ahead to book yet."),
     gettext_noop("These dates cannot be booked. Please choose others."),
@@ -170,7 +170,7 @@ def explain_stay_link(query, *, max_guests: int, max_nights: int, booking_window
         Unavailable.CLOSED_TO_ARRIVAL: gettext("Arrivals are not possible on %(check_in)s. Please choose another check-in."),
         Unavailable.CLOSED_TO_DEPARTURE: gettext("Departures are not possible on %(check_out)s. Please choose another check-out."),
         Unavailable.BEYOND_BOOKING_WINDOW: gettext("The dates in this link (from %(check_in)s) are too far ahead to book yet."),
-        Unavailable.TOO_MANY_GUESTS: gettext("The penthouse sleeps at most %(guests)s guests."),
+        Unavailable.TOO_MANY_GUESTS: gettext("At most %(guests)s guests can stay."),
     }
     message = messages.get(verdict.reason or "", gettext("The dates in this link (%(check_in)s to %(check_out)s) cannot be booked. Please choose others."))
     return message % {**dates, "guests": max_guests}

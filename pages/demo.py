@@ -21,7 +21,14 @@ from pages.models import BlogPost, FaqEntry, PageKey, PageText
 
 ROME = ZoneInfo("Europe/Rome")
 
-LOCATION_BODY = """\
+# The demo's sketch map (a static file: its plain path is served beside the hashed one).
+MAP = "/static/img/map-santa-croce.svg"
+
+LOCATION_BODY = f"""\
+![Sketch map of central Florence: the penthouse in Santa Croce, a short walk east of the Duomo and north of the Arno]({MAP})
+
+*Sketch map, not to scale.*
+
 ## Santa Croce, the Florence that Florentines live in
 
 The penthouse is on Via dei Pepi, a quiet street between the Basilica di Santa Croce and the

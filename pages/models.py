@@ -20,7 +20,7 @@ class PageKey(models.TextChoices):
     """The pages whose words the owner can edit. The label is the default title."""
 
     HOME = "home", _("Home")
-    PROPERTY = "property", _("The penthouse")
+    PROPERTY = "property", _("The property")
     AVAILABILITY = "availability", _("Availability and prices")
     REVIEWS = "reviews", _("Guest reviews")
     LOCATION = "location", _("Location")
@@ -85,7 +85,7 @@ class BlogPost(models.Model):
     summary = models.CharField(max_length=300, help_text=_("One or two sentences for the article list, search results and link previews."))
     body = models.TextField(help_text=_("The article, in Markdown."))
     cover_image = models.ImageField(upload_to="blog/", blank=True, help_text=_("Upload a cover picture, or give a static path below."))
-    cover_static_path = models.CharField(max_length=200, blank=True, help_text=_("A file under static/, e.g. img/blog/florence.svg."))
+    cover_static_path = models.CharField(max_length=200, blank=True, help_text=_("A file under static/, e.g. img/blog/cover.svg."))
     cover_alt = models.CharField(max_length=200, blank=True, help_text=_("What the cover shows, for screen readers."))
     author = models.CharField(max_length=100, blank=True, help_text=_("Shown under the title. Empty: the host's name."))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)

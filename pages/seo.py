@@ -100,8 +100,10 @@ def coordinate(value: float) -> float:
     return round(float(value), 5)
 
 
-def vacation_rental(prop: dict, *, path: str = "/penthouse-florence") -> dict:
-    """schema.org VacationRental for the property, from presenters.property_json."""
+def vacation_rental(prop: dict, *, path: str | None = None) -> dict:
+    """schema.org VacationRental for the property, from presenters.property_json; its URL is the
+    property's page, /{slug} (the English one, as the API's `url`), unless a path is given."""
+    path = path or f"/{prop['id']}"
     address = prop["address"]
     capacity = prop["capacity"]
     reviews = prop["reviews"]

@@ -5,7 +5,7 @@ settings.BASE_URL rather than the request: a sitemap fetched through a proxy or 
 the public address.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -41,6 +41,7 @@ class Entry:
     path: str  # a URL name of pages/urls.py for the translated pages, a plain path otherwise
     lastmod: datetime | None
     priority: str
+    kwargs: dict = field(default_factory=dict)  # the URL's arguments: the property's page is at its slug
 
 
 class BaseUrlSitemap(Sitemap):
@@ -71,14 +72,18 @@ class PagesSitemap(TranslatedSitemap):
         faq_changed = FaqEntry.objects.filter(published=True).aggregate(latest=Max("updated_at"))["latest"]
         blog_changed = BlogPost.objects.public().aggregate(latest=Max("updated_at"))["latest"]
         extra = {PageKey.FAQ: faq_changed, PageKey.BLOG: blog_changed}
+        slug = Property.objects.order_by("pk").values_list("slug", flat=True).first()
         entries = []
         for name, key, priority in SITE_PAGES:
+            kwargs = {"slug": slug} if key == PageKey.PROPERTY else {}
+            if key == PageKey.PROPERTY and slug is None:
+                continue  # no property yet: no page of it
             dates = [d for d in (property_changed, texts.get(key), extra.get(key)) if d]
-            entries.append(Entry(name, max(dates, default=None), priority))
+            entries.append(Entry(name, max(dates, default=None), priority, kwargs))
         return entries
 
     def location(self, item: Entry):
-        return reverse(item.path)  # reversed in each language: /faq, /it/faq, …
+        return reverse(item.path, kwargs=item.kwargs)  # reversed in each language: /faq, /it/faq, /it/{slug}, …
 
     def lastmod(self, item: Entry):
         return item.lastmod

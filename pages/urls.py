@@ -13,7 +13,6 @@ app_name = "pages"
 # availability calendar, the contact form and the guest's own pages are not.
 urlpatterns = [
     path("", public_page(views.home), name="home"),
-    path("penthouse-florence", public_page(views.property_page), name="property"),
     path("availability", views.availability, name="availability"),
     path("reviews", public_page(views.reviews), name="reviews"),
     path("location", public_page(views.location), name="location"),
@@ -40,7 +39,11 @@ urlpatterns = [
     path("blog", public_page(views.blog_index), name="blog"),
     path("blog/<str:slug>", public_page(views.blog_post), name="blog-post"),
     re_path(
-        r"^(?P<page>penthouse-florence|availability|reviews|location|faq|booking-policies|book|contact|thank-you|privacy|blog)/$",
+        r"^(?P<page>availability|reviews|location|faq|booking-policies|book|contact|thank-you|privacy|blog)/$",
         views.remove_trailing_slash,
     ),
+    # The property's own page at its slug (/{property.slug}): last, so a page above keeps its path;
+    # any other slug is the site's 404 (views.property_page).
+    path("<slug:slug>", public_page(views.property_page), name="property"),
+    path("<slug:slug>/", views.property_page_with_slash),
 ]

@@ -14,9 +14,9 @@ from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.storage import default_storage
 from django.core.paginator import Paginator
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import patch_cache_control
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
@@ -57,7 +57,7 @@ def page_text(key: PageKey) -> PageText:
 
 
 def brand_name(prop: Property) -> str:
-    """ "Attico Santa Croce — Penthouse in Florence" → "Attico Santa Croce": the short name."""
+    """ "Casa Example — Apartment by the sea" → "Casa Example": the short name."""
     return prop.name.split(" — ")[0].strip() or prop.name
 
 
@@ -206,6 +206,8 @@ def home(request, prop, listing):
             "reviews": listing["reviews"]["items"][:3],
             "posts": BlogPost.objects.public()[:3],
             "from_rate": lowest_rate(listing),
+            "property_path": property_path(prop),
+            "location_intro": page_text(PageKey.LOCATION).intro,
         },
     )
 
@@ -216,11 +218,52 @@ def lowest_rate(listing: dict) -> float:
     return min(rates)
 
 
+def property_path(prop: Property) -> str:
+    """The property's page in the current language: /{slug}, /it/{slug}, …"""
+    return reverse("pages:property", kwargs={"slug": prop.slug})
+
+
+def is_property_slug(slug: str) -> bool:
+    try:
+        return get_property().slug == slug
+    except NotFound:
+        return False
+    except (OperationalError, InterfaceError):
+        return True  # the page itself says that the database is unreachable (site_page)
+
+
+def no_such_page(request):
+    """A slug that is not the property's: the site's 404 page. A path that is a page with a slash
+    (the back office's /admin) is sent there, as APPEND_SLASH did before the property's route
+    matched every slug."""
+    try:
+        with_slash = resolve(request.path_info + "/")
+    except Resolver404:
+        with_slash = None
+    if with_slash is not None and with_slash.func is not property_page_with_slash:
+        return HttpResponsePermanentRedirect(request.get_full_path(force_append_slash=True))
+    raise Http404("No such page.")
+
+
+def property_page(request, slug: str):
+    """/{slug}: the property's page at its own slug; any other slug is no page of this site."""
+    if not is_property_slug(slug):
+        return no_such_page(request)
+    return _property_page(request)
+
+
+def property_page_with_slash(request, slug: str):
+    """/{slug}/ → /{slug} for the property's slug; any other slug is no page."""
+    if not is_property_slug(slug):
+        raise Http404("No such page.")
+    return remove_trailing_slash(request, slug)
+
+
 @require_safe
 @site_page
-def property_page(request, prop, listing):
+def _property_page(request, prop, listing):
     page = page_text(PageKey.PROPERTY)
-    path = reverse("pages:property")
+    path = property_path(prop)
     amenities = [
         (category or "Other", [a["name"] for a in group])
         for category, group in groupby(sorted(listing["amenities"], key=lambda a: a["category"] or "Other"), key=lambda a: a["category"])
@@ -605,7 +648,7 @@ def blog_index(request, prop, listing):
     meta = meta_for(
         page,
         path,
-        fallback_description=_("Stories and advice from %(host)s in Florence.") % {"host": listing["host"]["name"] or _("the host")},
+        fallback_description=_("Stories and advice from %(host)s.") % {"host": listing["host"]["name"] or _("the host")},
         json_ld=[crumbs((page.title, path))],
     )
     return render(request, "pages/blog_index.html", {"meta": meta, "page": page, "listing": listing, "posts": posts})

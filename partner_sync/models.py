@@ -156,7 +156,7 @@ class ExportedCalendar(models.Model):
 
 
 def default_channels_collecting_city_tax() -> list[str]:
-    return ["airbnb"]  # Airbnb collects Florence's city tax itself; Booking.com does not
+    return ["airbnb"]  # Airbnb collects the city tax itself in many Italian cities; Booking.com does not
 
 
 class ChannexConnection(models.Model):

@@ -265,7 +265,7 @@ def property_json(prop: Property, rules: pricing.PricingRules) -> dict:
         "summary": prop.summary,
         "description": prop.description,
         "property_type": prop.property_type,
-        "url": f"{base}/penthouse-florence",
+        "url": f"{base}/{prop.slug}",
         "national_code": prop.national_code or None,
         "address": {
             "street_address": prop.street_address,

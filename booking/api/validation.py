@@ -215,7 +215,7 @@ EXTRA_CHOICE_SCHEMA = {
 
 @extend_schema_field(EXTRA_CHOICE_SCHEMA)
 class ExtraChoiceField(serializers.Field):
-    """One extra asked for: {"code": "airport_transfer", "quantity": 1} (quantity defaults to 1)."""
+    """One extra asked for: {"code": <an extra's code from get_property>, "quantity": 1} (quantity defaults to 1)."""
 
     json_schema = EXTRA_CHOICE_SCHEMA  # for the MCP tools' input schemas (discovery/json_schema.py)
 
@@ -246,7 +246,7 @@ class ExtrasField(serializers.ListField):
             required=False,
             default=list,
             max_length=20,
-            help_text='Extras with the stay (codes and maxima in get_property), e.g. [{"code": "airport_transfer", "quantity": 1}].',
+            help_text='Extras with the stay (codes and maxima in get_property), e.g. [{"code": "<code>", "quantity": 1}].',
             **kwargs,
         )
 

@@ -49,7 +49,7 @@ STAY_PARAMETERS = [
         "5,14",
         "Ages of the children counted in guests (0 to 17), comma-separated; at most guests − 1 (guests=4&children_ages=5,14 for 2 adults and 2 children). Children under the exemption age pay no city tax.",
     ),
-    PROMO_CODE := query("promo_code", {"type": "string", "maxLength": 40, "nullable": True}, "WELCOME10", validation.PROMO_CODE_HELP),
+    PROMO_CODE := query("promo_code", {"type": "string", "maxLength": 40, "nullable": True}, "EXAMPLECODE", validation.PROMO_CODE_HELP),
 ]
 CALENDAR_PARAMETERS = [
     query("start", {**DATE, "nullable": True}, "2027-05-01", "Month anchor, YYYY-MM-DD; any date, past or future. Default: this month."),
@@ -70,8 +70,8 @@ WITH_OFFERS = {
     "check_in": "2027-05-10",
     "check_out": "2027-05-13",
     "guests": 2,
-    "promo_code": "WELCOME10",
-    "extras": [{"code": "airport_transfer", "quantity": 1}],
+    "promo_code": "EXAMPLECODE",
+    "extras": [{"code": "example_extra", "quantity": 1}],
 }
 BODY_INVALID = answer("Invalid input", examples.BODY_VALIDATION_ERROR_EXAMPLE, 422)
 DATES_TAKEN = answer("Dates taken", examples.DATES_UNAVAILABLE_EXAMPLE, 409)
@@ -102,7 +102,7 @@ class PropertyView(ApiView):
         operation_id="get_property",
         summary="The property: capacity, amenities, pricing rules, policies, reviews, coordinates",
         responses={200: PropertyResult, 404: error("not_found (no property configured yet)"), 503: DATABASE_DOWN},
-        examples=[answer("The demo penthouse (shortened)", examples.PROPERTY_EXAMPLE, 200)],
+        examples=[answer("A property (shortened)", examples.PROPERTY_EXAMPLE, 200)],
     )
     def get(self, request):
         return json_bytes(documents.property_document())
@@ -164,7 +164,7 @@ class QuoteView(ApiView):
             ),
             OpenApiExample("With a promo code and an extra", value=WITH_OFFERS, request_only=True),
             answer("The breakdown", examples.QUOTE_EXAMPLE, 200),
-            answer("With WELCOME10 and an airport transfer", examples.QUOTE_WITH_OFFERS_EXAMPLE, 200),
+            answer("With a promo code and an extra", examples.QUOTE_WITH_OFFERS_EXAMPLE, 200),
             BODY_INVALID,
             PROMO_INVALID,
         ],

@@ -509,7 +509,7 @@
     closed_to_arrival: t("Arrivals are not possible on this day."),
     closed_to_departure: t("Departures are not possible on this day."),
     beyond_booking_window: t("These dates are too far ahead to book yet."),
-    too_many_guests: t("The penthouse sleeps at most {guests} guests.", { guests: config.maxGuests }),
+    too_many_guests: t("At most {guests} guests can stay.", { guests: config.maxGuests }),
   };
 
   async function requestQuote() {

@@ -59,14 +59,14 @@ QUOTE_EXAMPLE = {
     "payment_schedule": _SCHEDULE,
     "security_deposit": _SECURITY_DEPOSIT,
 }
-# The same stay with the demo's code WELCOME10 and an airport transfer (docs/offers.md).
+# The same stay with a promo code and an extra (illustrative: the codes are the host's, docs/offers.md).
 _OFFERS_BREAKDOWN = {
     **_BREAKDOWN,
     "discount_label": "Promo code",
     "discount_percent": 10.0,
     "discount_amount": -114.0,
-    "discounts": [{"label": "Promo code", "percent": 10.0, "amount": -114.0, "code": "WELCOME10"}],
-    "extras": [{"code": "airport_transfer", "label": "Airport transfer", "quantity": 1, "amount": 60.0}],
+    "discounts": [{"label": "Promo code", "percent": 10.0, "amount": -114.0, "code": "EXAMPLECODE"}],
+    "extras": [{"code": "example_extra", "label": "Example extra", "quantity": 1, "amount": 60.0}],
     "extras_total": 60.0,
     "total": 1227.0,
 }
@@ -77,7 +77,7 @@ QUOTE_WITH_OFFERS_EXAMPLE = {
     "price_breakdown": _OFFERS_BREAKDOWN,
 }
 PROMO_CODE_INVALID_EXAMPLE = {
-    "detail": [{"loc": ["body", "promo_code"], "msg": "The code WELCOME10 needs a stay of at least 3 nights.", "type": "promo_code_invalid"}]
+    "detail": [{"loc": ["body", "promo_code"], "msg": "The code EXAMPLECODE needs a stay of at least 3 nights.", "type": "promo_code_invalid"}]
 }
 CALENDAR_EXAMPLE = {
     "start": "2027-05-01",
@@ -139,28 +139,28 @@ RESERVATION_EXAMPLE: dict[str, Any] = {
     "confirmed_at": None,
 }
 PROPERTY_EXAMPLE = {
-    "id": "penthouse-florence",
+    "id": "example-apartment",
     "accommodation_type_id": "whole_home",
     "rate_plan_id": "standard",
-    "name": "Attico Santa Croce — Penthouse in Florence",
-    "headline": "A three-bedroom penthouse with a roof terrace facing the Duomo, for up to 7 guests.",
-    "summary": "Penthouse for up to 7 guests in the historic centre of Florence.",
-    "description": "A light-filled penthouse on the fifth and sixth floors of a restored palazzo.",
-    "property_type": "Penthouse apartment",
-    "url": "https://example.com/penthouse-florence",
-    "national_code": "IT048017C2PENTFI001",
+    "name": "Casa Example — Apartment in the old town",
+    "headline": "A three-bedroom apartment with a terrace, for up to 7 guests.",
+    "summary": "Apartment for up to 7 guests in the old town.",
+    "description": "A light-filled apartment on the top floor of a restored building.",
+    "property_type": "Apartment",
+    "url": "https://example.com/example-apartment",
+    "national_code": "IT000000C2XXXXXXXX",
     "address": {
-        "street_address": "Via dei Pepi 42",
-        "city": "Florence",
-        "postal_code": "50122",
-        "region": "Tuscany",
+        "street_address": "Via Example 1",
+        "city": "Example City",
+        "postal_code": "00000",
+        "region": "Example Region",
         "country_code": "IT",
-        "neighbourhood": "Santa Croce",
+        "neighbourhood": "Old town",
     },
-    "coordinates": {"latitude": 43.76956, "longitude": 11.26243},
+    "coordinates": {"latitude": 45.0, "longitude": 10.0},
     "capacity": {"max_guests": 7, "bedrooms": 3, "beds": 5, "bathrooms": 2.0, "size_sqm": 135},
-    "amenities": [{"name": "Roof terrace with Duomo view", "category": "Outdoor"}],
-    "photos": [{"url": "https://example.com/static/img/photos/terrace.svg", "alt": "The roof terrace at sunset", "caption": "The terrace"}],
+    "amenities": [{"name": "Terrace", "category": "Outdoor"}],
+    "photos": [{"url": "https://example.com/media/photos/terrace.jpg", "alt": "The terrace at sunset", "caption": "The terrace"}],
     "payment_terms": {
         "deposit_percent": 30,
         "balance_due_days": 30,
@@ -202,7 +202,7 @@ PROPERTY_EXAMPLE = {
         "gap_nights": {"percent": 15.0},
         "discounts_stack": False,
         "extras": [
-            {"code": "airport_transfer", "name": "Airport transfer", "price": 60.0, "per": "stay", "max_quantity": 2, "notice_days": 0},
+            {"code": "example_extra", "name": "Example extra", "price": 60.0, "per": "stay", "max_quantity": 2, "notice_days": 0},
             {"code": "baby_cot", "name": "Baby cot", "price": 0.0, "per": "stay", "max_quantity": 1, "notice_days": 0},
         ],
     },
@@ -238,7 +238,7 @@ PROPERTY_EXAMPLE = {
             }
         ],
     },
-    "host": {"name": "Giulia", "languages": ["Italian", "English"]},
+    "host": {"name": "Anna", "languages": ["Italian", "English"]},
     "booking": {
         "recommended_flow": "POST https://example.com/api/v1/payments/checkout-link",
         "availability": "https://example.com/api/v1/availability",

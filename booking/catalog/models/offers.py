@@ -86,7 +86,9 @@ class Extra(models.Model):
         GUEST_NIGHT = "guest_night", _("per guest per night")
 
     property = models.ForeignKey("catalog.Property", on_delete=models.CASCADE, related_name="extras")
-    code = models.SlugField(max_length=40, help_text=_("Agents and the API name the extra by this, e.g. airport_transfer."))
+    code = models.SlugField(
+        max_length=40, help_text=_("Agents and the API name the extra by this code: lowercase letters, digits, hyphens and underscores, e.g. late_checkout.")
+    )
     name = models.CharField(max_length=100, help_text=_("Shown to the guest, e.g. Airport transfer."))
     price = models.DecimalField(**MONEY, validators=[MinValueValidator(0)])
     per = models.CharField(max_length=12, choices=Per.choices, default=Per.STAY)
