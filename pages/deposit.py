@@ -1,6 +1,6 @@
 """{manage link}/authorise-deposit: the guest authorises the refundable security deposit on a
 checkout page after their saved card refused the hold (docs/money.md). GET explains it; POST opens
-the checkout (a card hold, not a charge) through booking.services.security_deposits; the hold
+the checkout (a card hold, not a charge) through booking.payments.services.security_deposits; the hold
 comes back through the payment event handlers like any payment."""
 
 from django.conf import settings

@@ -1,7 +1,7 @@
 """Partner sync: every write of the iCal import, the listing probe and the calendar export.
 
 Celery tasks (partner_sync/tasks.py), the admin and the views are thin adapters over these
-functions. Blocks are written only through booking.services.blocks; this module writes
+functions. Blocks are written only through booking.reservations.services.blocks; this module writes
 partner_sync's own tables.
 
 A sync of one feed has three steps: claim it (a short lease on the row, so the beat, a busy worker

@@ -186,13 +186,17 @@ def suite_modules() -> dict[str, Path]:
 
 
 def test_services_return_domain_objects_and_leave_json_to_the_adapters():
-    """booking/services/ answers with models and dataclasses; the interfaces encode them."""
+    """Every app's services (booking/<app>/services/) answer with models and dataclasses; the interfaces encode them."""
     adapters_only = ("booking.api.presenters", "booking.api.payment_presenters", "booking.api", "rest_framework", "discovery")
     found = []
     for name, path in project_modules().items():
-        if not name.startswith("booking.services"):
+        if ".services." not in f"{name}.":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             targets = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             found += [(name, target) for target in targets if target.startswith(adapters_only)]
     assert found == []
+
+
+def test_the_service_check_sees_every_app_s_services():
+    assert {name.split(".")[1] for name in project_modules() if ".services." in f"{name}."} >= {"catalog", "reservations", "payments"}

@@ -323,7 +323,7 @@ def _restore_personal_data(body: Body, reservation_id: str | None) -> Body:
 MAX_IDEMPOTENCY_KEY = 255
 
 
-def valid_idempotency_key(key: object, loc: list) -> str:
+def valid_idempotency_key(key: object, loc: list[str | int]) -> str:
     """A retry key (REST Idempotency-Key, MCP idempotency_key, A2A messageId, UCP's): a string of
     1 to 255 printable characters, or a 422 at `loc`. A NUL or a lone surrogate would otherwise
     reach the database and fail there (a 503 "try again" for a request that can never succeed)."""
