@@ -1,10 +1,11 @@
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.renderers import OpenApiJsonRenderer2
 from drf_spectacular.views import SpectacularJSONAPIView
 
+from booking.admin.moved import moved_admin_page
 from booking.admin.staff_members import PasswordSetView, SetPasswordView
 from booking.api.errors import json_error
 from booking.api.views import ApiIndexView
@@ -22,6 +23,8 @@ urlpatterns = [
     # reset confirmation, under the back office's path so it speaks the back office's language.
     path(settings.ADMIN_PATH + "set-password/<uidb64>/<token>/", SetPasswordView.as_view(), name="staff_set_password"),
     path(settings.ADMIN_PATH + "set-password/done/", PasswordSetView.as_view(), name="staff_password_set"),
+    # Before the apps split every model sat under /admin/booking/: old links still arrive.
+    re_path("^" + settings.ADMIN_PATH + r"booking/(?P<model>[a-z]+)/(?P<rest>.*)$", moved_admin_page),
     path(settings.ADMIN_PATH, admin.site.urls),
     path("api/v1", ApiIndexView.as_view(), name="api-index"),
     path("api/v1/", ApiIndexView.as_view()),
