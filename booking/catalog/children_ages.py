@@ -36,7 +36,9 @@ def parse_children_ages(value: str | Iterable[object] | None) -> tuple[int, ...]
     if value is None:
         return ()
     items = split_children_ages(value) if isinstance(value, str) else list(value)
+    ages = []
     for index, item in enumerate(items):
         if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item <= MAX_CHILD_AGE:
             raise ChildrenAgesInvalid(index, item)
-    return tuple(items)  # type: ignore[arg-type]  (every item was checked to be an int above)
+        ages.append(item)
+    return tuple(ages)

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 import pytest
 import time_machine
+from django.contrib.admin.utils import quote
 from django.urls import reverse
 from django.utils import timezone
 
@@ -87,6 +88,8 @@ def test_the_api_the_reservation_list_and_the_dashboard_show_the_same_payment_st
     listing = staff_client.get(reverse("admin:reservations_reservation_changelist")).content.decode()
     assert '<span class="payment-partially_refunded">partially refunded 200.00 EUR</span>' in listing
     assert '<span class="payment-deposit_paid">deposit paid</span>' in listing
+    page = staff_client.get(reverse("admin:reservations_reservation_change", args=[quote(refunded.pk)])).content.decode()
+    assert '<span class="payment-partially_refunded">partially refunded 200.00 EUR</span>' in page
 
     arrivals = {m.reservation_id: m for m in dashboard.upcoming_movements(timezone.localdate(), {}) if m.kind == "arrival"}
     assert (arrivals[refunded.pk].payment, arrivals[deposit.pk].payment) == ("partially_refunded", "deposit_paid")

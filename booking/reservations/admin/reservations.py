@@ -237,6 +237,7 @@ class ReservationAdmin(GuardedModelAdmin):
         "checkout_session_id",
         "checkout_url",
         "checkout_open_until",
+        "payment_state",
         "paid",
         "refunded",
         "payment_intent_id",
@@ -261,6 +262,7 @@ class ReservationAdmin(GuardedModelAdmin):
             gettext_lazy("Payment"),
             {
                 "fields": [
+                    "payment_state",
                     "payment_provider",
                     "checkout_session_id",
                     "checkout_url",
