@@ -25,9 +25,9 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from booking.catalog.models import Property
+from booking.catalog.payment_state import PaymentState, payment_state
 from booking.reservations.attention import attention_notes
 from booking.reservations.models import DateBlock, Reservation
 from partner_sync.models import Conflict, Feed, SyncOutcome
@@ -62,6 +62,7 @@ class Movement:
     guests: int | None = None
     total: Decimal | None = None
     amount_paid: Decimal | None = None
+    amount_refunded: Decimal = Decimal("0.00")
     currency: str = ""
     reservation_id: str | None = None
     block_id: int | None = None
@@ -69,20 +70,16 @@ class Movement:
 
     @property
     def payment(self) -> str:
-        """paid, part paid or unpaid; blank for partner stays (the platform collects)."""
-        if self.reservation_id is None:
+        """The payment state (booking/payments/state.py, as the API and the reservation list show
+        it); blank for partner stays (the platform collects). Also the row's CSS class."""
+        if self.reservation_id is None or self.total is None or self.amount_paid is None:
             return ""
-        if self.amount_paid >= self.total:
-            return "paid"
-        return "part paid" if self.amount_paid > 0 else "unpaid"
+        return payment_state(total=self.total, amount_paid=self.amount_paid, amount_refunded=self.amount_refunded).value
 
     @property
     def payment_label(self) -> str:
-        """`payment` in the page's language (`payment` itself stays a stable CSS class)."""
-        return {"paid": pgettext("payment", "paid"), "part paid": pgettext("payment", "part paid"), "unpaid": pgettext("payment", "unpaid")}.get(
-            self.payment,
-            self.payment,
-        )
+        """`payment` in the page's language."""
+        return str(PaymentState(self.payment).label) if self.payment else ""
 
 
 def upcoming_movements(today: date, feeds: dict[str, str], days: int = MOVEMENT_DAYS) -> list[Movement]:
@@ -100,6 +97,7 @@ def upcoming_movements(today: date, feeds: dict[str, str], days: int = MOVEMENT_
             "guests": reservation.guests,
             "total": reservation.total,
             "amount_paid": reservation.amount_paid,
+            "amount_refunded": reservation.amount_refunded,
             "currency": reservation.currency,
             "reservation_id": reservation.pk,
             "extras": extras_of(reservation),

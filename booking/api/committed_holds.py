@@ -17,7 +17,7 @@ from booking.payments.services import checkouts as payments
 from booking.reservations.models import Reservation
 from booking.reservations.services.holds import GuestDetails
 from booking.reservations.services.idempotency import recover_with
-from booking.reservations.services.reservations import cancel_reservation
+from booking.reservations.services.reservations import release_hold_after_failure
 
 
 def _stay_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
@@ -65,9 +65,6 @@ def checkout_of_a_committed_hold(reservation: Reservation, payload: object) -> t
         )
     except BaseException as error:  # as create_checkout_link does: a failed checkout releases its hold
         reason = error.detail if isinstance(error, BookingError) else "the checkout could not be opened"
-        try:
-            cancel_reservation(reservation.pk, actor="idempotency recovery", reason=f"hold released: {reason}")
-        except Exception:
-            pass
+        release_hold_after_failure(reservation.pk, actor="idempotency recovery", reason=reason)
         raise
     return 200, checkout_json(reservation)

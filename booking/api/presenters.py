@@ -14,6 +14,7 @@ from booking.catalog import accepted_terms, pricing
 from booking.catalog import payment_schedule as schedules
 from booking.catalog.breakdown import breakdown_json, number
 from booking.catalog.models import Property
+from booking.catalog.payment_state import reservation_payment_state
 from booking.formatting import format_money
 from booking.payments.checkout import pay_page_url
 from booking.payments.selectors import given_back_for_date_changes, refund_if_cancelled
@@ -138,22 +139,6 @@ def calendar_json(cal) -> dict:
     }
 
 
-def payment_status(reservation: Reservation) -> str:
-    """unpaid, deposit_paid, paid, partially_refunded or refunded (docs/contract.md, "Money")."""
-    paid, refunded = reservation.amount_paid, reservation.amount_refunded
-    if refunded and refunded >= paid > 0:
-        return "refunded"
-    if refunded and paid - refunded == reservation.total:  # given back only what was paid beyond a lower total (a date change)
-        return "paid"
-    if refunded:
-        return "partially_refunded"
-    if paid > 0 and paid >= reservation.total:
-        return "paid"
-    if paid > 0:
-        return "deposit_paid"
-    return "unpaid"
-
-
 def payment_json(reservation: Reservation, status: str) -> dict:
     """What was paid, what is due now and what later (and when)."""
     held = status == Reservation.Status.HELD
@@ -168,7 +153,7 @@ def payment_json(reservation: Reservation, status: str) -> dict:
         due_now = balance_due = ZERO
     base = settings.BASE_URL
     return {
-        "status": payment_status(reservation),
+        "status": reservation_payment_state(reservation).value,
         "provider": reservation.payment_provider or None,
         "amount_due": number(due_now),
         "amount_paid": number(reservation.amount_paid),

@@ -15,6 +15,7 @@ from decimal import Decimal
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from booking.catalog.children_ages import MAX_CHILD_AGE, split_children_ages
 from booking.catalog.selectors import today
 from booking.errors import InvalidInput
 from booking.text import NUL_MESSAGE, SURROGATE_MESSAGE, has_lone_surrogate, text_problem  # noqa: F401  (re-exported to the adapters)
@@ -176,7 +177,7 @@ class ChildrenAgesField(serializers.ListField):
 
     def __init__(self, **kwargs):
         super().__init__(
-            child=StrictIntegerField(min_value=0, max_value=17),
+            child=StrictIntegerField(min_value=0, max_value=MAX_CHILD_AGE),
             required=False,
             default=list,
             max_length=6,
@@ -190,8 +191,7 @@ class ChildrenAgesField(serializers.ListField):
         # What the OpenAPI pattern says: empty (no children), or ages joined by commas (spaces around
         # them allowed); any other part ("", "x") stays text, so it is a 422 at its index.
         if isinstance(value, str) and self.context.get("location") == "query":
-            parts = [part.strip() for part in value.split(",")] if value.strip() != "" else []
-            return [int(part) if part.isascii() and part.isdigit() else part for part in parts]
+            return split_children_ages(value)  # a part that is not a number stays text: a 422 at its index
         return super().get_value(dictionary)
 
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from booking.catalog.pricing import CENT, money
 from booking.reservations.models import Reservation
+from booking.reservations.services import transitions
 from booking.reservations.services.audit import flag_for_staff, record_event
 from booking.reservations.services.locking import reservation_transaction
 
@@ -65,8 +66,7 @@ def record_unbookable_payment(
     except that a lapsed hold is marked expired (it no longer blocks anything)."""
     with reservation_transaction(reservation_id) as reservation:
         previous = reservation.status
-        if reservation.status == Status.HELD:
-            reservation.status = Status.EXPIRED
+        transitions.expire(reservation, actor=actor, note=note, save=False)  # a lapsed hold no longer blocks anything
         if reservation.status != Status.CONFIRMED:
             # A confirmed stay keeps its own payment figures; a second payment is only noted.
             reservation.amount_paid = max(reservation.amount_paid, money(amount_paid))

@@ -23,7 +23,7 @@ class ScheduledPayment:
     due_at: datetime | None = None
 
 
-def payment_schedule(reservation: Reservation) -> list[ScheduledPayment]:
+def scheduled_payments(reservation: Reservation) -> list[ScheduledPayment]:
     """The payments that together make the reservation's total, in the order they fall due. A
     deferred payment falls due at the start of its due date in the property's time zone (the
     balance job charges it that day, to the card kept at the checkout)."""

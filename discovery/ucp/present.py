@@ -16,7 +16,7 @@ from booking.api.presenters import mask_email, mask_phone, payment_policy_lines,
 from booking.catalog import accepted_terms, pricing
 from booking.catalog.models import Property
 from booking.payments.ledger import to_cents
-from booking.payments.schedule import payment_schedule
+from booking.payments.schedule import scheduled_payments
 from booking.reservations.models import Reservation
 from booking.reservations.selectors import accepted_tiers
 from discovery.ucp import profile
@@ -199,7 +199,7 @@ def payment_terms_json(reservation: Reservation) -> list[dict]:
             "amount": to_cents(payment.amount),
             **({"due_at": timestamp(payment.due_at)} if payment.due_at else {}),
         }
-        for index, payment in enumerate(payment_schedule(reservation), start=1)
+        for index, payment in enumerate(scheduled_payments(reservation), start=1)
     ]
     title = "Deposit now, balance before check-in" if len(schedules) > 1 else "Pay in full when booked"
     return [{"id": profile.PAYMENT_TERM_ID, "title": title, "schedules": schedules}]

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
+from booking.catalog.children_ages import MAX_CHILD_AGE
 from booking.reservations.models import Reservation
 from booking.reservations.services.channel_bookings import ChannelStay
 from partner_sync.channex.ari import WINDOW_DAYS
@@ -68,7 +69,8 @@ def to_stay(
     customer = customer or {}
     occupancy = room.get("occupancy") if isinstance(room.get("occupancy"), dict) else attributes.get("occupancy")
     occupancy = occupancy if isinstance(occupancy, dict) else {}
-    ages = tuple(age for age in (occupancy.get("ages") or []) if isinstance(age, int) and 0 <= age < 18)
+    # A platform's booking is taken as it comes: an age that is not one (children_ages.MAX_CHILD_AGE) is left out.
+    ages = tuple(age for age in (occupancy.get("ages") or []) if isinstance(age, int) and not isinstance(age, bool) and 0 <= age <= MAX_CHILD_AGE)
     unique_id = str(attributes.get("unique_id") or "")
     source = channel_of(unique_id)
     return ChannelStay(

@@ -13,7 +13,7 @@ from django.utils import timezone
 from booking.catalog.payment_schedule import money_back
 from booking.catalog.pricing import money
 from booking.payments.models import ProviderRefund
-from booking.payments.schedule import payment_schedule
+from booking.payments.schedule import scheduled_payments
 from booking.payments.selectors import refund_if_cancelled
 from booking.payments.services.balance_charges import charge_due_balances
 from booking.payments.services.cancellation import cancel_by_guest
@@ -149,7 +149,7 @@ class TestAStayPaidInTwo:
     def test_ucp_payment_terms_show_the_deposit_and_the_balance(self, api, demo_property):
         body = api.post("/api/v1/reservations", stay(offset=90, nights=3, guests=2)).json()
         held = Reservation.objects.get(pk=body["id"])
-        immediate, deferred = payment_schedule(held)
+        immediate, deferred = scheduled_payments(held)
         assert (immediate.kind, deferred.kind) == ("immediate", "deferred") and immediate.amount + deferred.amount == held.total
         assert deferred.due_at is not None and timezone.localtime(deferred.due_at).date() == held.check_in - timedelta(days=30)
         [terms] = payment_terms_json(held)

@@ -70,7 +70,10 @@ def test_a_hold_keeps_its_schedule_and_shows_what_is_due_now_and_later(api, demo
 
 
 def test_statuses_follow_the_money(demo_property):
-    from booking.api.presenters import payment_status
+    from booking.catalog.payment_state import reservation_payment_state
+
+    def payment_status(reservation):
+        return reservation_payment_state(reservation).value
 
     reservation = Reservation(property=demo_property, total=Decimal("1000"), amount_paid=Decimal("0"), amount_refunded=Decimal("0"))
     assert payment_status(reservation) == "unpaid"

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from booking.admin_display import local_time, with_currency
 from booking.api.validation import ReservationCreate, validate
+from booking.catalog.children_ages import ChildrenAgesInvalid, parse_children_ages
 from booking.catalog.pricing import Unavailable
 from booking.errors import BookingError, DatesUnavailable, InvalidInput, RateLimited, ServiceUnavailable
 from booking.payments.services.owner_bookings import (
@@ -91,16 +92,10 @@ class OwnerBookingForm(forms.Form):
         return check_in
 
     def clean_children_ages(self):
-        text = self.cleaned_data["children_ages"].strip()
-        if not text:
-            return ()
-        ages = []
-        for part in text.replace(";", ",").split(","):
-            part = part.strip()
-            if not part.isdigit() or int(part) > 17:
-                raise forms.ValidationError(_("Give each child's age as a whole number from 0 to 17, separated by commas."))
-            ages.append(int(part))
-        return tuple(ages)
+        try:
+            return parse_children_ages(self.cleaned_data["children_ages"])
+        except ChildrenAgesInvalid:
+            raise forms.ValidationError(_("Give each child's age as a whole number from 0 to 17, separated by commas.")) from None
 
     def clean(self):
         cleaned = super().clean()

@@ -25,7 +25,8 @@ from booking.payments.selectors import refund_if_cancelled
 from booking.payments.services import balances, refunds
 from booking.payments.services import checkouts as payments
 from booking.reservations.models import Reservation, new_manage_token
-from booking.reservations.services.audit import flag_for_staff, record_event
+from booking.reservations.services import transitions
+from booking.reservations.services.audit import flag_for_staff
 from booking.reservations.services.locking import reservation_transaction
 from booking.reservations.services.reservations import get_reservation
 
@@ -74,15 +75,9 @@ def cancel_stay(reservation_id: str, *, actor: str, refund: Decimal | None = Non
             # Staff refunds still at the provider are taken already (booking/payments/services/refunds.py).
             refundable = refunds.refund_state(reservation).refundable
             owed = min(refund_if_cancelled(reservation).amount if refund is None else money(refund), refundable)
-        reservation.status = Status.CANCELLED
-        reservation.cancelled_at = timezone.now()
-        reservation.refund_pending = owed
-        reservation.save(update_fields=["status", "cancelled_at", "refund_pending", "updated_at"])
         who = "the guest" if by_guest else actor
         said = {"who": who, "owed": owed, "currency": reservation.currency, "reason": reason}
-        record_event(reservation, action="cancel", actor=actor, from_status=previous, message="cancelled_because" if reason else "cancelled", params=said)
-        if previous == Status.CONFIRMED:
-            queue_emails(reservation, OutboundEmail.Kind.CANCELLATION)
+        transitions.cancel(reservation, actor=actor, owed=owed, message="cancelled_because" if reason else "cancelled", params=said)
     if previous == Status.CONFIRMED:
         # Its balance pages close at the provider: nobody pays a stay that is over. One paid a moment
         # before is given back whole by its payment event (balances.receive_payment).

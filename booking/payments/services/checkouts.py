@@ -27,7 +27,7 @@ from booking.payments.services import balances, guest_checkouts
 from booking.reservations.models import Reservation
 from booking.reservations.services.holds import GuestDetails, hold_stay
 from booking.reservations.services.locking import lock_reservation, writer_transaction
-from booking.reservations.services.reservations import cancel_reservation, extend_hold, get_reservation, release_live_hold
+from booking.reservations.services.reservations import extend_hold, get_reservation, release_hold_after_failure, release_live_hold
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
@@ -86,10 +86,7 @@ def create_checkout_link(
         return open_checkout(reservation.pk, success_url=success_url, cancel_url=cancel_url, actor=actor)
     except BaseException as error:
         reason = error.detail if isinstance(error, BookingError) else "the checkout could not be opened"
-        try:
-            cancel_reservation(reservation.pk, actor=actor, reason=f"hold released: {reason}")
-        except Exception:  # the original failure is the one to report; the hold lapses on its own
-            logger.exception("could not release hold %s after a failed checkout", reservation.pk)
+        release_hold_after_failure(reservation.pk, actor=actor, reason=reason)
         raise
 
 

@@ -34,7 +34,7 @@ from booking.reservations.models import Reservation
 from booking.reservations.services.audit import record_event
 from booking.reservations.services.holds import GuestDetails, hold_stay
 from booking.reservations.services.locking import reservation_transaction
-from booking.reservations.services.reservations import cancel_reservation
+from booking.reservations.services.reservations import release_hold_after_failure
 
 # A phone booking needs longer than HOLD_MINUTES: the guest pays when they read the email. A Stripe
 # Checkout Session lives at most 24 hours, so the hold does too.
@@ -131,10 +131,7 @@ def book_for_guest(
             )
             queue_payment_link_email(locked)
     except BaseException:
-        try:
-            cancel_reservation(reservation.pk, actor=caller.actor(), reason="hold released: the payment link could not be emailed")
-        except Exception:  # the original failure is the one to report; the hold lapses on its own
-            pass
+        release_hold_after_failure(reservation.pk, actor=caller.actor(), reason="the payment link could not be emailed")
         raise
     return locked
 

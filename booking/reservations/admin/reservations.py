@@ -17,10 +17,11 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from booking.admin_display import local_time, with_currency
 from booking.catalog.breakdown_words import read_breakdown
+from booking.catalog.payment_state import PaymentState, reservation_payment_state
 from booking.outbox.models import OutboundEmail
 from booking.payments.admin.cancel import cancel_confirmation
 from booking.payments.admin.change_dates import change_dates_view
@@ -236,6 +237,7 @@ class ReservationAdmin(GuardedModelAdmin):
         "checkout_session_id",
         "checkout_url",
         "checkout_open_until",
+        "payment_state",
         "paid",
         "refunded",
         "payment_intent_id",
@@ -260,6 +262,7 @@ class ReservationAdmin(GuardedModelAdmin):
             gettext_lazy("Payment"),
             {
                 "fields": [
+                    "payment_state",
                     "payment_provider",
                     "checkout_session_id",
                     "checkout_url",
@@ -320,11 +323,12 @@ class ReservationAdmin(GuardedModelAdmin):
 
     @admin.display(description=gettext_lazy("payment"))
     def payment_state(self, obj):
-        if obj.amount_refunded > 0:
-            return _("refunded %(amount)s") % {"amount": with_currency(obj.amount_refunded, obj.currency)}
-        if obj.amount_paid >= obj.total > 0:
-            return pgettext("payment", "paid")
-        return pgettext("payment", "part paid") if obj.amount_paid > 0 else pgettext("payment", "unpaid")
+        """The payment state the API and the dashboard show (booking/payments/state.py), in the
+        reader's language; a refund names its amount ("partially refunded 200.00 EUR")."""
+        state = reservation_payment_state(obj)
+        if state in (PaymentState.REFUNDED, PaymentState.PARTIALLY_REFUNDED):
+            return format_html('<span class="payment-{}">{} {}</span>', state.value, state.label, with_currency(obj.amount_refunded, obj.currency))
+        return format_html('<span class="payment-{}">{}</span>', state.value, state.label)
 
     @admin.display(description=gettext_lazy("paid"))
     def paid(self, obj):

@@ -24,6 +24,7 @@ from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import queue_emails
 from booking.reservations.models import DateBlock, Reservation
 from booking.reservations.selectors import blocking_reservations, blocks_between
+from booking.reservations.services import transitions
 from booking.reservations.services.audit import flag, record_event
 from booking.reservations.services.holds import expire_lapsed_holds_overlapping
 from booking.reservations.services.locking import calendar_transaction
@@ -161,13 +162,8 @@ def _cancel(prop: Property, reservation: Reservation | None, stay: ChannelStay) 
     if previous == Status.CANCELLED:
         reservation.save(update_fields=["channel_revision_at", "updated_at"])
         return ChannelBookingResult(reservation, applied=False)
-    reservation.status = Status.CANCELLED
-    reservation.cancelled_at = now
-    reservation.overbooked = False
-    reservation.save(update_fields=["status", "cancelled_at", "overbooked", "channel_revision_at", "updated_at"])
-    record_event(
-        reservation, action="cancel", actor=ACTOR, from_status=previous, message="channel_cancelled", params={"channel": reservation.get_source_display()}
-    )
+    reservation.save(update_fields=["channel_revision_at", "updated_at"])
+    transitions.cancel(reservation, actor=ACTOR, message="channel_cancelled", params={"channel": reservation.get_source_display()}, by_platform=True)
     return ChannelBookingResult(reservation, applied=True, freed=(reservation.check_in, reservation.check_out))
 
 

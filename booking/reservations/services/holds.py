@@ -30,7 +30,7 @@ from booking.catalog.selectors import today
 from booking.errors import DatesUnavailable, InvalidInput
 from booking.reservations.models import Reservation
 from booking.reservations.selectors import blocking_reservations, blocks_between, taken_ranges_and_holds, version_and_taken_ranges
-from booking.reservations.services import offers
+from booking.reservations.services import offers, transitions
 from booking.reservations.services.audit import record_event
 from booking.reservations.services.limits import check_hold_rate, check_unpaid_holds
 from booking.reservations.services.locking import calendar_lock
@@ -205,9 +205,7 @@ def expire_lapsed_holds_overlapping(prop: Property | int, start: date, end: date
         ).only("status")
     )
     for reservation in lapsed:
-        reservation.status = Reservation.Status.EXPIRED
-        reservation.save(update_fields=["status", "updated_at"])
-        record_event(reservation, action="expire", actor="hold path", from_status=Reservation.Status.HELD, message="hold_lapsed")
+        transitions.expire(reservation, actor="hold path")
     return len(lapsed)
 
 

@@ -19,6 +19,7 @@ from booking.ids import is_reservation_id
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import queue_emails
 from booking.reservations.models import Reservation, new_manage_token
+from booking.reservations.services import transitions
 from booking.reservations.services.audit import record_event
 from booking.reservations.services.holds import expire_lapsed_holds_overlapping, nights_free_for
 from booking.reservations.services.locking import reservation_transaction
@@ -111,11 +112,8 @@ def _backfill_payer(reservation: Reservation, payer: Payer | None, save: bool = 
 def expire_hold(reservation_id: str, *, actor: str, note: str = "") -> Reservation:
     """Release a hold (its time ran out, or its checkout session expired or failed)."""
     with reservation_transaction(reservation_id) as reservation:
-        if reservation.status != Status.HELD:
-            return reservation  # already decided: an `expired` after `completed` changes nothing
-        reservation.status = Status.EXPIRED
-        reservation.save(update_fields=["status", "updated_at"])
-        record_event(reservation, action="expire", actor=actor, from_status=Status.HELD, note=note, message="" if note else "hold_lapsed")
+        # Already decided (an `expired` after `completed`) changes nothing: transitions.expire says so.
+        transitions.expire(reservation, actor=actor, note=note)
     return reservation
 
 
@@ -127,26 +125,31 @@ def expire_lapsed_holds(*, now: datetime | None = None, actor: str = "expiry job
     for reservation_id in ids:
         with reservation_transaction(reservation_id) as reservation:
             if reservation.status == Status.HELD and reservation.hold_expires_at is not None and reservation.hold_expires_at <= now:
-                reservation.status = Status.EXPIRED
-                reservation.save(update_fields=["status", "updated_at"])
-                record_event(reservation, action="expire", actor=actor, from_status=Status.HELD, message="hold_lapsed")
-                expired += 1
+                expired += transitions.expire(reservation, actor=actor)
     return expired
 
 
 def cancel_reservation(reservation_id: str, *, actor: str, reason: str = "") -> Reservation:
-    """Cancel a hold or a confirmed stay (staff, or a failed payment). Refunds are separate."""
+    """Cancel a hold (a failed payment, a hold released because its next step failed). A confirmed
+    stay is refused: it is cancelled with its refund and emails, by cancellation.cancel_stay
+    (booking/payments), never here without them."""
     with reservation_transaction(reservation_id) as reservation:
         if reservation.status == Status.CANCELLED:
             return reservation
-        if reservation.status not in (Status.HELD, Status.CONFIRMED):
-            raise InvalidTransition(f"A reservation that is {reservation.status} cannot be cancelled.")
-        previous = reservation.status
-        reservation.status = Status.CANCELLED
-        reservation.cancelled_at = timezone.now()
-        reservation.save(update_fields=["status", "cancelled_at", "updated_at"])
-        record_event(reservation, action="cancel", actor=actor, from_status=previous, note=reason)
+        if reservation.status == Status.CONFIRMED:
+            raise InvalidTransition("A confirmed stay is cancelled with its refund (cancel_stay), not by releasing it.")
+        transitions.cancel(reservation, actor=actor, note=reason)
     return reservation
+
+
+def release_hold_after_failure(reservation_id: str, *, actor: str, reason: str) -> None:
+    """The next step after a hold failed (its checkout could not be opened, its payment link not
+    emailed): let the nights go at once. Called while that failure propagates, so a failure here is
+    logged, not raised: the original error is the one to report, and the hold lapses on its own."""
+    try:
+        cancel_reservation(reservation_id, actor=actor, reason=f"hold released: {reason}")
+    except Exception:
+        logger.exception("could not release hold %s after a failed step (%s); it lapses on its own", reservation_id, reason)
 
 
 def release_live_hold(reservation_id: str, *, actor: str, reason: str) -> Reservation:
@@ -156,10 +159,7 @@ def release_live_hold(reservation_id: str, *, actor: str, reason: str) -> Reserv
         if reservation.status != Status.HELD or not reservation.is_blocking():
             status = reservation.status if reservation.status != Status.HELD else Status.EXPIRED
             raise NotReleasable(f"This reservation is {status}; only an unpaid hold can be released.")
-        reservation.status = Status.CANCELLED
-        reservation.cancelled_at = timezone.now()
-        reservation.save(update_fields=["status", "cancelled_at", "updated_at"])
-        record_event(reservation, action="release", actor=actor, from_status=Status.HELD, note=reason)
+        transitions.cancel(reservation, actor=actor, action="release", note=reason)
     return reservation
 
 
