@@ -23,6 +23,8 @@ from django.utils import timezone
 
 from booking.reservations.models import Reservation
 
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # migrations run outside a test transaction
+
 BEFORE_THE_SPLIT = [
     ("booking", "0038_outboundemail_staff_invitation"),
     ("italy", "0001_check_in_and_police_registration"),
