@@ -128,7 +128,7 @@ SEASONS = [
 ]
 
 
-# Offers (DESIGN.md "Offers"): a code for returning guests, and three extras.
+# Offers (docs/offers.md): a code for returning guests, and three extras.
 DEMO_EXTRAS = [
     # code, price, max, names in en/it/de/fr
     ("airport_transfer", "60.00", 2, ("Airport transfer", "Transfer dall'aeroporto", "Flughafentransfer", "Transfert aéroport")),

@@ -1,5 +1,5 @@
-"""A local test double of Channex: a small Channex-compatible HTTP server, written from the
-project's channex/README.md (the contract the engine follows), driven through the real client by
+"""A local test double of Channex: a small Channex-compatible HTTP server, written from
+Channex's API documentation (docs/channex.md: the contract the engine follows), driven through the real client by
 pointing CHANNEX_API_BASE at it. Never used by the service itself: the tests run it in their own
 process (`FakeChannexServer`), and `manage.py bench` runs it as a process of its own
 (`python -m partner_sync.channex_double`), reading its state through `/_double/` (below). Standard

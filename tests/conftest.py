@@ -12,7 +12,6 @@ from django.utils import translation
 
 from booking import demo
 from booking.caches import forget_process_caches
-from booking.catalog.rules import clear_cache
 from tests.dates import future  # noqa: F401 (tests/pages and tests/browser import it from here)
 
 
@@ -48,7 +47,7 @@ def _test_settings(settings, tmp_path, request):
     app.conf.task_always_eager = True
     translation.activate(settings.LANGUAGE_CODE)  # a request to /it/… leaves Italian active in the thread
     yield
-    clear_cache()
+    forget_process_caches()
     translation.deactivate()
 
 

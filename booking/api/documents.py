@@ -2,16 +2,13 @@
 
 booking/reservations/services/stays.py remembers each stay check, calendar and property description under every
 input it reads (the taken ranges included), and hands back the same object while those inputs hold.
-Here the REST interface keeps the bytes it encoded for such an object, per kind of answer and
-language, so a repeated read is one query and no encoding. An entry holds its object, so the
-object's id cannot be reused by another while the entry lives; a result the service has replaced
-is simply never asked for again and ages out.
+Here the REST interface keeps the bytes it encoded in that object's `kept`, per kind of answer and
+language, so a repeated read is one query and no encoding. The bytes live exactly as long as their
+result: when the service forgets it (a new input, its memory full, booking/caches.py), they go with it.
 """
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
@@ -20,34 +17,24 @@ from booking.api import presenters
 from booking.reservations.services import stays
 
 
-class Encodings:
-    def __init__(self, size: int):
-        self.size = size
-        self.entries: OrderedDict[tuple[Hashable, ...], tuple[object, bytes]] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def of(self, result: object, kind: tuple[Hashable, ...], build: Callable[[], dict[str, Any]]) -> bytes:
-        """The JSON of build() (a presenter of `result`), encoded once per result, kind and language."""
-        key = (id(result), *kind, translation.get_language())
-        with self.lock:
-            entry = self.entries.get(key)
-            if entry is not None and entry[0] is result:
-                self.entries.move_to_end(key)
-                return entry[1]
-        document = JSONRenderer().render(build())  # two threads may both encode it once; the bytes are the same
-        with self.lock:
-            self.entries[key] = (result, document)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-        return document
+class Remembered(Protocol):
+    @property
+    def kept(self) -> dict[tuple[Hashable, ...], bytes]: ...
 
 
-_encodings = Encodings(512)
+def encoded(result: Remembered, kind: tuple[Hashable, ...], build: Callable[[], dict[str, Any]]) -> bytes:
+    """The JSON of build() (a presenter of `result`), encoded once per result, kind and language."""
+    key = (*kind, translation.get_language())
+    document = result.kept.get(key)
+    if document is None:
+        # Two threads may both encode it once; the bytes are the same.
+        document = result.kept[key] = JSONRenderer().render(build())
+    return document
 
 
 def property_document() -> bytes:
     described = stays.describe_property()
-    return _encodings.of(described, ("property",), lambda: property_json(described))
+    return encoded(described, ("property",), lambda: property_json(described))
 
 
 def property_json(described: stays.PropertyDescription) -> dict[str, Any]:
@@ -58,14 +45,14 @@ def property_json(described: stays.PropertyDescription) -> dict[str, Any]:
 
 def availability_document(**query: Any) -> bytes:
     check = stays.check_stay(**query)
-    return _encodings.of(check, ("availability",), lambda: presenters.availability_json(check))
+    return encoded(check, ("availability",), lambda: presenters.availability_json(check))
 
 
 def quote_document(**body: Any) -> bytes:
     priced = stays.quote_stay(**body)
-    return _encodings.of(priced.check, ("quote", priced.currency, priced.exchange_rate), lambda: presenters.quote_json(priced))
+    return encoded(priced.check, ("quote", priced.currency, priced.exchange_rate), lambda: presenters.quote_json(priced))
 
 
 def calendar_document(**query: Any) -> bytes:
     calendar = stays.calendar_months(**query)
-    return _encodings.of(calendar, ("calendar",), lambda: presenters.calendar_json(calendar))
+    return encoded(calendar, ("calendar",), lambda: presenters.calendar_json(calendar))

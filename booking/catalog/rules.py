@@ -110,6 +110,13 @@ def promo_rule(code: PromoCode) -> pricing.PromoCode:
     )
 
 
+def longest_stay_known(default: int = 30) -> int:
+    """The longest stay the rules this process has built allow (the model's default before any):
+    how far past its window a calendar reads the taken ranges at first. A hint only: a calendar
+    whose rules allow longer stays reads the rest again (services/stays.py)."""
+    return max((rules.max_nights for _, rules in list(_cache.values())), default=default)
+
+
 def clear_cache() -> None:
     with _lock:
         _cache.clear()

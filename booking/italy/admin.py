@@ -86,7 +86,7 @@ class GuestInline(admin.TabularInline):
     model = Guest
     extra = 0
     can_delete = False
-    # Countries by name in the reader's language, never a code to decode (DESIGN.md, "Finishing").
+    # Countries by name in the reader's language, never a code to decode.
     base_fields = (
         "position",
         "first_name",

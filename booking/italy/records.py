@@ -1,5 +1,5 @@
 """The Alloggiati Web upload file, as pure functions: one record of exactly 168 ASCII characters
-per guest, CRLF between records (docs/italy.md; DESIGN.md, "Italy", gives the layout).
+per guest, CRLF between records (docs/italy.md). The layout, field by field (width in characters):
 
     type 2 | arrival 10 | nights 2 | surname 50 | name 30 | sex 1 | date of birth 10 |
     comune of birth 9 | province of birth 2 | state of birth 9 | citizenship 9 |

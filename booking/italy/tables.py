@@ -9,10 +9,11 @@ Names are compared folded (ASCII, upper case, apostrophes and dashes as spaces),
 
 import csv
 import json
+import os
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
-from functools import cache, cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from django.conf import settings
@@ -104,8 +105,8 @@ class Tables:
         return sorted((s for s in self.states if s.iso_alpha2 and s.valid_until is None), key=lambda s: s.name)
 
 
-@cache
-def _load(directory: str) -> Tables:
+@lru_cache(maxsize=2)
+def _load(directory: str, stamp: tuple[tuple[int, int] | None, ...]) -> Tables:
     states = tuple(
         State(code=r["code"], name=r["name"], province="ES", valid_until=_date(r["valid_until"]), iso_alpha2=r["iso_alpha2"])
         for r in _rows(directory, "states.csv")
@@ -118,9 +119,20 @@ def _load(directory: str) -> Tables:
 
 
 def tables() -> Tables:
-    """The tables, read once per process and directory (a refresh is read after a restart)."""
-    return _load(str(tables_dir()))
+    """The tables, read once per process and version of the files (reading them takes about 0.2 s):
+    keyed by the directory and each file's modification time and size, so a refresh
+    (`refresh_alloggiati_tables`, in any process) is read at the next call in every process."""
+    directory = tables_dir()
+    return _load(str(directory), _stamp(directory))
 
 
-def reload() -> None:
-    _load.cache_clear()
+def _stamp(directory: Path) -> tuple[tuple[int, int] | None, ...]:
+    stamps: list[tuple[int, int] | None] = []
+    for name in (*TABLE_FILES, "SOURCE.json"):
+        try:
+            status = os.stat(directory / name)
+        except FileNotFoundError:
+            stamps.append(None)
+        else:
+            stamps.append((status.st_mtime_ns, status.st_size))
+    return tuple(stamps)

@@ -3,7 +3,6 @@
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from functools import lru_cache
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
@@ -197,10 +196,9 @@ def version_and_taken_ranges(start: date, end: date) -> tuple[int, int, list[tup
     return property_id, version, list(ranges_from_text(text))
 
 
-@lru_cache(maxsize=256)
 def ranges_from_text(text: str | None) -> tuple[tuple[date, date, datetime | None], ...]:
-    """The ranges of version_and_taken_text(), in date order (a pure function of the text, so
-    each text is read once per process)."""
+    """The ranges of version_and_taken_text(), in date order. Read only when a stay check or a
+    calendar is worked out (services/stays.py remembers those), so it is not remembered itself."""
     ranges = []
     for item in text.split(";") if text else ():
         first, last, *held_until = item.split(" ", 2)

@@ -46,8 +46,7 @@ def police_files(folder):
 @pytest.fixture
 def fresh_tables(settings, tmp_path):
     settings.DATA_DIR = tmp_path / "data"
-    yield settings.DATA_DIR / "alloggiati-tables"
-    tables_module.reload()
+    return settings.DATA_DIR / "alloggiati-tables"
 
 
 def test_refresh_from_a_local_http_server(tmp_path, fresh_tables, capsys):
@@ -77,3 +76,20 @@ def test_a_broken_source_writes_nothing(tmp_path, fresh_tables):
     shutil.rmtree(broken)
     with pytest.raises(CommandError):
         call_command("refresh_alloggiati_tables", "--source", str(broken))
+
+
+def test_a_second_refresh_is_read_at_once_by_a_running_process(tmp_path, fresh_tables):
+    """The tables are remembered by their files' times and sizes, not only their folder: a refresh
+    into the folder a process already reads (by the command, run in another process) is what its
+    next check-in sees, without a restart."""
+    published = tmp_path / "published"
+    published.mkdir()
+    police_files(published)
+    call_command("refresh_alloggiati_tables", "--source", str(published))
+    assert tables_module.tables_dir() == fresh_tables and tables().comune("Nuovo Borgo", "FI") is None
+
+    # The refresh run again in another process (the command's own process forgets nothing here).
+    with (fresh_tables / "comuni.csv").open("a", newline="") as comuni:
+        comuni.write("099999999,Nuovo Borgo,FI,\r\n")
+
+    assert tables().comune("Nuovo Borgo", "FI").code == "099999999"

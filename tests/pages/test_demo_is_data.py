@@ -13,9 +13,9 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from booking.caches import forget_process_caches
 from booking.catalog.models import Amenity, CancellationTier, Extra, PromoCode, Property
 from booking.reservations.models import Review
-from pages.caching import forget_pages
 
 # Words of the demo (booking/catalog/demo.py, pages/demo.py): its type, its city, its neighbourhood and
 # name, its host, its promo code and an extra's code.
@@ -54,7 +54,7 @@ AGENT_PATHS = [
 @pytest.fixture
 def other_property(db):
     """A seaside flat set up by its owner: no demo loaded, no page texts written."""
-    forget_pages()
+    forget_process_caches()
     prop = Property.objects.create(
         name="Casa Lido — Flat by the sea",
         slug=OTHER_SLUG,
@@ -159,7 +159,7 @@ def test_the_mcp_tools_name_no_promo_code_or_extra_of_the_demo(other_property):
 
 
 def test_the_demo_keeps_its_path(client, db):
-    forget_pages()
+    forget_process_caches()
     call_command("load_demo", verbosity=0)
     page = client.get("/penthouse-florence")
     assert page.status_code == 200

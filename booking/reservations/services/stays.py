@@ -2,14 +2,15 @@
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, Generic, TypeVar
 
 from booking.catalog import payment_schedule, pricing
 from booking.catalog.models import Property
-from booking.catalog.rules import rules_for_version
+from booking.catalog.rules import longest_stay_known, rules_for_version
 from booking.catalog.selectors import get_property_version, today
 from booking.errors import InvalidInput
 from booking.reservations.selectors import ranges_from_text, taken_ranges, version_and_taken_text
@@ -21,7 +22,8 @@ T = TypeVar("T")
 class Memory(Generic[T]):
     """The last `size` results of a pure function, keyed by every input it reads (see below). A
     result asked again under the same inputs is the same object, so an adapter can keep what it
-    derives from it (booking/api/documents.py keeps its JSON)."""
+    derives from it in the result's `kept` (booking/api/documents.py keeps its JSON there): it
+    lives exactly as long as the result is remembered."""
 
     def __init__(self, size: int):
         self.size = size
@@ -53,6 +55,7 @@ class PropertyDescription:
     property: Property
     rules: pricing.PricingRules
     version: int
+    kept: dict[tuple[Hashable, ...], bytes] = field(default_factory=dict, repr=False)  # what adapters derive (their JSON)
 
 
 _descriptions: dict[int, PropertyDescription] = {}
@@ -77,6 +80,7 @@ class StayCheck:
     quote: pricing.Quote
     terms: payment_schedule.PaymentTerms
     today: date
+    kept: dict[tuple[Hashable, ...], bytes] = field(default_factory=dict, compare=False, repr=False)  # what adapters derive (their JSON)
 
     @property
     def schedule(self) -> tuple[payment_schedule.ScheduleEntry, ...]:
@@ -171,6 +175,7 @@ class Calendar:
     months: int
     currency: str
     days: list[pricing.CalendarDay]
+    kept: dict[tuple[Hashable, ...], bytes] = field(default_factory=dict, compare=False, repr=False)  # what adapters derive (their JSON)
 
 
 @dataclass(frozen=True)
@@ -237,13 +242,13 @@ def _remembered_calendar(start: date | None, months: int) -> Calendar:
     last = date(first.year + year, month + 1, 1) - timedelta(days=1)
     # A day's availability depends on the nights after it, up to the longest stay the rules allow,
     # so the ranges are read past the last day. They come with the version in one query, as far
-    # as the longest stay last seen; if the rules now allow longer stays, the rest is read again.
+    # as the longest stay of the rules this process knows; if the rules now allow longer stays, the
+    # rest is read again.
     before = first - timedelta(days=1)
-    read_until = last + timedelta(days=_longest_stay_seen[0] + 2)
+    read_until = last + timedelta(days=longest_stay_known() + 2)
     property_id, version, taken_text = version_and_taken_text(before, read_until)
     rules = rules_for_version(property_id, version)
     lookahead = last + timedelta(days=rules.max_nights + 2)
-    _longest_stay_seen[0] = rules.max_nights
     if lookahead > read_until:
         _, _, taken_text = version_and_taken_text(before, lookahead)
     # Keyed by the text of the ranges read (the same text, the same taken nights), read into
@@ -259,7 +264,6 @@ def _remembered_calendar(start: date | None, months: int) -> Calendar:
     return remembered
 
 
-_longest_stay_seen = [30]  # the rules' max_nights at the last calendar (the model's default at first)
 CALENDAR_CACHE_SIZE = 32
 _calendars: Memory[Calendar] = Memory(CALENDAR_CACHE_SIZE)  # the same rule as _checks above
 
@@ -269,4 +273,3 @@ def forget_remembered() -> None:
     _checks.clear()
     _calendars.clear()
     _descriptions.clear()
-    ranges_from_text.cache_clear()

@@ -3,8 +3,8 @@ Web (comuni.csv, stati.csv, documenti.csv: Codice, Descrizione[, Provincia, Data
 
     manage.py refresh_alloggiati_tables [--source URL-or-folder] [--into folder]
 
-The source defaults to ALLOGGIATI_TABLES_URL; the tables go to DATA_DIR/alloggiati-tables (read
-from the next start), or with --into booking/italy/tables to update the copy shipped in the
+The source defaults to ALLOGGIATI_TABLES_URL; the tables go to DATA_DIR/alloggiati-tables (every
+process reads them at its next use), or with --into booking/italy/tables to update the copy shipped in the
 repository. Nothing is written unless all three files read well. The ISO codes of the states
 are not in the police's table: they are kept by code, and new states without one are listed."""
 
@@ -20,7 +20,7 @@ import requests
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from booking.italy.tables import reload, tables
+from booking.italy.tables import tables
 
 SOURCES = {"comuni": "comuni.csv", "states": "stati.csv", "documents": "documenti.csv"}
 MINIMUM_ROWS = {"comuni": 7000, "states": 150, "documents": 3}
@@ -56,7 +56,6 @@ class Command(BaseCommand):
             "refreshed_by": "manage.py refresh_alloggiati_tables",
         }
         (target / "SOURCE.json").write_text(json.dumps(source_note, indent=2) + "\n")
-        reload()
         for code, name, iso, valid_until in states:
             if not iso and not valid_until:
                 self.stderr.write(f"state {code} {name} has no ISO code: add it to {target / 'states.csv'} for guests to choose it")
