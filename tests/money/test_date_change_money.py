@@ -16,6 +16,7 @@ from booking.payments.services.balance_charges import charge_due_balances
 from booking.payments.services.balances import balance_owed
 from booking.payments.services.date_changes import change_dates
 from booking.reservations.models import Reservation
+from tests.attention import attention
 from tests.dates import future, today
 from tests.money.test_balance_job import on
 from tests.money.test_date_changes import PAYER, STAFF, book_and_pay
@@ -69,7 +70,7 @@ class TestOwedAfterAChangeIsDue:
             with on(start + timedelta(days=day)):
                 assert charge_due_balances() == {"declined": 1}
         reservation = Reservation.objects.get(pk=link["reservation_id"])
-        assert reservation.status == "confirmed" and reservation.needs_attention.startswith("Balance overdue")
+        assert reservation.status == "confirmed" and attention(reservation).startswith("Balance overdue")
         [email] = OutboundEmail.objects.filter(kind="balance_declined")
         assert f"/manage/{reservation.manage_token}/pay-balance" in email.body
         assert BalanceAttempt.objects.filter(reservation=reservation, outcome="declined").count() == 6
