@@ -6,15 +6,18 @@ from datetime import date
 from decimal import Decimal
 from html import unescape
 
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.utils.translation import override
 
 from booking.reservations.attention import attention_note
 from booking.reservations.emails import confirmation_context
-from booking.reservations.models import AttentionFlag
+from booking.reservations.models import AttentionFlag, Reservation
 from booking.reservations.services.audit import flag_for_staff, raise_flag, resolve_flags
 from tests.booking.test_admin_writes_through_services import change_form
 from tests.booking.test_back_office import CHANGELIST, change_page, paid, people  # noqa: F401 (fixtures)
-from tests.payments.conftest import fake_stripe, webhook  # noqa: F401 (fixtures)
+from tests.payments.conftest import fake_stripe, stay, webhook  # noqa: F401 (fixtures)
 
 OVERDUE = {"amount": Decimal("450.00"), "currency": "EUR", "due": date(2031, 3, 1), "days": 5, "reason": "Your card was declined."}
 OVERDUE_EN = "Balance overdue: 450.00 EUR due on"  # the date then in the reader's format
@@ -88,3 +91,29 @@ def test_the_owners_copy_lists_the_open_flags_in_english(paid):  # noqa: F811
     flag_for_staff(paid.pk, actor="refund job", message="flag_refund_no_payment_id", params=NO_ID)
     with override("en"):
         assert confirmation_context(paid)["attention"] == NO_ID_EN
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_turns_each_needs_attention_sentence_into_an_open_flag(api, demo_property):
+    coded = api.post("/api/v1/reservations", stay(offset=90)).json()["id"]
+    typed = api.post("/api/v1/reservations", stay(offset=100)).json()["id"]
+    executor = MigrationExecutor(connection)
+    executor.migrate([("reservations", "0001_initial")])
+    before = executor.loader.project_state([("reservations", "0001_initial")]).apps
+    Old, OldEvent = before.get_model("reservations", "Reservation"), before.get_model("reservations", "ReservationEvent")
+    Old.objects.filter(pk=coded).update(needs_attention=NO_ID_EN)
+    params = {"amount": "120.00", "currency": "EUR"}
+    OldEvent.objects.create(reservation_id=coded, action="flag", actor="refund job", note=NO_ID_EN, message="flag_refund_no_payment_id", params=params)
+    Old.objects.filter(pk=typed).update(needs_attention="Chiamare il cliente domani")  # staff's words, no flag line
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    flag = AttentionFlag.objects.get(reservation_id=coded)
+    assert (flag.code, flag.params, flag.resolved_at) == ("flag_refund_no_payment_id", params, None)
+    with override("it"):
+        assert attention_note(Reservation.objects.get(pk=coded)) == NO_ID_IT
+    note = AttentionFlag.objects.get(reservation_id=typed)
+    assert (note.code, note.params) == ("note", {"text": "Chiamare il cliente domani"})
+    with override("de"):
+        assert attention_note(Reservation.objects.get(pk=typed)) == "Chiamare il cliente domani"

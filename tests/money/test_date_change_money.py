@@ -193,14 +193,14 @@ class TestSpecialPrice:
     def test_the_hosts_price_per_night_is_kept_for_the_new_nights(self, client, demo_property, sandbox):
         reservation = self.book_at_special_price(client, Decimal("400.00"))
         old = reservation.price_breakdown
-        assert [d["label"] for d in old["discounts"]] == ["Special price from the host"] and reservation.total < Decimal("500")
+        assert [d["kind"] for d in old["discounts"]] == ["host_price"] and reservation.total < Decimal("500")
         per_night = (Decimal(str(old["accommodation"])) + Decimal(str(old["discount_amount"]))) / 3
         moved = change_dates(reservation.pk, future(70), future(74), actor=STAFF, by_guest=False)
         new = moved.reservation.price_breakdown
         fees = Decimal(str(new["cleaning_fee"])) + Decimal(str(new.get("extras_total") or 0))
         assert moved.quote.special_price == (per_night * 4).quantize(Decimal("0.01")) + fees
         assert moved.reservation.total == moved.quote.special_price + Decimal(str(new["city_tax"]))
-        assert [d["label"] for d in new["discounts"]] == ["Special price from the host"]
+        assert [d["kind"] for d in new["discounts"]] == ["host_price"]
         assert Decimal(str(new["accommodation"])) + Decimal(str(new["discount_amount"])) == (per_night * 4).quantize(Decimal("0.01"))
 
     def test_a_stay_at_list_price_is_priced_as_a_new_booking(self, client, demo_property, sandbox):

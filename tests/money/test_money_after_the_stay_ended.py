@@ -90,7 +90,7 @@ class TestTheBalanceChargeAnsweredAfterTheCancel:
             )
         fake_stripe.fail_with = None
         flagged = Reservation.objects.get(pk=reservation.pk)
-        assert attention(flagged).startswith("Refund failed"), "staff see that the money did not go back"
+        assert "Refund failed" in attention(flagged), "staff see that the money did not go back"
         assert ProviderRefund.objects.get(reservation=flagged, kind="returned").status == "failed"
         assert refunds.refundable(flagged) == Decimal("100.00") + reservation.amount_paid  # the refund page can give it back
 

@@ -446,6 +446,7 @@ class ReservationAdmin(GuardedModelAdmin):
             (_("Accommodation"), "", amount(b.get("accommodation"))),
             (b.get("discount_label") or _("Discount"), "", amount(b.get("discount_amount"))),
             (b.get("cleaning_fee_label") or _("Cleaning"), "", amount(b.get("cleaning_fee"))),
+            *((f"{line['label']} × {line['quantity']}", "", amount(line["amount"])) for line in b.get("extras") or []),
             (_("City tax"), b.get("city_tax_note", ""), amount(b.get("city_tax"))),
             (_("Total"), "", amount(b.get("total"))),
         ]
