@@ -31,8 +31,8 @@ from booking.api.payment_presenters import checkout_json
 from booking.api.schemas.payments import CheckoutResult
 from booking.api.views import IDEMPOTENCY_KEY
 from booking.callers import Caller
-from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.catalog.breakdown_words import read_breakdown
+from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.formatting import active_language, format_money
 from booking.payments import TEST_PAYMENT_NOTICE, sandbox
 from booking.payments.events import MalformedEvent, apply_payment_event
