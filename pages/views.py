@@ -145,7 +145,7 @@ def booking_config(listing: dict, request) -> dict:
         "cityTaxExemptUnderAge": rules["city_tax"]["exempt_under_age"],
         # The quote's labels come from the API in English: these are the page's language.
         "cleaningFeeLabel": breakdown_words.cleaning_fee_label(prop),
-        "cityTaxNote": breakdown_words.city_tax_note(rules["city_tax"]["note"]),
+        "cityTaxNote": breakdown_words.city_tax_text(breakdown_words.property_city_tax_terms(prop)),
         # When the refundable security deposit is held and released (the quote carries its amount).
         "securityDeposit": {"daysBefore": prop.security_deposit_days_before, "releaseDays": prop.security_deposit_release_days},
         # A stay chosen on /availability (or in a shared link) arrives preselected; the script

@@ -26,10 +26,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from booking.catalog.breakdown_words import read_breakdown
 from booking.catalog.models import Property
 from booking.catalog.payment_state import PaymentState, payment_state
 from booking.reservations.attention import attention_notes
-from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.models import AttentionFlag, DateBlock, Reservation
 from partner_sync.models import Conflict, Feed, SyncOutcome
 
 Status = Reservation.Status
@@ -87,8 +88,10 @@ def upcoming_movements(today: date, feeds: dict[str, str], days: int = MOVEMENT_
     changeover day (the flat is cleaned between them). `feeds`: see feed_names."""
     end = today + timedelta(days=days)
     movements = []
-    reservations = Reservation.objects.filter(status=Status.CONFIRMED).filter(
-        Q(check_in__gte=today, check_in__lt=end) | Q(check_out__gte=today, check_out__lt=end)
+    reservations = (
+        Reservation.objects.filter(status=Status.CONFIRMED)
+        .filter(Q(check_in__gte=today, check_in__lt=end) | Q(check_out__gte=today, check_out__lt=end))
+        .select_related("property")
     )
     for reservation in reservations:
         common = {
@@ -118,7 +121,8 @@ def upcoming_movements(today: date, feeds: dict[str, str], days: int = MOVEMENT_
 
 def extras_of(reservation: Reservation) -> tuple[str, ...]:
     """The extras of a stay as booked (its frozen breakdown), e.g. ("Baby cot", "Airport transfer × 2")."""
-    lines = (reservation.price_breakdown or {}).get("extras") or []
+    stored = (reservation.price_breakdown or {}).get("extras") or []
+    lines = read_breakdown(reservation.price_breakdown, reservation.property).get("extras") or [] if stored else []  # the reader's language
     return tuple(f"{line['label']} × {line['quantity']}" if line["quantity"] > 1 else line["label"] for line in lines)
 
 
@@ -330,7 +334,7 @@ def nights_by_channel(rows: WindowRows, feeds: dict[str, str]) -> list[ChannelNi
 
 @dataclass(frozen=True)
 class Attention:
-    flagged: list[Reservation]  # needs_attention set, e.g. a late payment for nights taken meanwhile
+    flagged: list[Reservation]  # with an open AttentionFlag, e.g. a late payment for nights taken meanwhile
     refunds_pending: list[Reservation]  # cancelled, money owed back that the provider has not confirmed
     checkouts_to_reconcile: list[Reservation]  # a checkout opened for a hold that has lapsed: paid or not?
     failing_feeds: list[Feed]
@@ -339,21 +343,21 @@ class Attention:
 
     @property
     def flagged_notes(self) -> list[tuple[Reservation, str]]:
-        return [(r, self.flag_notes.get(r.pk, r.needs_attention)) for r in self.flagged]
+        return [(r, self.flag_notes.get(r.pk, "")) for r in self.flagged]
 
     def __bool__(self) -> bool:
         return any([self.flagged, self.refunds_pending, self.checkouts_to_reconcile, self.failing_feeds, self.conflicts])
 
 
 def needs_attention(now: datetime) -> Attention:
-    flagged_q = ~Q(needs_attention="")
+    flagged_q = Q(pk__in=AttentionFlag.objects.filter(resolved_at__isnull=True).values("reservation_id"))
     refund_q = Q(status=Status.CANCELLED, refund_pending__gt=0)
     reconcile_q = Q(status=Status.HELD, hold_expires_at__lte=now) & ~Q(checkout_session_id="")
     reservations = list(Reservation.objects.filter(flagged_q | refund_q | reconcile_q).order_by("check_in", "pk"))
-    flagged = [r for r in reservations if r.needs_attention]
+    notes = attention_notes(reservations)
     return Attention(
-        flagged=flagged,
-        flag_notes=attention_notes(flagged),
+        flagged=[r for r in reservations if r.pk in notes],
+        flag_notes=notes,
         refunds_pending=[r for r in reservations if r.status == Status.CANCELLED and r.refund_pending > 0],
         checkouts_to_reconcile=[
             r for r in reservations if r.status == Status.HELD and r.checkout_session_id and r.hold_expires_at is not None and r.hold_expires_at <= now

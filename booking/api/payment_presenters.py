@@ -1,6 +1,7 @@
 """The JSON answer of checkout-link and checkout-session (REST, MCP and A2A share it)."""
 
 from booking.api.presenters import number, payment_json
+from booking.catalog.breakdown_words import english_breakdown
 from booking.payments.services.balances import due_at_checkout
 from booking.reservations.models import Reservation
 
@@ -24,6 +25,6 @@ def checkout_json(reservation: Reservation) -> dict:
         "check_out": reservation.check_out.isoformat(),
         "nights": reservation.nights,
         "guests": reservation.guests,
-        "price_breakdown": reservation.price_breakdown,
+        "price_breakdown": english_breakdown(reservation.price_breakdown or {}, reservation.property),
         "payment_schedule": payment_json(reservation, reservation.status)["payment_schedule"],
     }

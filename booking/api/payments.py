@@ -31,6 +31,7 @@ from booking.api.payment_presenters import checkout_json
 from booking.api.schemas.payments import CheckoutResult
 from booking.api.views import IDEMPOTENCY_KEY
 from booking.callers import Caller
+from booking.catalog.breakdown_words import read_breakdown
 from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.formatting import active_language, format_money
 from booking.payments import TEST_PAYMENT_NOTICE, sandbox
@@ -264,7 +265,7 @@ class SandboxCheckoutView(View):
 
 def price_lines(reservation) -> list[tuple[str, str]]:
     """The frozen breakdown as (label, amount) lines; zero lines are left out."""
-    breakdown, currency = reservation.price_breakdown or {}, reservation.currency
+    breakdown, currency = read_breakdown(reservation.price_breakdown or {}, reservation.property), reservation.currency  # in the page's language
     nights = breakdown.get("nights") or reservation.nights
     lines = [
         (ngettext("Accommodation (%(nights)s night)", "Accommodation (%(nights)s nights)", nights) % {"nights": nights}, breakdown.get("accommodation")),

@@ -13,6 +13,7 @@ from django.utils.translation import get_language, gettext, ngettext
 from booking.catalog import accepted_terms, pricing
 from booking.catalog import payment_schedule as schedules
 from booking.catalog.breakdown import breakdown_json, number
+from booking.catalog.breakdown_words import english_breakdown
 from booking.catalog.models import Property
 from booking.catalog.payment_state import reservation_payment_state
 from booking.formatting import format_money
@@ -201,7 +202,7 @@ def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
         "guests": reservation.guests,
         "nights": reservation.nights,
         "hold_expires_at": reservation.hold_expires_at.isoformat() if held and reservation.hold_expires_at else None,
-        "price_breakdown": reservation.price_breakdown,
+        "price_breakdown": english_breakdown(reservation.price_breakdown or {}, reservation.property),  # English, whatever the booking's language
         "payment": payment_json(reservation, status),
         "guest": guest if any(guest.values()) else None,
         "special_requests": reservation.special_requests or None,
@@ -454,7 +455,7 @@ def date_change_answer_json(answer) -> dict:
             "owed": number(quote.owed),
             "owed_due_date": quote.owed_due_date.isoformat() if quote.owed and quote.owed_due_date else None,
             "currency": quote.currency,
-            "price_breakdown": quote.breakdown,
+            "price_breakdown": english_breakdown(quote.breakdown, answer.booking.reservation.property),
         },
         "booking": guest_booking_json(answer.booking),
     }

@@ -49,7 +49,7 @@ def at_host_price(quote: Quote, price: Decimal) -> Quote:
     if price < least_price(quote):
         raise HostPriceRefused("below_fees", least_price(quote))
     adjustment = price - list_price(quote)
-    discounts = (Discount(HOST_PRICE_LABEL, None, adjustment),) if adjustment else ()
+    discounts = (Discount(HOST_PRICE_LABEL, None, adjustment, kind="host_price"),) if adjustment else ()
     return replace(
         quote,
         discounts=discounts,

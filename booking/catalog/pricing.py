@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -244,17 +244,35 @@ EARLY_BIRD_LABEL = "Early-bird discount"
 LAST_MINUTE_LABEL = "Last-minute discount"
 GAP_NIGHTS_LABEL = "Gap-night discount"
 PROMO_CODE_LABEL = "Promo code"
+DISCOUNT_KINDS = ("length_of_stay", "early_bird", "last_minute", "gap", "promo", "host_price")
+
+
+@dataclass(frozen=True)
+class CityTaxTerms:
+    """How a stay's city tax was counted: what a stored breakdown keeps, its note rendered when read.
+    `taxed` and `guests` are set when the children's ages were given (some may be exempt)."""
+
+    rate: Decimal
+    currency: str
+    max_nights: int
+    exempt_under_age: int | None = None
+    taxed: int | None = None
+    guests: int | None = None
 
 
 @dataclass(frozen=True)
 class Discount:
     """One discount applied to the accommodation: `amount` is ≤ 0; `code` names the promo code
-    (None for the automatic ones); `percent` is None for a fixed-amount code."""
+    (None for the automatic ones); `percent` is None for a fixed-amount code. `kind` is what a stored
+    breakdown keeps (one of DISCOUNT_KINDS; the label is rendered from it when read), with the
+    length-of-stay discount's `min_nights` naming which of the owner's discounts it is."""
 
     label: str
     percent: Decimal | None
     amount: Decimal
     code: str | None = None
+    kind: str = ""
+    min_nights: int | None = None
 
 
 @dataclass(frozen=True)
@@ -288,6 +306,7 @@ class Quote:
     extras: tuple[ExtraLine, ...] = ()
     extras_total: Decimal = Decimal("0.00")
     gap_stay: bool = False
+    city_tax_terms: CityTaxTerms | None = None
 
 
 def price_night(night: date, guests: int, rules: PricingRules, season: Season | None | _LookUp = LOOK_UP) -> NightPrice:
@@ -366,32 +385,41 @@ def quote(
         extras=lines,
         extras_total=extras_total,
         gap_stay=gap,
+        city_tax_terms=CityTaxTerms(
+            rules.city_tax_per_person_night,
+            rules.currency,
+            rules.city_tax_max_nights,
+            rules.city_tax_exempt_under_age or None,
+            taxed if children_ages else None,
+            guests if children_ages else None,
+        ),
     )
 
 
-def automatic_discounts(stay: Stay, rules: PricingRules, today: date | None, gap: bool) -> list[tuple[str, Decimal]]:
-    """The automatic discounts the stay earns, as (label, percent): the best single one, or all of
+def automatic_discounts(stay: Stay, rules: PricingRules, today: date | None, gap: bool) -> list[Discount]:
+    """The automatic discounts the stay earns (amounts not yet taken): the best single one, or all of
     them when the owner lets them stack. On a tie the earlier kind wins: length of stay,
     early-bird, last-minute, gap nights."""
     earned = []
     length = best_discount(stay.nights, rules.discounts)
+    zero = Decimal("0.00")
     if length is not None:
-        earned.append((length.label, length.percent))
+        earned.append(Discount(length.label, length.percent, zero, kind="length_of_stay", min_nights=length.min_nights))
     days_ahead = (stay.check_in - today).days if today is not None else None
     if rules.early_bird and days_ahead is not None and days_ahead >= rules.early_bird.days:
-        earned.append((EARLY_BIRD_LABEL, rules.early_bird.percent))
+        earned.append(Discount(EARLY_BIRD_LABEL, rules.early_bird.percent, zero, kind="early_bird"))
     if rules.last_minute and days_ahead is not None and 0 <= days_ahead <= rules.last_minute.days:
-        earned.append((LAST_MINUTE_LABEL, rules.last_minute.percent))
+        earned.append(Discount(LAST_MINUTE_LABEL, rules.last_minute.percent, zero, kind="last_minute"))
     if gap and rules.gap_nights and rules.gap_nights.percent > 0:
-        earned.append((GAP_NIGHTS_LABEL, rules.gap_nights.percent))
-    earned = [(label, percent) for label, percent in earned if percent > 0]
+        earned.append(Discount(GAP_NIGHTS_LABEL, rules.gap_nights.percent, zero, kind="gap"))
+    earned = [item for item in earned if item.percent and item.percent > 0]
     if rules.stack_discounts or not earned:
         return earned
-    best = max(percent for _, percent in earned)
-    return [next(item for item in earned if item[1] == best)]
+    best = max(item.percent or zero for item in earned)
+    return [next(item for item in earned if item.percent == best)]
 
 
-def apply_discounts(accommodation: Decimal, automatic: Iterable[tuple[str, Decimal]], promo: PromoCode | None) -> tuple[Discount, ...]:
+def apply_discounts(accommodation: Decimal, automatic: Iterable[Discount], promo: PromoCode | None) -> tuple[Discount, ...]:
     """Each discount a share of the accommodation (so the percents add up), the promo code last;
     together they never take more than the accommodation."""
     applied = []
@@ -403,13 +431,14 @@ def apply_discounts(accommodation: Decimal, automatic: Iterable[tuple[str, Decim
         left -= amount
         return -amount
 
-    for label, percent in automatic:
-        applied.append(Discount(label, percent, take(money(accommodation * percent / 100))))
+    for earned in automatic:
+        percent = earned.percent or Decimal("0")
+        applied.append(replace(earned, amount=take(money(accommodation * percent / 100))))
     if promo is not None:
         if promo.percent is not None:
-            applied.append(Discount(PROMO_CODE_LABEL, promo.percent, take(money(accommodation * promo.percent / 100)), promo.code))
+            applied.append(Discount(PROMO_CODE_LABEL, promo.percent, take(money(accommodation * promo.percent / 100)), promo.code, kind="promo"))
         else:
-            applied.append(Discount(PROMO_CODE_LABEL, None, take(money(promo.amount or 0)), promo.code))
+            applied.append(Discount(PROMO_CODE_LABEL, None, take(money(promo.amount or 0)), promo.code, kind="promo"))
     return tuple(applied)
 
 

@@ -9,7 +9,7 @@ def copy_terms_in_force(apps, schema_editor):
     tiers_by_property: dict[int, list[dict]] = {}
     for tier in CancellationTier.objects.order_by("property_id", "-days_before_arrival"):
         tiers_by_property.setdefault(tier.property_id, []).append({"days_before_arrival": tier.days_before_arrival, "refund_percent": str(tier.refund_percent)})
-    for reservation in Reservation.objects.filter(accepted_terms={}).iterator():
+    for reservation in Reservation.objects.filter(accepted_terms={}).only("pk", "property_id", "accepted_terms", "payment_schedule", "total").iterator():
         reservation.accepted_terms = {
             "cancellation_tiers": tiers_by_property.get(reservation.property_id, []),
             "deposit_percent": "0",

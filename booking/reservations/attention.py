@@ -1,46 +1,53 @@
-"""Why a reservation needs attention, in the reader's language.
+"""Why a stay needs staff, in the reader's language.
 
-`Reservation.needs_attention` keeps the English sentence (logs, the services' checks; staff may
-edit it). The flag line of the history (action "flag", written by audit.flag_for_staff) keeps the
-message code and its parameters: when the reservation's note is still that line's sentence, the
-back office shows the code's sentence in its language; otherwise (a staff member's words, a flag
-older than the codes) the note as written. See docs/back-office.md, "Needs attention"."""
+Flags are rows (AttentionFlag: a code and its parameters, several open per stay), raised and
+resolved by the services (booking/reservations/services/audit.py). Their sentences are the codes'
+messages (booking/reservations/event_messages.py MESSAGES), rendered when they are read, in the
+language active then; a flag in a person's words (code "note") shows them as written. See
+docs/back-office.md, "Needs attention"."""
 
 from collections.abc import Iterable
 
+from django.db.models import Prefetch
+
 from booking.reservations.event_messages import describe
-from booking.reservations.models import Reservation, ReservationEvent
+from booking.reservations.models import AttentionFlag, Reservation
 
-FLAG_LINES = "flag_lines"  # the attribute a prefetch of flag_lines() fills (the admin's list)
-
-
-def flag_lines():
-    """The history's flag lines that carry a code: Prefetch("events", flag_lines(), to_attr=FLAG_LINES)."""
-    return ReservationEvent.objects.filter(action="flag").exclude(message="").order_by("at", "id")
+OPEN_FLAGS = "open_flags"  # the attribute a prefetch of open_flags_prefetch() fills (the admin's list)
 
 
-def shown(needs_attention: str, lines: Iterable[ReservationEvent]) -> str:
-    """The latest flag line whose sentence the note still is, in the reader's language; else the note."""
-    text = needs_attention
-    for event in lines:
-        if needs_attention and event.note[:300] == needs_attention:
-            text = describe(event.message, event.params, event.note)
-    return text
+def open_flags_prefetch() -> Prefetch:
+    """Prefetch each reservation's open flags into reservation.open_flags."""
+    return Prefetch("attention_flags", queryset=AttentionFlag.objects.filter(resolved_at__isnull=True).order_by("raised_at", "id"), to_attr=OPEN_FLAGS)
 
 
-def attention_notes(reservations: Iterable[Reservation]) -> dict[str, str]:
-    """Reservation id → what its "needs attention" says, for the flagged ones (one query)."""
-    flagged = {r.pk: r.needs_attention for r in reservations if r.needs_attention}
-    lines: dict[str, list[ReservationEvent]] = {pk: [] for pk in flagged}
-    if flagged:
-        for event in flag_lines().filter(reservation_id__in=flagged).only("reservation_id", "note", "message", "params"):
-            lines[event.reservation_id].append(event)
-    return {pk: shown(note, lines[pk]) for pk, note in flagged.items()}
+def flag_text(flag: AttentionFlag) -> str:
+    """A flag's sentence in the active language."""
+    params = flag.params or {}
+    return describe(flag.code, params, str(params.get("text") or flag.code))
+
+
+def _open(reservation: Reservation) -> list[AttentionFlag]:
+    prefetched = getattr(reservation, OPEN_FLAGS, None)
+    if prefetched is not None:
+        return prefetched
+    return list(reservation.attention_flags.filter(resolved_at__isnull=True).order_by("raised_at", "id"))
+
+
+def attention_lines(reservation: Reservation) -> list[str]:
+    """The sentences of the stay's open flags, oldest first."""
+    return [flag_text(flag) for flag in _open(reservation)]
 
 
 def attention_note(reservation: Reservation) -> str:
-    """What the reservation's "needs attention" says in the reader's language ("" when not flagged)."""
-    prefetched = getattr(reservation, FLAG_LINES, None)
-    if prefetched is not None:
-        return shown(reservation.needs_attention, prefetched)
-    return attention_notes([reservation]).get(reservation.pk, "")
+    """What the stay's open flags say, one after the other ("" when none is open)."""
+    return " · ".join(attention_lines(reservation))
+
+
+def attention_notes(reservations: Iterable[Reservation]) -> dict[str, str]:
+    """Reservation id → what its open flags say, for the flagged ones (one query)."""
+    by_reservation: dict[str, list[AttentionFlag]] = {}
+    ids = [r.pk for r in reservations]
+    for flag in AttentionFlag.objects.filter(reservation_id__in=ids, resolved_at__isnull=True).order_by("raised_at", "id"):
+        by_reservation.setdefault(flag.reservation_id, []).append(flag)
+    return {pk: " · ".join(flag_text(flag) for flag in flags) for pk, flags in by_reservation.items()}

@@ -17,6 +17,7 @@ from booking.formatting import date_range, format_date, site_path, with_elision
 from booking.outbox import notifications as outbox
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import email_address, header_safe
+from booking.reservations.attention import attention_note
 from booking.reservations.calendar_file import stay_calendar
 from booking.reservations.models import Reservation
 from booking.reservations.selectors import accepted_tiers
@@ -59,6 +60,7 @@ def confirmation_context(reservation: Reservation) -> dict:
         "manage_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token)}" if reservation.manage_token else "",
         "review_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token + '/review')}" if reservation.manage_token else "",
         "admin_url": admin_url(reservation),
+        "attention": attention_note(reservation),  # the open flags, in the reader's language
         "refunded": reservation.amount_refunded,
         "refund_pending": reservation.refund_pending,
         "pre_arrival_paragraphs": [p.strip() for p in (prop.pre_arrival_message or "").split("\n\n") if p.strip()],

@@ -78,7 +78,6 @@ class Reservation(models.Model):
     amount_paid = models.DecimalField(**MONEY, default=Decimal("0"))
     amount_refunded = models.DecimalField(**MONEY, default=Decimal("0"))
     payment_intent_id = models.CharField(max_length=255, blank=True)
-    needs_attention = models.CharField(max_length=300, blank=True, help_text=_("Set when staff must act, e.g. a late payment for dates taken meanwhile."))
     confirmed_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
     # Owed to the guest after a cancellation and not yet confirmed by the payment provider (it
@@ -171,6 +170,29 @@ class ReservationEvent(models.Model):
 
     def __str__(self):
         return f"{timezone.localtime(self.at):%Y-%m-%d %H:%M %Z} {self.action} by {self.actor}"  # the property's clock
+
+
+class AttentionFlag(models.Model):
+    """Why staff must look at a stay: a code and its parameters (the sentences are
+    booking/reservations/event_messages.py MESSAGES, rendered in the reader's language). Several
+    may be open on one stay, one per code; services raise and resolve them by code
+    (booking/reservations/services/audit.py)."""
+
+    reservation = models.ForeignKey(Reservation, on_delete=models.CASCADE, related_name="attention_flags")
+    code = models.CharField(max_length=50)
+    params = models.JSONField(default=dict, blank=True)
+    raised_at = models.DateTimeField(default=timezone.now)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["raised_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["reservation", "code"], condition=models.Q(resolved_at__isnull=True), name="one_open_flag_per_code"),
+        ]
+
+    def __str__(self):
+        return f"{self.reservation_id} {self.code}"
 
 
 class DateBlock(models.Model):

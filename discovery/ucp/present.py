@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from booking.api.presenters import mask_email, mask_phone, payment_policy_lines, terms_json
 from booking.catalog import accepted_terms, pricing
+from booking.catalog.breakdown_words import english_breakdown
 from booking.catalog.models import Property
 from booking.payments.ledger import to_cents
 from booking.payments.schedule import scheduled_payments
@@ -163,7 +164,7 @@ def cents(value) -> int:
 
 def totals_json(reservation: Reservation) -> list[dict]:
     """subtotal (per-night lines), discount, fee (cleaning; extras with a line each), tax (city tax), total."""
-    breakdown = reservation.price_breakdown or {}
+    breakdown = english_breakdown(reservation.price_breakdown or {}, reservation.property)
     nights = breakdown.get("nightly_rates") or []
     count = breakdown.get("nights") or reservation.nights
     subtotal = {

@@ -82,10 +82,10 @@ def cleaning_fee_label(prop) -> str:
     return breakdown_words.cleaning_fee_label(prop) if prop else ""
 
 
-@register.filter
-def city_tax_note(note: str) -> str:
-    """The API's English city-tax note in the page's language, its money written the local way."""
-    return breakdown_words.city_tax_note(note)
+@register.simple_tag
+def city_tax_note(prop) -> str:
+    """How the property's city tax is counted, in the page's language, its money written the local way."""
+    return breakdown_words.city_tax_text(breakdown_words.property_city_tax_terms(prop)) if prop else ""
 
 
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]

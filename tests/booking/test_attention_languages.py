@@ -1,7 +1,7 @@
-"""Why a stay needs attention reads in the back office's language (booking/reservations/attention.py): the flag
-keeps its English sentence in `needs_attention` and its code in the history's flag line; the
-reservation list, its page and the dashboard show the code's sentence. A note staff typed, or a
-flag older than the codes, is shown as written."""
+"""Why a stay needs attention reads in the back office's language (booking/reservations/attention.py): a flag
+is a row with its code and parameters (AttentionFlag), the history's flag line keeps its English
+sentence; the reservation list, its page and the dashboard show the code's sentence. A note in a
+person's words is shown as written."""
 
 from datetime import date
 from decimal import Decimal
@@ -39,7 +39,6 @@ def page(client, url: str, language: str) -> str:
 def test_the_flag_keeps_english_and_reads_in_the_readers_language(paid):  # noqa: F811
     flag_for_staff(paid.pk, actor="balance job", message="flag_balance_overdue", params=OVERDUE)
     paid.refresh_from_db()
-    assert paid.needs_attention == ENGLISH
     line = paid.events.get(action="flag")
     assert (line.note, line.message) == (ENGLISH, "flag_balance_overdue")
     with override("it"):
@@ -65,16 +64,15 @@ def test_a_service_flag_in_italian(owner, paid):  # noqa: F811
     assert "Rimborso di 120,00 EUR dovuto ma nessun id di pagamento è noto: rimborsalo a mano." in shown
 
 
-def test_a_note_typed_by_staff_or_older_than_the_codes_is_shown_as_written(owner, paid):  # noqa: F811
+def test_a_note_in_a_persons_words_is_shown_as_written_beside_the_coded_flag(owner, paid):  # noqa: F811
     flag_for_staff(paid.pk, actor="balance job", message="flag_balance_overdue", params=OVERDUE)
-    Reservation.objects.filter(pk=paid.pk).update(needs_attention="Chiamare il cliente domani")  # staff overwrote it
-    assert "Chiamare il cliente domani" in page(owner, "/admin/", "de")
     flag_for_staff(paid.pk, actor="api", note="late payment for nights taken meanwhile")  # free text, no code
+    assert "late payment for nights taken meanwhile" in page(owner, "/admin/", "de")
     shown = page(owner, change_page(paid), "it")
-    assert "late payment for nights taken meanwhile" in shown and ITALIAN in shown  # the earlier flag stays in the history
+    assert "late payment for nights taken meanwhile" in shown and ITALIAN in shown  # both flags are open
     paid.refresh_from_db()
     with override("it"):
-        assert attention_note(paid) == "late payment for nights taken meanwhile"
+        assert attention_note(paid) == f"{ITALIAN} · late payment for nights taken meanwhile"
 
 
 def test_a_fixed_reason_inside_a_flag_is_translated():

@@ -22,6 +22,7 @@ from booking.admin import dashboard
 from booking.admin.charts import bar_chart_svg
 from booking.callers import Caller
 from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.services.audit import raise_flag
 from booking.reservations.services.holds import GuestDetails, hold_stay
 from booking.reservations.services.reservations import confirm_reservation
 from partner_sync.models import Conflict, Feed, SyncOutcome
@@ -59,10 +60,12 @@ def stay(
     accommodation="900.00",
     discount="0",
     first_name="",
+    flag="",
     **fields,
 ) -> Reservation:
-    """A reservation written straight to the table: past stays cannot be held through the service."""
-    return Reservation.objects.create(
+    """A reservation written straight to the table: past stays cannot be held through the service.
+    `flag`: a note for staff (an open flag in a person's words)."""
+    reservation = Reservation.objects.create(
         property=prop,
         status=status,
         source=source,
@@ -76,6 +79,9 @@ def stay(
         price_breakdown={"accommodation": float(accommodation), "discount_amount": float(discount), "currency": "EUR"},
         **fields,
     )
+    if flag:
+        raise_flag(reservation, "note", {"text": flag})
+    return reservation
 
 
 def book(check_in, check_out, *, first_name, last_name="Rossi", pay=True, source="web") -> Reservation:
@@ -205,7 +211,7 @@ def test_open_holds_show_the_minutes_left_and_the_rome_time_they_lapse(frozen, d
 
 
 def test_needs_attention_lists_flags_pending_refunds_lapsed_checkouts_failing_feeds_and_conflicts(frozen, demo_property, staff_client):
-    flagged = stay(demo_property, date(2031, 4, 1), date(2031, 4, 4), first_name="Flag", needs_attention="late payment for nights taken meanwhile")
+    flagged = stay(demo_property, date(2031, 4, 1), date(2031, 4, 4), first_name="Flag", flag="late payment for nights taken meanwhile")
     refund = stay(demo_property, date(2031, 4, 5), date(2031, 4, 8), status="cancelled", first_name="Refund", paid="500.00", refund_pending="250.00")
     lapsed = stay(
         demo_property,
@@ -257,7 +263,7 @@ def fill_calendar(prop, count: int, first: date) -> None:
         elif kind == 2:
             stay(prop, check_in, check_in + timedelta(days=3), status="cancelled", refund_pending="10.00")
         elif kind == 3:
-            flagged = stay(prop, check_in, check_in + timedelta(days=3), needs_attention="check this")
+            flagged = stay(prop, check_in, check_in + timedelta(days=3), flag="check this")
             Conflict.objects.create(feed=feed, reservation=flagged, external_uid=f"uid-{index}", start=check_in, end=check_in + timedelta(days=1))
         else:
             DateBlock.objects.create(property=prop, start=check_in, end=check_in + timedelta(days=3), source="partner", feed_key=feed.block_key)

@@ -20,6 +20,7 @@ from booking.payments.services.cancellation import cancel_stay
 from booking.reservations.models import Reservation
 from booking.reservations.services.reservations import Payer, confirm_reservation
 from booking.reservations.services.stays_mail import queue_pre_arrival_emails
+from tests.attention import attention
 from tests.dates import future
 from tests.payments.conftest import stay
 
@@ -116,7 +117,7 @@ def test_a_confirmation_still_owed_when_the_stay_is_cancelled_is_dropped_not_sen
     ]
     confirmations = OutboundEmail.objects.filter(reservation=reservation, kind="confirmation")
     assert {(row.status, row.last_error) for row in confirmations} == {("gave_up", "not sent: the stay is cancelled")}
-    assert Reservation.objects.get(pk=reservation.pk).needs_attention == ""  # nothing is missing
+    assert attention(Reservation.objects.get(pk=reservation.pk)) == ""  # nothing is missing
 
 
 def test_the_pause_grows_to_at_most_an_hour():
@@ -128,7 +129,7 @@ def test_after_two_days_of_failures_it_gives_up_and_staff_are_told(demo_property
     with time_machine.travel(timezone.now() + timedelta(days=2, minutes=1)):
         deliver_due_emails()
     assert set(OutboundEmail.objects.filter(reservation=reservation).values_list("status", flat=True)) == {"gave_up"}
-    assert "could not be sent" in Reservation.objects.get(pk=reservation.pk).needs_attention
+    assert "could not be sent" in attention(Reservation.objects.get(pk=reservation.pk))
 
 
 @pytest.mark.skipif("connection.vendor == 'sqlite'", reason="threads need a database that takes concurrent connections well")

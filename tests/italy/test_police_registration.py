@@ -12,6 +12,7 @@ from booking.italy.checkin import save_check_in
 from booking.italy.models import PoliceRegistration
 from booking.italy.registration import send_due_registrations
 from booking.reservations.models import Reservation
+from tests.attention import attention
 from tests.dates import today
 from tests.italy.conftest import LEAD, PARTNER, party
 from tests.italy.fake_alloggiati import FakeAlloggiati
@@ -51,8 +52,8 @@ def test_a_test_failure_stops_send_and_flags_the_stay(fake, arriving_today):
     assert fake.operations() == ["GenerateToken", "Test"]
     row = PoliceRegistration.objects.get(reservation=arriving_today)
     assert row.status == "failed" and "Comune di nascita errato" in row.last_error
-    assert "CA12345AB" not in row.last_error + str(row.answer) + Reservation.objects.get(pk=arriving_today.pk).needs_attention  # quoted, masked
-    assert "refused" in Reservation.objects.get(pk=arriving_today.pk).needs_attention
+    assert "CA12345AB" not in row.last_error + str(row.answer) + attention(Reservation.objects.get(pk=arriving_today.pk))  # quoted, masked
+    assert "refused" in attention(Reservation.objects.get(pk=arriving_today.pk))
 
 
 def test_a_fault_is_retried_later(fake, arriving_today):
@@ -115,9 +116,9 @@ def test_a_check_in_changed_after_the_registration_was_sent_flags_the_stay_with_
     changed = dict(PARTNER, last_name="Mueller", date_of_birth="1982-11-21")
     save_check_in(arriving_today, party(dict(LEAD, document=dict(LEAD["document"], number="CA99999ZZ")), changed))
     stay = Reservation.objects.get(pk=arriving_today.pk)
-    assert stay.needs_attention.startswith("The check-in was changed after the police registration was sent")
-    assert "Lead guest: Document number; Guest 2: Last name, Date of birth" in stay.needs_attention
-    assert "correct the registration on the portal" in stay.needs_attention and "CA99999ZZ" not in stay.needs_attention
+    assert attention(stay).startswith("The check-in was changed after the police registration was sent")
+    assert "Lead guest: Document number; Guest 2: Last name, Date of birth" in attention(stay)
+    assert "correct the registration on the portal" in attention(stay) and "CA99999ZZ" not in attention(stay)
     event = ReservationEvent.objects.filter(reservation=stay, action="flag").get()
     with translation.override("de"):
         assert "Nachname" in render(event.message, event.params)
@@ -128,4 +129,4 @@ def test_a_check_in_saved_again_unchanged_or_before_sending_is_not_flagged(fake,
     save_check_in(arriving_today, party(LEAD, dict(PARTNER, first_name="Jörg")))  # not sent yet: just corrected
     assert send_due_registrations() == 1
     save_check_in(arriving_today, party(LEAD, dict(PARTNER, first_name="Jörg")))  # the same again
-    assert Reservation.objects.get(pk=arriving_today.pk).needs_attention == ""
+    assert attention(Reservation.objects.get(pk=arriving_today.pk)) == ""

@@ -19,6 +19,8 @@ from booking.payments.services.balance_charges import charge_balance, charge_due
 from booking.payments.services.balances import balance_owed
 from booking.payments.services.date_changes import change_dates
 from booking.reservations.models import Reservation
+from booking.reservations.services.audit import resolve_flags
+from tests.attention import attention
 from tests.conftest import is_postgresql
 from tests.payments.conftest import stay, stripe_event
 
@@ -126,7 +128,7 @@ class TestWithStripe:
                 assert charge_due_balances() == {"tried_today": 1}  # once a day
             reservation.refresh_from_db()
             assert reservation.status == "confirmed"
-            assert bool(reservation.needs_attention) is (day >= 5)
+            assert bool(attention(reservation)) is (day >= 5)
         keys = [call.headers["idempotency-key"] for call in intent_calls(fake_stripe)]
         assert len(keys) == len(set(keys)) == 6  # a fresh key for each daily try
         [to_guest] = [m for m in mail.outbox if m.to == ["guest@example.com"] and "refused" in m.subject]  # one email, not six
@@ -280,8 +282,8 @@ class TestAChargeWhoseAnswerWasLost:
             assert charge_due_balances() == {"waiting_for_staff": 1}, "nothing more is charged until staff looked"
         assert len(self.balance_charges(fake_stripe)) == 1
         flagged = Reservation.objects.get(pk=reservation.pk)
-        assert flagged.needs_attention.startswith("A balance charge of")
-        Reservation.objects.filter(pk=reservation.pk).update(needs_attention="")  # staff looked (and refunded it in Stripe's dashboard)
+        assert attention(flagged).startswith("A balance charge of")
+        resolve_flags(flagged, "flag_balance_answer_lost", by="staff admin")  # staff looked (and refunded it in Stripe's dashboard)
         with on(due_date(reservation) + timedelta(days=3)):
             assert charge_due_balances() == {"charged": 1}
 
@@ -297,7 +299,7 @@ class TestAChargeWhoseAnswerWasLost:
         with on(due_date(reservation), hour=11):
             assert charge_due_balances() == {"declined": 1}
         moved = Reservation.objects.get(pk=reservation.pk)
-        assert moved.amount_paid == moved.total and moved.needs_attention == ""
+        assert moved.amount_paid == moved.total and attention(moved) == ""
         assert not OutboundEmail.objects.filter(reservation=moved, kind=OutboundEmail.Kind.BALANCE_DECLINED).exists()
 
     def test_a_stay_cancelled_in_between_is_left_to_staff_not_charged_again(self, api, demo_property, fake_stripe, webhook):
@@ -310,5 +312,5 @@ class TestAChargeWhoseAnswerWasLost:
         ended = Reservation.objects.get(pk=reservation.pk)
         assert len(self.balance_charges(fake_stripe)) == 1, "a stay that is over is never asked to pay"
         [attempt] = BalanceAttempt.objects.filter(reservation=ended)
-        assert attempt.outcome == "unknown" and attempt.idempotency_key in ended.needs_attention
-        assert ended.needs_attention.startswith("A balance charge of")
+        assert attempt.outcome == "unknown" and attempt.idempotency_key in attention(ended)
+        assert attention(ended).startswith("A balance charge of")

@@ -16,6 +16,7 @@ from booking.payments.services.balance_charges import charge_due_balances
 from booking.payments.services.balances import balance_owed
 from booking.payments.services.date_changes import change_dates
 from booking.reservations.models import Reservation
+from tests.attention import attention
 from tests.dates import future, today
 from tests.money.test_balance_job import on
 from tests.money.test_date_changes import PAYER, STAFF, book_and_pay
@@ -69,7 +70,7 @@ class TestOwedAfterAChangeIsDue:
             with on(start + timedelta(days=day)):
                 assert charge_due_balances() == {"declined": 1}
         reservation = Reservation.objects.get(pk=link["reservation_id"])
-        assert reservation.status == "confirmed" and reservation.needs_attention.startswith("Balance overdue")
+        assert reservation.status == "confirmed" and attention(reservation).startswith("Balance overdue")
         [email] = OutboundEmail.objects.filter(kind="balance_declined")
         assert f"/manage/{reservation.manage_token}/pay-balance" in email.body
         assert BalanceAttempt.objects.filter(reservation=reservation, outcome="declined").count() == 6
@@ -192,14 +193,14 @@ class TestSpecialPrice:
     def test_the_hosts_price_per_night_is_kept_for_the_new_nights(self, client, demo_property, sandbox):
         reservation = self.book_at_special_price(client, Decimal("400.00"))
         old = reservation.price_breakdown
-        assert [d["label"] for d in old["discounts"]] == ["Special price from the host"] and reservation.total < Decimal("500")
+        assert [d["kind"] for d in old["discounts"]] == ["host_price"] and reservation.total < Decimal("500")
         per_night = (Decimal(str(old["accommodation"])) + Decimal(str(old["discount_amount"]))) / 3
         moved = change_dates(reservation.pk, future(70), future(74), actor=STAFF, by_guest=False)
         new = moved.reservation.price_breakdown
         fees = Decimal(str(new["cleaning_fee"])) + Decimal(str(new.get("extras_total") or 0))
         assert moved.quote.special_price == (per_night * 4).quantize(Decimal("0.01")) + fees
         assert moved.reservation.total == moved.quote.special_price + Decimal(str(new["city_tax"]))
-        assert [d["label"] for d in new["discounts"]] == ["Special price from the host"]
+        assert [d["kind"] for d in new["discounts"]] == ["host_price"]
         assert Decimal(str(new["accommodation"])) + Decimal(str(new["discount_amount"])) == (per_night * 4).quantize(Decimal("0.01"))
 
     def test_a_stay_at_list_price_is_priced_as_a_new_booking(self, client, demo_property, sandbox):

@@ -15,6 +15,7 @@ from booking.payments.models import GuestCheckout, SandboxCheckout, SecurityDepo
 from booking.payments.services.checkouts import reconcile_open_checkouts
 from booking.payments.services.security_deposits import claim_security_deposit, place_security_deposits, release_security_deposits
 from booking.reservations.models import Reservation
+from tests.attention import attention
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +64,7 @@ class TestWithStripe:
         reservation = book(api, fake_stripe, webhook)
         with on(reservation.check_in - timedelta(days=1)):
             refused_hold(reservation)
-            assert reservation.status == "confirmed" and reservation.needs_attention.startswith("Security deposit not held")
+            assert reservation.status == "confirmed" and attention(reservation).startswith("Security deposit not held")
             [email] = guest_emails(reservation)
             assert email.to_address == "guest@example.com" and "security deposit" in email.subject.lower()
             assert f"/manage/{reservation.manage_token}/authorise-deposit" in email.body and "300.00" in email.body
@@ -85,7 +86,7 @@ class TestWithStripe:
             [deposit] = reservation.security_deposits.all()
             assert (deposit.status, deposit.provider_id, deposit.amount) == ("held", session["payment_intent"], Decimal("300.00"))
             reservation.refresh_from_db()
-            assert reservation.needs_attention == "" and reservation.status == "confirmed"
+            assert attention(reservation) == "" and reservation.status == "confirmed"
             assert 'id="authorise-deposit"' not in client.get(f"/manage/{reservation.manage_token}").content.decode()
             assert start(client, reservation).endswith(f"/manage/{reservation.manage_token}")  # nothing left to authorise
 
@@ -195,14 +196,14 @@ class TestTheOwnerIsEmailedOnceADay:
                 refund_payment(reservation.pk, actor="marco", amount=Decimal("10"))
         assert len(owner_alerts("refund failed")) == 1
         reservation.refresh_from_db()
-        assert reservation.needs_attention.startswith("Refund failed")  # on the dashboard's attention list
+        assert attention(reservation).startswith("Refund failed")  # on the dashboard's attention list
         with on(today + timedelta(days=1)), pytest.raises(BookingError):
             refund_payment(reservation.pk, actor="marco", amount=Decimal("10"))
         assert len(owner_alerts("refund failed")) == 2
         fake_stripe.fail_with = None
         refund_payment(reservation.pk, actor="marco", amount=Decimal("10"))
         reservation.refresh_from_db()
-        assert reservation.needs_attention == ""
+        assert attention(reservation) == ""
 
     def test_an_overdue_balance(self, api, demo_property, fake_stripe, webhook, owner):
         from booking.payments.services.balance_charges import charge_balance

@@ -16,6 +16,7 @@ from booking.payments.services.balance_charges import charge_balance, charge_due
 from booking.payments.services.cancellation import cancel_by_guest, cancel_stay
 from booking.reservations.models import Reservation
 from booking.reservations.services.locking import reservation_transaction
+from tests.attention import attention
 from tests.conftest import is_postgresql
 from tests.money.test_balance_job import book_with_deposit, due_date, on
 from tests.payments.conftest import stripe_event
@@ -31,7 +32,7 @@ def assert_everything_given_back(reservation: Reservation, fake_stripe, *, retur
     [returned] = ProviderRefund.objects.filter(reservation=reservation, kind="returned")
     assert (returned.status, returned.payment_intent_id) == ("succeeded", returned_intent)
     assert Payment.objects.filter(reservation=reservation, provider_id=returned_intent).count() == 1
-    assert reservation.needs_attention.startswith("Payment of"), "flagged for staff"
+    assert attention(reservation).startswith("Payment of"), "flagged for staff"
 
 
 @pytest.mark.django_db
@@ -89,7 +90,7 @@ class TestTheBalanceChargeAnsweredAfterTheCancel:
             )
         fake_stripe.fail_with = None
         flagged = Reservation.objects.get(pk=reservation.pk)
-        assert flagged.needs_attention.startswith("Refund failed"), "staff see that the money did not go back"
+        assert "Refund failed" in attention(flagged), "staff see that the money did not go back"
         assert ProviderRefund.objects.get(reservation=flagged, kind="returned").status == "failed"
         assert refunds.refundable(flagged) == Decimal("100.00") + reservation.amount_paid  # the refund page can give it back
 

@@ -22,6 +22,7 @@ from booking.payments.saved_cards import StripeSavedCards
 from booking.payments.services.cancellation import cancel_by_guest
 from booking.payments.services.security_deposits import claim_security_deposit, place_security_deposits, release_security_deposits
 from booking.reservations.models import Reservation, ReservationEvent
+from tests.attention import attention
 from tests.money.deposit_books import assert_deposits_match_provider
 from tests.payments.conftest import stay, stripe_event
 
@@ -77,7 +78,7 @@ def test_a_refused_card_flags_the_stay_and_keeps_it(api, demo_property, fake_str
     reservation = book(api, fake_stripe, webhook, card="pm_card_chargeCustomerFail")
     assert place_security_deposits(as_of=reservation.check_in - timedelta(days=1)) == {"failed": 1}
     reservation.refresh_from_db()
-    assert reservation.status == "confirmed" and "Security deposit" in reservation.needs_attention
+    assert reservation.status == "confirmed" and "Security deposit" in attention(reservation)
 
 
 def test_no_hold_when_the_owner_switched_it_off_before_booking(api, demo_property, fake_stripe, webhook):
@@ -254,11 +255,11 @@ class TestAnInterruptedRelease:
         flags = ReservationEvent.objects.filter(reservation=reservation, message="flag_deposit_unsettled")
         assert flags.count() == 1
         reservation.refresh_from_db()
-        assert reservation.needs_attention.startswith(f"Security deposit {deposit.provider_id}")
+        assert attention(reservation).startswith(f"Security deposit {deposit.provider_id}")
         fake_stripe.fail_with = None
         assert release_security_deposits(as_of=reservation.check_out + timedelta(days=8)) == {"released": 1}
         reservation.refresh_from_db()
-        assert reservation.needs_attention == ""
+        assert attention(reservation) == ""
         assert_deposits_match_provider(reservation, fake_stripe)
 
 
@@ -294,7 +295,7 @@ def test_a_capture_for_a_cancelled_stay_is_given_back_in_full_once(api, demo_pro
     [refund] = [r for r in fake_stripe.refunds if r["payment_intent"] == deposit.provider_id]
     assert refund["amount"] == 12000 and deposit.given_back_id == refund["id"]
     reservation.refresh_from_db()
-    assert reservation.needs_attention.startswith(f"Security deposit {deposit.provider_id}")
+    assert attention(reservation).startswith(f"Security deposit {deposit.provider_id}")
     for days in (0, 1, 5):
         release_security_deposits(as_of=reservation.check_out + timedelta(days=days))
         assert_deposits_match_provider(reservation, fake_stripe)

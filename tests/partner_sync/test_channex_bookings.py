@@ -13,6 +13,7 @@ from booking.outbox.models import OutboundEmail
 from booking.reservations.models import Reservation, ReservationEvent
 from partner_sync.channex import bookings, client
 from partner_sync.models import ChannexConnection, ChannexRevision
+from tests.attention import attention
 from tests.dates import future
 from tests.partner_sync.channex_fixtures import WEBHOOK_SECRET, push_now
 from tests.partner_sync.conftest import stay_booked_before_the_platform_booked
@@ -171,8 +172,8 @@ def test_an_overbooking_is_stored_acknowledged_flagged_and_emailed_to_the_owner(
 
     stay = Reservation.objects.get(channel_booking_id=revision["attributes"]["booking_id"])
     assert stay.status == "confirmed" and stay.overbooked
-    assert stay.needs_attention.startswith("Overbooking")
-    assert direct.pk in stay.needs_attention
+    assert attention(stay).startswith("Overbooking")
+    assert direct.pk in attention(stay)
     assert ChannexRevision.objects.get().outcome == "overbooking"
     assert hooked.acks == [revision["id"]]
     [(subject, body)] = owner_alerts()

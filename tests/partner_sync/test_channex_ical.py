@@ -6,6 +6,7 @@ from booking.reservations.models import Reservation
 from partner_sync import services
 from partner_sync.channex import bookings
 from partner_sync.models import ChannexRevision, Conflict, Feed
+from tests.attention import attention
 from tests.partner_sync.conftest import all_day, calendar, day
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ def test_an_ical_event_with_the_nights_of_a_booking_from_the_same_platform_is_no
     feed = Feed.objects.create(name="Airbnb", url=feed_server.serve("/airbnb.ics", calendar(all_day("HMX@airbnb.com", 40, 43))))
     services.sync_feeds_now([feed.pk])
     assert not Conflict.objects.exists()
-    assert Reservation.objects.get(channel_booking_id=revision["attributes"]["booking_id"]).needs_attention == ""
+    assert attention(Reservation.objects.get(channel_booking_id=revision["attributes"]["booking_id"])) == ""
 
 
 def test_another_platforms_event_on_those_nights_is_still_a_conflict(channex, feed_server):

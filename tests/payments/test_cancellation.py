@@ -18,6 +18,7 @@ from booking.outbox.models import OutboundEmail
 from booking.payments.selectors import refund_if_cancelled
 from booking.payments.services.cancellation import cancel_by_guest, cancel_stay, retry_pending_refunds
 from booking.reservations.models import Reservation
+from tests.attention import attention
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -100,12 +101,12 @@ class TestCancellingThroughTheProvider:
         fake_stripe.fail_with = 500
         cancelled = cancel_by_guest(confirmed.manage_token)
         assert cancelled.status == "cancelled" and cancelled.refund_pending == confirmed.amount_paid and cancelled.amount_refunded == 0
-        assert "pending" in cancelled.needs_attention
+        assert "pending" in attention(cancelled)
         assert retry_pending_refunds() == 0  # still down: nothing recorded, nothing lost
         fake_stripe.fail_with = None
         assert retry_pending_refunds() == 1
         refunded = Reservation.objects.get(pk=confirmed.pk)
-        assert (refunded.amount_refunded, refunded.refund_pending, refunded.needs_attention) == (confirmed.amount_paid, 0, "")
+        assert (refunded.amount_refunded, refunded.refund_pending, attention(refunded)) == (confirmed.amount_paid, 0, "")
         assert len(fake_stripe.refunds) == 1
         assert OutboundEmail.objects.filter(reservation=confirmed, kind="refund", recipient="guest").exists()
         assert retry_pending_refunds() == 0

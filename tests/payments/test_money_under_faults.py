@@ -24,6 +24,7 @@ from django.utils import timezone
 from booking.payments.models import PaymentEvent
 from booking.payments.services.checkouts import reconcile_open_checkouts
 from booking.reservations.models import Reservation
+from tests.attention import attention
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -170,7 +171,7 @@ class TestAPaymentThatIsNotThePrice:
         [refund] = fake_stripe.refunds
         assert (refund["payment_intent"], refund["amount"]) == (session["payment_intent"], session["amount_total"])
         unpaid = reservation(link["reservation_id"])
-        assert unpaid.status == "expired" and unpaid.needs_attention and "but the total is" in unpaid.needs_attention
+        assert unpaid.status == "expired" and attention(unpaid) and "but the total is" in attention(unpaid)
         assert api.get("/api/v1/availability", **stay()).json()["available"] is True
         [email] = owner_inbox()
         assert "needs attention" in email.subject.lower() and "but the total is" in email.body
@@ -185,7 +186,7 @@ class TestAPaymentThatIsNotThePrice:
         session = fake_stripe.complete(link["session_id"])
         session["currency"] = session["currency"].upper()  # case is not a different currency
         assert webhook(stripe_event("checkout.session.completed", session)).json()["outcome"] == "confirmed"
-        assert not reservation(link["reservation_id"]).needs_attention
+        assert not attention(reservation(link["reservation_id"]))
 
 
 class TestWhatTheReservationIdReveals:

@@ -22,6 +22,7 @@ from booking.payments.models import ProviderRefund
 from booking.payments.services.cancellation import cancel_by_guest, retry_pending_refunds
 from booking.payments.services.refunds import RefundNotPossible, refund_payment
 from booking.reservations.models import Reservation
+from tests.attention import attention
 from tests.payments.conftest import stay, stripe_event
 
 pytestmark = pytest.mark.timeout(90)
@@ -164,7 +165,7 @@ class TestAPendingCancellationRefund:
         assert Reservation.objects.get(pk=pending.pk).refund_pending == owed - Decimal("100.00")
         assert retry_pending_refunds() == 1
         refunded = assert_books_match_the_provider(pending.pk, fake_stripe)
-        assert (refunded.amount_refunded, refunded.refund_pending, refunded.needs_attention) == (owed, 0, "")
+        assert (refunded.amount_refunded, refunded.refund_pending, attention(refunded)) == (owed, 0, "")
         assert retry_pending_refunds() == 0 and len(fake_stripe.refunds) == 2
 
     def test_a_refund_made_in_the_provider_dashboard_settles_it(self, pending, fake_stripe, webhook):

@@ -15,6 +15,7 @@ from booking.errors import ServiceUnavailable
 from booking.payments import events
 from booking.payments.models import PaymentEvent
 from booking.reservations.models import Reservation
+from tests.attention import attention
 from tests.payments.conftest import signature, stay, stripe_event
 
 pytestmark = pytest.mark.django_db
@@ -189,7 +190,7 @@ class TestLatePayments:
         response = webhook(stripe_event("checkout.session.completed", fake_stripe.complete(session_id)))
         assert response.json()["outcome"] == "confirmed"
         late = reservation(reservation_id)
-        assert late.status == "confirmed" and not late.needs_attention and not fake_stripe.refunds
+        assert late.status == "confirmed" and not attention(late) and not fake_stripe.refunds
         assert "late payment" in late.events.get(action="confirm").note
 
     def test_a_late_payment_confirms_beside_a_newer_hold_that_lapsed_too(self, api, checkout, fake_stripe, webhook):
@@ -217,7 +218,7 @@ class TestLatePayments:
         assert (refund["payment_intent"], refund["amount"]) == (session["payment_intent"], session["amount_total"])
         late = reservation(reservation_id)
         assert late.status == "expired" and late.amount_paid == late.amount_refunded == late.total
-        assert "refunded" in late.needs_attention.lower()
+        assert "refunded" in attention(late).lower()
         assert late.events.filter(action="flag").exists()
         assert reservation(other).status == "held"
         # Stripe delivers again: nothing more is refunded.
@@ -232,7 +233,7 @@ class TestLatePayments:
         fake_stripe.fail_with = 500
         response = webhook(event)
         assert response.status_code == 502 and response.json()["code"] == "payment_provider_error"
-        assert not PaymentEvent.objects.exists() and not reservation(reservation_id).needs_attention
+        assert not PaymentEvent.objects.exists() and not attention(reservation(reservation_id))
         fake_stripe.fail_with = None
         assert webhook(event).json()["outcome"].startswith("refunded")
         assert len(fake_stripe.refunds) == 1
@@ -249,7 +250,7 @@ class TestLatePayments:
         paid = reservation(reservation_id)
         assert paid.status == "confirmed" and paid.payment_intent_id == first["payment_intent"] and paid.amount_refunded == 0
         assert [r["payment_intent"] for r in fake_stripe.refunds] == [second["payment_intent"]]
-        assert paid.needs_attention
+        assert attention(paid)
 
 
 class TestTemporaryTrouble:

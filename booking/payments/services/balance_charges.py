@@ -31,10 +31,10 @@ from booking.payments.models import BalanceAttempt, Payment
 from booking.payments.saved_cards import saved_cards
 from booking.payments.selectors import stays_given_back_for_date_changes
 from booking.payments.services import money_alerts, refunds
-from booking.payments.services.balances import ACTOR, OVERDUE_FLAG, ZERO, balance_owed, manage_url, queue_guest_notice, record_balance, schedule_of
+from booking.payments.services.balances import ACTOR, ZERO, balance_owed, manage_url, queue_guest_notice, record_balance, schedule_of
 from booking.reservations.event_messages import english_note, to_params
 from booking.reservations.models import Reservation
-from booking.reservations.services.audit import flag, record_event
+from booking.reservations.services.audit import flag, has_open_flag, record_event
 from booking.reservations.services.locking import reservation_transaction
 
 logger = logging.getLogger(__name__)
@@ -47,7 +47,6 @@ CUT_SHORT_AFTER = timedelta(minutes=10)
 # Stripe answers a repeated key with the first answer for 24 hours; after that the same key would be
 # a new charge. A lost answer older than this is left to staff.
 KEY_KEPT_FOR = timedelta(hours=23)
-LOST_ANSWER_FLAG = "A balance charge of"  # the start of flag_balance_answer_lost's English sentence
 PAID_TWICE = "the balance was paid twice: the card was charged while the guest paid the page"
 
 
@@ -172,8 +171,8 @@ def _new_attempt(locked: Reservation, as_of: date) -> BalanceAttempt | str:
         return "not_due"
     if BalanceAttempt.objects.filter(reservation=locked, attempted_on=as_of).exists():
         return "tried_today"
-    if locked.needs_attention.startswith(LOST_ANSWER_FLAG):
-        return "waiting_for_staff"  # a charge left to staff may have been taken: they clear the flag once they looked
+    if has_open_flag(locked, "flag_balance_answer_lost"):
+        return "waiting_for_staff"  # a charge left to staff may have been taken: they resolve the flag once they looked
     if BalanceAttempt.objects.filter(reservation=locked, outcome=Outcome.CHARGING).exclude(idempotency_key="").exists():
         return "charging"  # another worker's charge is still waiting for its answer
     refused_before = BalanceAttempt.objects.filter(reservation=locked, due_date=entry.due_date, outcome=Outcome.DECLINED).count()
@@ -257,7 +256,7 @@ def _refused(attempt: BalanceAttempt, *, charge_id: str, reason: str) -> str:
         if (as_of - due).days >= grace:
             overdue = {"amount": owed, "currency": locked.currency, "due": due, "days": grace, "reason": reason}
             note = english_note("flag_balance_overdue", to_params(overdue))
-            if not locked.needs_attention.startswith(OVERDUE_FLAG):
+            if not has_open_flag(locked, "flag_balance_overdue"):
                 flag(locked, actor=ACTOR, message="flag_balance_overdue", params=overdue)
             # Each refused try past the grace days reminds the owner, at most once a day.
             money_alerts.alert_balance_overdue(locked, note=note, reason=reason, manage_url=manage_url(locked))

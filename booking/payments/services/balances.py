@@ -30,7 +30,7 @@ from booking.payments.services import refunds
 from booking.payments.services.guest_checkouts import open_checkout_of, settle, start_guest_checkout
 from booking.payments.services.receipts import issue_receipt
 from booking.reservations.models import Reservation
-from booking.reservations.services.audit import flag, record_event
+from booking.reservations.services.audit import flag, record_event, resolve_flags
 
 logger = logging.getLogger(__name__)
 Status = Reservation.Status
@@ -108,9 +108,8 @@ def receive_payment(
     if counted:
         return Received(payment)
     locked.amount_paid += amount
-    if locked.needs_attention.startswith(OVERDUE_FLAG):
-        locked.needs_attention = ""
-    locked.save(update_fields=["amount_paid", "needs_attention", "updated_at"])
+    resolve_flags(locked, "flag_balance_overdue", by=actor)
+    locked.save(update_fields=["amount_paid", "updated_at"])
     params = {"amount": amount, "currency": locked.currency, "payment": payment_intent_id}
     record_event(locked, action="balance", actor=actor, from_status=locked.status, message="balance_paid", params=params)
     queue_guest_notice(locked, OutboundEmail.Kind.PAYMENT_RECEIVED, "emails/guest_payment_received.txt", amount=amount)
@@ -209,9 +208,6 @@ def record_balance(
         payment_method_id=payment_method_id,
         actor=actor,
     )
-
-
-OVERDUE_FLAG = "Balance overdue"  # the start of the flag the balance job sets past the grace days
 
 
 # --- The guest pays the balance now (manage page) --------------------------------------------------

@@ -26,7 +26,7 @@ from booking.payments.services import balances, refunds
 from booking.payments.services import checkouts as payments
 from booking.reservations.models import Reservation, new_manage_token
 from booking.reservations.services import transitions
-from booking.reservations.services.audit import flag_for_staff
+from booking.reservations.services.audit import flag_for_staff, resolve_flags
 from booking.reservations.services.locking import reservation_transaction
 from booking.reservations.services.reservations import get_reservation
 
@@ -125,9 +125,7 @@ def issue_pending_refund(reservation_id: str, *, actor: str) -> Reservation:
         flag_for_staff(reservation_id, actor=actor, message="flag_refund_pending", params=params)
         raise RefundPending(error.detail) from error
     with reservation_transaction(reservation_id) as locked:
-        if locked.refund_pending == 0 and locked.needs_attention.startswith("Refund of"):
-            locked.needs_attention = ""
-            locked.save(update_fields=["needs_attention", "updated_at"])
+        if locked.refund_pending == 0 and resolve_flags(locked, "flag_refund_pending", "flag_refund_no_payment_id", by=actor):
             # The guest was told the refund was on its way; now tell them it was made.
             queue_emails(locked, OutboundEmail.Kind.REFUND)
     return get_reservation(reservation_id)

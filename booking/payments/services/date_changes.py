@@ -27,11 +27,11 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from booking.catalog import accepted_terms, pricing
-from booking.catalog.breakdown import breakdown_json
+from booking.catalog.breakdown import stored_breakdown
 from booking.catalog.host_price import HostPriceRefused, at_host_price, least_price, list_price
 from booking.catalog.payment_schedule import (
     DEFERRED,
@@ -214,8 +214,7 @@ def _quote(reservation: Reservation, check_in: date, check_out: date, *, by_gues
     special = _special_price_kept(reservation, quote)
     if special is not None:
         quote = special
-    with translation.override(reservation.language or "en"):  # labels in the booking's language, as at hold time
-        breakdown = breakdown_json(quote)
+    breakdown = stored_breakdown(quote)  # data, as at hold time: labels are rendered when read
     terms = accepted_terms.payment_terms(reservation.accepted_terms) if reservation.accepted_terms else None
     state = refunds.refund_state(reservation)
     net_paid = state.paid - state.refunded - state.pending - state.in_flight

@@ -9,6 +9,7 @@ from django.db.models import Max
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from booking.catalog.breakdown_words import read_breakdown
 from booking.formatting import format_date, format_money
 from booking.outbox.models import OutboundEmail
 from booking.payments.models import Payment, Receipt
@@ -46,7 +47,7 @@ def receipt_document(receipt: Receipt) -> ReceiptDocument:
     payment = receipt.payment
     reservation, prop = payment.reservation, payment.reservation.property
     currency = reservation.currency
-    breakdown = reservation.price_breakdown or {}
+    breakdown = read_breakdown(reservation.price_breakdown or {}, prop)  # in the booking's language
 
     def money(value: object) -> str:
         return format_money(Decimal(str(value or 0)), currency)

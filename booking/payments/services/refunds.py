@@ -40,7 +40,7 @@ from booking.payments.models import Payment, ProviderRefund
 from booking.payments.providers import Refund, get_provider
 from booking.payments.services import money_alerts
 from booking.reservations.models import Reservation
-from booking.reservations.services.audit import flag, record_event
+from booking.reservations.services.audit import flag, record_event, resolve_flags
 from booking.reservations.services.locking import reservation_transaction
 
 logger = logging.getLogger(__name__)
@@ -50,12 +50,11 @@ ZERO = Decimal("0.00")
 # A request still unanswered after this long was left by a process that died mid-call (the
 # provider's own timeout and retries take about a minute): the refund job asks again, same key.
 REDRIVE_AFTER = timedelta(minutes=5)
-REFUND_FAILED_FLAG = "Refund failed"
 # Requests whose amount is taken from what is refundable the moment they are written (the
 # cancellation's own requests are part of refund_pending instead).
 TAKEN_WHEN_ASKED = (Kind.STAFF, Kind.RETURNED)
 # Flags a successful refund answers: a failed refund, or a date change whose refund could not be made.
-REFUND_FLAGS = (REFUND_FAILED_FLAG, "Dates changed: the refund of")
+REFUND_FLAGS = ("flag_refund_failed", "flag_date_change_refund_failed")
 
 
 class RefundNotPossible(BookingError):
@@ -276,10 +275,8 @@ def make_refund(request: ProviderRefund) -> Reservation:
                 status=ProviderRefund.Status.FAILED, failure=error.detail[:300], settled_at=timezone.now()
             )
             if failed:  # on the dashboard until a refund succeeds; the owner emailed at most once a day
-                # A payment given back replaces its own flag ("… refunded in full"): staff must see it failed.
-                if not locked.needs_attention or request.kind == Kind.RETURNED:
-                    params = {"amount": request.amount, "currency": locked.currency, "reason": error.detail}
-                    flag(locked, actor=request.actor or "refund job", message="flag_refund_failed", params=params)
+                params = {"amount": request.amount, "currency": locked.currency, "reason": error.detail}
+                flag(locked, actor=request.actor or "refund job", message="flag_refund_failed", params=params)
                 money_alerts.alert_refund_failed(locked, amount=request.amount, failure=error.detail)
         raise
     return record_refund(request.pk, answer)
@@ -297,9 +294,7 @@ def record_refund(request_id: int, answer: Refund) -> Reservation:
         request.amount = from_cents(answer.amount_cents)
         request.settled_at = timezone.now()
         request.save(update_fields=["status", "provider_refund_id", "amount", "settled_at"])
-        if locked.needs_attention.startswith(REFUND_FLAGS):
-            locked.needs_attention = ""
-            locked.save(update_fields=["needs_attention", "updated_at"])
+        resolve_flags(locked, *REFUND_FLAGS, by=request.actor or "refund job")
         # A payment given back whole (it arrived after the stay ended) never pays what the cancellation owes.
         counts_toward_cancellation = request.kind == Kind.CANCELLATION or (
             request.kind == Kind.STAFF and locked.cancelled_at is not None and request.requested_at >= locked.cancelled_at

@@ -12,10 +12,10 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db.models import Q
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from booking.catalog import accepted_terms, pricing
-from booking.catalog.breakdown import breakdown_json
+from booking.catalog.breakdown import stored_breakdown
 from booking.catalog.payment_schedule import payment_schedule, schedule_json, terms_of
 from booking.catalog.rules import rules_for
 from booking.catalog.selectors import today
@@ -71,8 +71,7 @@ def change_held_stay(
         quote = pricing.quote(stay, guests, rules, children_ages, today=today(), taken_nights=taken, promo=promo, extras=chosen)
         before = f"{locked.check_in}→{locked.check_out}, {locked.guests} guests"
         locked.check_in, locked.check_out, locked.guests, locked.children_ages = check_in, check_out, guests, children_ages
-        with translation.override(locked.language):  # labels in the booking's language, as hold_stay writes them
-            locked.price_breakdown = breakdown_json(quote)
+        locked.price_breakdown = stored_breakdown(quote)  # data, as hold_stay writes it
         locked.total, locked.currency, locked.promo_code_id = quote.total, quote.currency, promo_id
         # The terms in force now, and when the new total is paid (as a new hold would be).
         locked.accepted_terms = accepted_terms.snapshot(rules)

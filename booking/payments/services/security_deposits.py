@@ -42,7 +42,7 @@ from booking.payments.services import money_alerts
 from booking.payments.services.balances import manage_url, queue_guest_notice
 from booking.payments.services.guest_checkouts import open_checkout_of, start_guest_checkout
 from booking.reservations.models import Reservation
-from booking.reservations.services.audit import flag, record_event
+from booking.reservations.services.audit import flag, record_event, resolve_flags
 from booking.reservations.services.locking import reservation_transaction
 
 logger = logging.getLogger(__name__)
@@ -56,7 +56,6 @@ Pending = SecurityDeposit.Pending
 CUT_SHORT_AFTER = timedelta(minutes=5)
 KEY_KEPT_FOR = timedelta(hours=23)  # Stripe answers a repeated key with its first answer for 24 hours
 FLAG_AFTER_FAILURES = 3  # tries in a row the provider did not settle before staff are flagged (once)
-UNSETTLED_FLAG = "Security deposit %s"  # flag_deposit_unsettled and flag_deposit_taken_after_cancel start so
 RENEW_AFTER_DAYS = SecurityDeposit.LAPSES_AFTER_DAYS - 1  # a day's margin before Stripe cancels it
 
 
@@ -202,9 +201,6 @@ def _card_to_hold(locked: Reservation) -> Card | None:
     return Card(paid.provider, paid.provider_id, paid.customer_id, paid.payment_method_id) if paid is not None else None
 
 
-FLAG = "Security deposit not held"
-
-
 def _refused(locked: Reservation, as_of: date, amount: Decimal, reason: str, *, recorded: bool = False) -> str:
     """Under the lock: the card refused the hold (its row is written unless `recorded`): the stay
     stands. Staff are flagged, the guest is emailed a link to authorise it on a checkout page (once
@@ -334,9 +330,7 @@ def record_authorisation(
             SecurityDeposit.objects.filter(pk=same_day.pk).update(**fields)
         else:
             SecurityDeposit.objects.create(reservation=locked, placed_on=today, **fields)
-        if locked.needs_attention.startswith(FLAG):
-            locked.needs_attention = ""
-            locked.save(update_fields=["needs_attention", "updated_at"])
+        resolve_flags(locked, "flag_deposit_not_held", by=ACTOR)
         record_event(
             locked,
             action="security_deposit",
@@ -571,9 +565,8 @@ def _flag_after_failures(locked: Reservation, deposit: SecurityDeposit, failure:
 
 
 def _clear_unsettled_flag(locked: Reservation, deposit: SecurityDeposit) -> None:
-    if deposit.provider_id and locked.needs_attention.startswith(UNSETTLED_FLAG % deposit.provider_id):
-        locked.needs_attention = ""
-        locked.save(update_fields=["needs_attention", "updated_at"])
+    if deposit.provider_id:
+        resolve_flags(locked, "flag_deposit_unsettled", "flag_deposit_taken_after_cancel", by=ACTOR, params={"hold": deposit.provider_id})
 
 
 def _leave_hold_to_staff(deposit_id: int) -> str:

@@ -1,16 +1,17 @@
 """The reservations screen: the list (filters, search by name or date, CSV export) and each
-reservation's page. Staff edit only the guest's details and the attention note, saved through
-services.reservations.edit_by_staff; cancel, refund and the calendar are their own screens
+reservation's page. Staff edit only the guest's details, saved through
+services.reservations.edit_by_staff, and resolve the stay's open flags (audit.resolve_flag); cancel, refund and the calendar are their own screens
 (cancel.py, refund.py, calendar.py)."""
 
 import csv
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import quote, unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils import timezone
@@ -31,9 +32,10 @@ from booking.payments.models import ProviderRefund
 from booking.payments.services import refunds
 from booking.reservations import event_messages
 from booking.reservations.admin.calendar import calendar_view
-from booking.reservations.attention import FLAG_LINES, attention_note, flag_lines
-from booking.reservations.models import Reservation, ReservationEvent
+from booking.reservations.attention import attention_note, flag_text, open_flags_prefetch
+from booking.reservations.models import AttentionFlag, Reservation, ReservationEvent
 from booking.reservations.rate_calendar import source_label
+from booking.reservations.services import audit
 from booking.reservations.services import reservations as reservation_services
 from config.admin import GuardedModelAdmin
 
@@ -183,6 +185,65 @@ def parse_search_date(term: str) -> date | None:
     return None
 
 
+class ResolveFlagForm(forms.ModelForm):
+    resolve = forms.BooleanField(required=False, label=gettext_lazy("resolved"))
+
+    class Meta:
+        model = AttentionFlag
+        fields: list[str] = []
+
+
+class AttentionFlagInline(admin.TabularInline):
+    """The stay's open flags, each in the reader's language; staff tick "resolved" once they acted
+    (saved by ReservationAdmin.save_related through audit.resolve_flag, with who did it)."""
+
+    model = AttentionFlag
+    form = ResolveFlagForm
+    extra = 0
+    can_delete = False
+    verbose_name = gettext_lazy("needs attention")
+    verbose_name_plural = gettext_lazy("needs attention")
+    fields = ["raised", "why", "resolve"]
+    readonly_fields = ["raised", "why"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(resolved_at__isnull=True)
+
+    @admin.display(description=gettext_lazy("when"))
+    def raised(self, obj):
+        return local_time(obj.raised_at)
+
+    @admin.display(description=gettext_lazy("why it needs attention"))
+    def why(self, obj):
+        return flag_text(obj)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    # Whoever may change the reservation may resolve its flags (no permission of the flag's own).
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm("reservations.view_reservation") or request.user.has_perm("reservations.change_reservation")
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.has_perm("reservations.change_reservation")
+
+
+class NeedsAttentionFilter(admin.SimpleListFilter):
+    title = gettext_lazy("needs attention")
+    parameter_name = "attention"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Yes")), ("no", _("No"))]
+
+    def queryset(self, request, queryset):
+        flagged = Q(pk__in=AttentionFlag.objects.filter(resolved_at__isnull=True).values("reservation_id"))
+        if self.value() == "yes":
+            return queryset.filter(flagged)
+        if self.value() == "no":
+            return queryset.exclude(flagged)
+        return queryset
+
+
 class StayDatesFilter(admin.SimpleListFilter):
     title = gettext_lazy("stay dates")
     parameter_name = "stay"
@@ -207,11 +268,11 @@ class ReservationAdmin(GuardedModelAdmin):
     # links to the reservation; the full id, the creation time and the agent are on its page.
     list_display = ["guest_or_id", "state", "stay", "guests", "total_with_currency", "payment_state", "source_and_code"]
     list_display_links = ["guest_or_id"]
-    list_filter = ["status", StayDatesFilter, "source", "agent_name", ("needs_attention", admin.EmptyFieldListFilter)]
+    list_filter = ["status", StayDatesFilter, "source", "agent_name", NeedsAttentionFilter]
     search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id", "channel_code"]
     search_help_text = gettext_lazy("Name, email, phone, reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day.")
     date_hierarchy = "check_in"
-    inlines = [ReservationEventInline, ProviderRefundInline, OutboundEmailInline]
+    inlines = [AttentionFlagInline, ReservationEventInline, ProviderRefundInline, OutboundEmailInline]
     actions = ["cancel_selected", "refund_selected", "export_csv"]
 
     class Media:
@@ -272,7 +333,6 @@ class ReservationAdmin(GuardedModelAdmin):
                     "refund_still_pending",
                     "payment_intent_id",
                     "attention_shown",
-                    "needs_attention",
                 ]
             },
         ),
@@ -301,10 +361,9 @@ class ReservationAdmin(GuardedModelAdmin):
 
     @admin.display(description=gettext_lazy("status"), ordering="status")
     def state(self, obj):
-        if obj.needs_attention:
-            return format_html(
-                '{} <strong class="needs-attention" title="{}">· {}</strong>', obj.get_status_display(), attention_note(obj), _("needs attention")
-            )
+        note = attention_note(obj)
+        if note:
+            return format_html('{} <strong class="needs-attention" title="{}">· {}</strong>', obj.get_status_display(), note, _("needs attention"))
         return obj.get_status_display()
 
     @admin.display(description=gettext_lazy("stay"), ordering="check_in")
@@ -368,15 +427,15 @@ class ReservationAdmin(GuardedModelAdmin):
 
     @admin.display(description=gettext_lazy("why it needs attention"))
     def attention_shown(self, obj):
-        # The flag in the reader's language; the field below keeps the English note staff may clear.
+        # The open flags in the reader's language; staff resolve them in "needs attention" below.
         return attention_note(obj) or "–"
 
     def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related(Prefetch("events", queryset=flag_lines(), to_attr=FLAG_LINES))
+        return super().get_queryset(request).prefetch_related(open_flags_prefetch())
 
     @admin.display(description=gettext_lazy("needs attention"), boolean=True)
     def attention(self, obj):
-        return bool(obj.needs_attention)
+        return bool(attention_note(obj))
 
     @admin.display(description=gettext_lazy("Price breakdown"))
     def breakdown_table(self, obj):
@@ -391,6 +450,7 @@ class ReservationAdmin(GuardedModelAdmin):
             (_("Accommodation"), "", amount(b.get("accommodation"))),
             (b.get("discount_label") or _("Discount"), "", amount(b.get("discount_amount"))),
             (b.get("cleaning_fee_label") or _("Cleaning"), "", amount(b.get("cleaning_fee"))),
+            *((f"{line['label']} × {line['quantity']}", "", amount(line["amount"])) for line in b.get("extras") or []),
             (_("City tax"), b.get("city_tax_note", ""), amount(b.get("city_tax"))),
             (_("Total"), "", amount(b.get("total"))),
         ]
@@ -423,8 +483,13 @@ class ReservationAdmin(GuardedModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         # The inlines (history, emails) are read-only: nothing is written, only what the admin's
-        # change message reads (new, changed and deleted objects: none) is filled in.
+        # change message reads (new, changed and deleted objects: none) is filled in. A flag ticked
+        # "resolved" is resolved through the service, with who did it.
         for formset in formsets:
+            if formset.model is AttentionFlag:
+                for flag_form in formset.forms:
+                    if flag_form.cleaned_data.get("resolve") and flag_form.instance.pk:
+                        audit.resolve_flag(flag_form.instance.pk, by=f"staff {request.user.get_username()}")
             formset.save(commit=False)
 
     # --- Acting: cancel and refund, each behind its permission and a confirmation page ----------

@@ -17,11 +17,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from booking.callers import Caller
 from booking.catalog import accepted_terms, pricing
-from booking.catalog.breakdown import breakdown_json
+from booking.catalog.breakdown import stored_breakdown
 from booking.catalog.host_price import HostPriceRefused, at_host_price
 from booking.catalog.models import Property
 from booking.catalog.payment_schedule import payment_schedule, schedule_json, terms_of
@@ -135,8 +135,7 @@ def hold_stay(
             quote = pricing.quote(stay, guests, rules, children_ages or (), today=today(), taken_nights=taken, promo=promo, extras=chosen)
             if host_price is not None:
                 quote = _at_host_price(quote, host_price)
-            with translation.override(language):  # discount and extra labels in the booking's language (its emails, its manage page)
-                breakdown = breakdown_json(quote)
+            breakdown = stored_breakdown(quote)  # data: its labels are rendered when read, in the reader's language
             reservation = Reservation.objects.create(
                 property_id=prop_id,
                 status=Reservation.Status.HELD,
