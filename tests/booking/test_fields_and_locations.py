@@ -59,9 +59,7 @@ class TestServicesNameTheField:
         block = refused(lambda: blocks.block_dates(start=day, end=day, reason="x", actor="test"))
         rate = refused(lambda: rates.set_night_rates(day, day, nightly_rate=100, actor="test"))
         owner = refused(
-            lambda: book_for_guest(
-                check_in=day, check_out=day + timedelta(days=3), party=Party(adults=2), guest=GuestDetails(), language="en", staff="anna"
-            )
+            lambda: book_for_guest(check_in=day, check_out=day + timedelta(days=3), party=Party(adults=2), guest=GuestDetails(), language="en", staff="anna")
         )
         key = refused(lambda: run_idempotent(scope="reservations", key="x" * 300, payload={}, produce=lambda: (201, {})))
         assert (block.problems[0].field, rate.problems[0].field, owner.problems[0].field) == (("end",), ("end",), ("guest", "email"))
