@@ -21,7 +21,7 @@ from booking.api.payment_presenters import checkout_json
 from booking.api.schemas import payments as payment_schemas
 from booking.api.schemas import responses
 from booking.callers import Caller
-from booking.errors import BookingError, InvalidInput, ServiceUnavailable
+from booking.errors import BookingError, InvalidInput, ServiceUnavailable, fields_at
 from booking.payments.services import checkouts as payments
 from booking.payments.services import guest_bookings
 from booking.reservations.services import stays
@@ -56,7 +56,7 @@ class Operation:
         """The REST rules, with the REST `loc` prefix, so the messages are the REST messages."""
         if self.arguments is None:
             if isinstance(arguments, Mapping) and arguments:
-                raise InvalidInput(
+                raise InvalidInput.located(
                     [
                         {"loc": [self.location, name], "msg": f"Unknown field {name!r}; this operation takes no arguments.", "type": "extra_forbidden"}
                         for name in arguments
@@ -73,10 +73,12 @@ def run_operation(name: str, arguments, caller: Caller) -> dict:
         names = ", ".join(OPERATIONS)
         raise InvalidInput.single(["body", "skill"], f"Unknown operation {name!r}; one of: {names}.", "enum")
     try:
-        if operation.idempotency_scope:
-            body = _run_with_key(operation, arguments, caller)
-        else:
-            body = operation.run(operation.validate(arguments), caller)
+        # The services name the fields; they are the arguments of the REST twin's query or body.
+        with fields_at(operation.location):
+            if operation.idempotency_scope:
+                body = _run_with_key(operation, arguments, caller)
+            else:
+                body = operation.run(operation.validate(arguments), caller)
     except (OperationalError, InterfaceError) as error:
         logger.error("database unavailable during %s: %s", name, error.__class__.__name__)
         raise ServiceUnavailable("The database is unavailable; try again shortly.") from error
@@ -105,9 +107,8 @@ def _run_with_key(operation: Operation, arguments, caller: Caller) -> dict:
     def produce() -> tuple[int, dict]:
         return 201, operation.run(operation.validate(arguments), caller)
 
-    _, body = run_idempotent(
-        scope=operation.idempotency_scope, key=key, payload=arguments, produce=produce, key_location=(operation.location, "idempotency_key")
-    )
+    # A bad key is named idempotency_key: the argument's own name, at the operation's location.
+    _, body = run_idempotent(scope=operation.idempotency_scope, key=key, payload=arguments, produce=produce)
     return body
 
 

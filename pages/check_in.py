@@ -23,7 +23,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_safe
 
-from booking.errors import BookingError, InvalidInput
+from booking.errors import BookingError, InvalidInput, fields_at
 from booking.italy import checkin
 from booking.italy.countries import country_choices, country_code_named
 from booking.italy.models import Guest
@@ -57,7 +57,8 @@ def put_json(request, reservation: Reservation) -> JsonResponse:
     except ValueError:
         return JsonResponse(InvalidInput.single(["body"], "The body is not valid JSON.", "json_invalid").as_body(), status=422)
     try:
-        stored = checkin.save_check_in(reservation, body)
+        with fields_at("body"):  # the service names the check-in's fields; they came in the body
+            stored = checkin.save_check_in(reservation, body)
     except BookingError as error:
         return JsonResponse(error.as_body(), status=error.status)
     return JsonResponse(checkin.present(reservation, checkin.check_in_for(stored.reservation)))
@@ -75,7 +76,7 @@ def form(request, reservation: Reservation):
     try:
         checkin.save_check_in(reservation, payload)
     except InvalidInput as error:
-        errors = {tuple(e["loc"][1:]): e["msg"] for e in error.errors}
+        errors = {problem.field: problem.msg for problem in error.problems}
         context["document_kept"] = key = _keep_number(reservation, payload, errors, stored=_stored_number(existing))
         kept = payload["guests"][0]["document"]["number"] if key else _stored_number(existing)
         context.update(guests=guest_rows(reservation, existing, payload, errors, kept=kept), errors=errors, party=payload.get("party"))

@@ -23,7 +23,7 @@ from booking.callers import client_ip
 from booking.catalog import accepted_terms, pricing
 from booking.catalog import payment_schedule as schedules
 from booking.catalog.breakdown_words import read_breakdown
-from booking.errors import BookingError, InvalidInput, NotFound, RateLimited
+from booking.errors import BookingError, InvalidInput, NotFound, Problem, RateLimited
 from booking.italy.arrival import manage_page_context
 from booking.payments.selectors import refund_if_cancelled
 from booking.payments.services import security_deposits
@@ -138,13 +138,27 @@ def review(request, reservation: Reservation):
                 reservation=reservation, rating=request.POST.get("rating"), text=request.POST.get("text"), language=translation.get_language()
             )
         except InvalidInput as error:
-            context.update(errors={item["loc"][-1]: item["msg"] for item in error.errors}, rating=request.POST.get("rating"), text=request.POST.get("text", ""))
+            errors = {problem.field[-1]: review_problem(problem) for problem in error.problems}
+            context.update(errors=errors, rating=request.POST.get("rating"), text=request.POST.get("text", ""))
             return with_a_form(render(request, "pages/manage_review.html", context, status=422))
+        except reviews.ReviewNotOpen:
+            context["error"] = _("A review can be written after the stay, once.")
+            return with_a_form(render(request, "pages/manage_review.html", context, status=409))
         except BookingError as error:
             context["error"] = error.detail
             return with_a_form(render(request, "pages/manage_review.html", context, status=409))
         return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?reviewed=1", status=303)
     return with_a_form(render(request, "pages/manage_review.html", context))
+
+
+def review_problem(problem: Problem) -> str:
+    """What the review form says of a field the service refused, in the guest's language."""
+    said = {
+        "rating": _("Choose from 1 to 5 stars."),
+        "missing": _("Write a few words about your stay."),
+        "string_too_long": _("At most %(count)s characters, please.") % {"count": reviews.MAX_TEXT},
+    }
+    return said.get(problem.type, problem.msg)
 
 
 @require_safe

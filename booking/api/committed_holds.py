@@ -13,6 +13,7 @@ from booking.api.payment_presenters import checkout_json
 from booking.api.presenters import reservation_json
 from booking.callers import Caller
 from booking.errors import BookingError
+from booking.formatting import language_of_site_url
 from booking.payments.services import checkouts as payments
 from booking.reservations.models import Reservation
 from booking.reservations.services.holds import GuestDetails
@@ -41,8 +42,11 @@ def hold_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
 
 
 def checkout_link_arguments(data: Mapping[str, Any], caller: Caller) -> dict[str, Any]:
-    """create_checkout_link()'s arguments from a validated validation.CheckoutLinkCreate."""
-    return {**_stay_arguments(data, caller), "success_url": data.get("success_url"), "cancel_url": data.get("cancel_url")}
+    """create_checkout_link()'s arguments from a validated validation.CheckoutLinkCreate. Booked
+    from /it/book, the widget returns the guest to /it/thank-you: the stay's emails are then in
+    Italian. Any other return address (an agent's) leaves them in English."""
+    success_url = data.get("success_url")
+    return {**_stay_arguments(data, caller), "success_url": success_url, "cancel_url": data.get("cancel_url"), "language": language_of_site_url(success_url)}
 
 
 @recover_with("reservations")

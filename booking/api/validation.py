@@ -512,13 +512,13 @@ def validate(schema: type[serializers.Serializer], data, location: str, *, forbi
         # The same serializer's fields: building a schema's fields costs more than validating.
         extra = unknown_fields(serializer, data, [location])
         if extra:
-            raise InvalidInput(extra)
+            raise InvalidInput.located(extra)
     try:
         valid = serializer.is_valid()
     except InvalidStay as error:
         raise InvalidInput.single([location, *error.loc], error.msg, error.type) from None
     if not valid:
-        raise InvalidInput(flatten_errors(serializer.errors, [location]) + _stay_errors_beside(schema, data, location, serializer.errors))
+        raise InvalidInput.located(flatten_errors(serializer.errors, [location]) + _stay_errors_beside(schema, data, location, serializer.errors))
     return dict(serializer.validated_data)
 
 

@@ -12,7 +12,7 @@ from datetime import date
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from booking.errors import BookingError, InvalidInput
+from booking.errors import BookingError, InvalidInput, Problem
 from booking.italy.models import CheckIn, Guest, PoliceRegistration
 from booking.italy.records import ascii_text, not_carried
 from booking.italy.tables import ITALY, Tables, tables
@@ -43,11 +43,13 @@ def check_in_open(reservation: Reservation, today: date | None = None) -> bool:
 
 
 class Problems:
+    """The bad fields found so far, each named by its path in the check-in (("guests", 0, "sex"))."""
+
     def __init__(self):
-        self.items: list[dict] = []
+        self.items: list[Problem] = []
 
     def add(self, loc: list, msg: str, type_: str) -> None:
-        self.items.append({"loc": ["body", *loc], "msg": msg, "type": type_})
+        self.items.append(Problem(tuple(loc), msg, type_))
 
 
 def _text(problems: Problems, data: dict, loc: list, name: str, max_length: int, required: bool = True) -> str:
@@ -207,7 +209,7 @@ def validate_party(reservation: Reservation, body, *, today: date | None = None)
     today = today or timezone.localdate()
     problems, codes = Problems(), tables()
     if not isinstance(body, dict):
-        raise InvalidInput.single(["body"], _("Give a JSON object."), "dict_type")
+        raise InvalidInput.field((), _("Give a JSON object."), "dict_type")
     _extra(problems, body, [], ("party", "guests"))
     party = body.get("party", CheckIn.Party.FAMILY) or CheckIn.Party.FAMILY
     if party not in CheckIn.Party.values:

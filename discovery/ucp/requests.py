@@ -2,7 +2,7 @@
 
 Two kinds of bad input, as the protocol separates them:
 - a request that is not a UCP booking (not an object, a field UCP does not define, a wrong type):
-  InvalidInput, the 422 every REST hold gives (strict input, `loc` naming the field);
+  InvalidInput, the 422 every REST hold gives (strict input, naming the field);
 - a well-formed booking this property cannot hold (dates in the past or inverted, too many guests,
   another property, accommodation type or rate plan): UCP `recoverable` error messages whose
   `path` points into the request, so the platform can correct it and try again.
@@ -78,22 +78,22 @@ def parse(body: Any) -> dict:
     # Free-form parts (booker, guests, context, ...) are text too: a NUL or a lone surrogate anywhere
     # is a 422 here, never a failure where the text is stored or passed on.
     if errors := validation.unstorable_text(body, [LOCATION]):
-        raise InvalidInput(errors)
+        raise InvalidInput.located(errors)
     data = validation.validate(BookingRequest, body, LOCATION)
-    errors = []
+    problems = []
     for index, stay in enumerate(data["stays"]):
         try:
             data["stays"][index] = validation.validate(_Stay, stay, LOCATION)
         except InvalidInput as error:
-            errors += [{**item, "loc": [LOCATION, "stays", index, *item["loc"][1:]]} for item in error.errors]
-    if errors:
-        raise InvalidInput(errors)
+            problems += error.within("stays", index).problems
+    if problems:
+        raise InvalidInput(problems, location=(LOCATION,))
     return data
 
 
 def parse_complete(body: Any) -> dict:
     if errors := validation.unstorable_text(body, [LOCATION]):
-        raise InvalidInput(errors)
+        raise InvalidInput.located(errors)
     return validation.validate(CompleteRequest, {} if body is None else body, LOCATION)
 
 
@@ -134,12 +134,12 @@ def hold_input(data: dict) -> tuple[dict, list[dict]]:
     try:
         valid = validation.validate(validation.ReservationCreate, rest, LOCATION)
     except InvalidInput as error:
-        for item in error.errors:
-            field = item["loc"][1] if len(item["loc"]) > 1 else ""
-            if field == "guests" and item["type"] == "less_than_equal":
+        for problem in error.problems:
+            field = problem.field[0] if problem.field else ""
+            if field == "guests" and problem.type == "less_than_equal":
                 problems.append(recoverable("occupancy_exceeded_capacity", f"The property sleeps at most {prop.max_guests} guests.", PATHS["guests"]))
                 continue
-            problems.append(recoverable("invalid_" + str(field or "booking"), item["msg"], PATHS.get(str(field), "$.stays[0]")))
+            problems.append(recoverable("invalid_" + str(field or "booking"), problem.msg, PATHS.get(str(field), "$.stays[0]")))
         valid = {}
     return ({}, problems) if problems else (valid, [])
 

@@ -15,12 +15,12 @@ from typing import Any
 from django.utils import translation
 
 from booking.callers import Caller
-from booking.errors import BookingError, DatesUnavailable, IdempotencyKeyReused, InvalidInput, NotFound, NotReleasable, ReservationNotPayable
+from booking.errors import BookingError, DatesUnavailable, IdempotencyKeyReused, InvalidInput, NotFound, NotReleasable, Problem, ReservationNotPayable
 from booking.payments.services import checkouts as payments
 from booking.payments.services.rehold import change_held_stay, keep_agent_party
 from booking.reservations.models import Reservation
 from booking.reservations.services.holds import hold_stay
-from booking.reservations.services.idempotency import recover_with, run_idempotent
+from booking.reservations.services.idempotency import InvalidRetryKey, recover_with, run_idempotent
 from booking.reservations.services.reservations import get_reservation
 from discovery.ucp import requests
 from discovery.ucp.present import booking_json, error_json
@@ -58,7 +58,7 @@ def create(body: Any, caller: Caller, *, idempotency_key: Key = None, agent_name
         return 201, present(reservation)
 
     try:
-        return run_idempotent(scope=SCOPE, key=idempotency_key, payload=body, produce=produce, key_location=key_location)
+        return _run_idempotent(key_location, scope=SCOPE, key=idempotency_key, payload=body, produce=produce)
     except DatesUnavailable as error:  # no hold was made: nothing to act on
         return 200, error_json([inventory_exhausted(error, "unrecoverable")])
 
@@ -100,7 +100,7 @@ def update(session_id: str, body: Any, caller: Caller, *, idempotency_key: Key =
             return 200, present(get_reservation(session_id), [final(error.detail)])
         return 200, present(keep_agent_party(changed.pk, requests.party(data)))
 
-    return run_idempotent(scope=SCOPES["update"], key=idempotency_key, payload={"id": session_id, "body": body}, produce=produce, key_location=key_location)
+    return _run_idempotent(key_location, scope=SCOPES["update"], key=idempotency_key, payload={"id": session_id, "body": body}, produce=produce)
 
 
 def complete(session_id: str, body: Any, *, idempotency_key: Key = None, key_location: tuple[str, ...] = HEADER) -> Answer:
@@ -109,12 +109,12 @@ def complete(session_id: str, body: Any, *, idempotency_key: Key = None, key_loc
     payment event confirms the stay; then it reads `completed`."""
     requests.parse_complete(body)
     reservation = get_reservation(session_id)
-    return run_idempotent(
+    return _run_idempotent(
+        key_location,
         scope=SCOPES["complete"],
         key=idempotency_key,
         payload={"id": session_id, "body": body},
         produce=lambda: (200, present(reservation)),
-        key_location=key_location,
     )
 
 
@@ -134,9 +134,15 @@ def cancel(session_id: str, caller: Caller, body: Any = None, *, idempotency_key
             return 200, present(reservation, [final(message)])
         return 200, present(reservation)
 
-    return run_idempotent(
-        scope=SCOPES["cancel"], key=idempotency_key, payload={"id": session_id, "body": body or {}}, produce=produce, key_location=key_location
-    )
+    return _run_idempotent(key_location, scope=SCOPES["cancel"], key=idempotency_key, payload={"id": session_id, "body": body or {}}, produce=produce)
+
+
+def _run_idempotent(key_location: tuple[str, ...], **arguments: Any) -> Answer:
+    """run_idempotent, a bad key said where this binding took it from (`key_location`)."""
+    try:
+        return run_idempotent(**arguments)
+    except InvalidRetryKey as error:
+        raise error.renamed(key_location) from None
 
 
 def error_answer(error: BookingError) -> Answer:
@@ -144,7 +150,7 @@ def error_answer(error: BookingError) -> Answer:
     stays the JSON API's (404, 409, 422, ...); each invalid field is a message whose `path` points
     into the request."""
     if isinstance(error, InvalidInput):
-        messages = [message(item["type"], item["msg"], "recoverable", path=json_path(item["loc"])) for item in error.errors]
+        messages = [message(problem.type, problem.msg, "recoverable", path=_path(error, problem)) for problem in error.problems]
     elif isinstance(error, IdempotencyKeyReused):
         messages = [message("idempotency_conflict", error.detail, "recoverable")]
     elif isinstance(error, NotFound):
@@ -156,6 +162,19 @@ def error_answer(error: BookingError) -> Answer:
 
 def message(code: str, content: str, severity: str, *, path: str | None = None) -> dict:
     return {"type": "error", "code": code, "content": content, **({"path": path} if path else {}), "severity": severity}
+
+
+def _path(error: InvalidInput, problem: Problem) -> str | None:
+    """A field this binding located (its body, a header) → JSONPath of that place. A field the
+    services name (of the stay this request asked for: ("promo_code",), ("extras", 0, "code"))
+    → where the request has it (requests.PATHS), then the rest of the field."""
+    if error.location is not None:
+        return json_path([*error.location, *problem.field])
+    field = problem.field
+    if not field:
+        return "$"
+    start = requests.PATHS.get(str(field[0])) or json_path(["body", field[0]]) or "$"
+    return start + (json_path(["body", *field[1:]]) or "$")[1:]
 
 
 def json_path(loc: list) -> str | None:

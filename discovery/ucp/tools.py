@@ -125,7 +125,7 @@ def run(name: str, arguments: Any, caller: Caller) -> dict:
     if key is not None and not (isinstance(key, str) and 0 < len(key) <= 255):
         errors.append({"loc": ["body", "meta", "idempotency-key"], "msg": "Must be a string of 1 to 255 characters.", "type": "string_type"})
     if errors:
-        raise InvalidInput(errors)
+        raise InvalidInput.located(errors)
     booking, sid = arguments.get("booking"), str(session_id or "")
     if name == "create_booking_session":
         agent = meta.get("ucp-agent", {}).get("profile") if isinstance(meta.get("ucp-agent"), dict) else None

@@ -64,7 +64,7 @@ def test_the_form_opens_after_the_stay_and_stores_one_review_for_approval(client
         done = client.post(path, {"rating": "5", "text": "Terrazza splendida, host gentilissima."})
         assert done.status_code == 303 and done["Location"].endswith("?reviewed=1")
         again = client.post(path, {"rating": "1", "text": "twice"})
-        assert again.status_code == 409
+        assert again.status_code == 409 and "Una recensione si può scrivere dopo il soggiorno, una sola volta." in again.content.decode()
     review = Review.objects.get(reservation=stay)
     assert (review.rating, review.published, review.verified_stay, review.language, review.author) == (5, False, True, "it", "Lucia V.")
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from booking.admin_display import with_currency
 from booking.catalog.selectors import get_property
 from booking.catalog.services import rates as rate_services
-from booking.errors import BookingError
+from booking.errors import BookingError, InvalidInput
 from booking.reservations.rate_calendar import rate_month
 from booking.reservations.services import blocks as block_services
 
@@ -40,6 +40,9 @@ def rate_calendar_view(model_admin, request):
         if form.is_valid():
             try:
                 message = form.apply(actor=f"staff {user.get_username()}")
+            except InvalidInput as error:  # the services name their fields; these are the form's
+                for problem in error.problems:
+                    form.add_error(RateCalendarForm.FIELDS.get(problem.field), problem.msg)
             except BookingError as error:
                 form.add_error(None, error.detail)
             else:
@@ -94,6 +97,9 @@ class RateCalendarForm(forms.Form):
     nightly_rate = forms.DecimalField(label=gettext_lazy("Price a night"), max_digits=10, decimal_places=2, min_value=Decimal("0"), required=False)
     min_nights = forms.IntegerField(label=gettext_lazy("Minimum stay (nights)"), min_value=1, max_value=365, required=False)
     reason = forms.CharField(label=gettext_lazy("Reason for the block"), max_length=200, required=False)
+
+    # The services' fields (rates.set_night_rates, blocks.block_dates) → this form's.
+    FIELDS = {("end",): "last_night", ("nightly_rate",): "nightly_rate", ("min_nights",): "min_nights"}
 
     def clean(self):
         cleaned = super().clean()

@@ -43,17 +43,17 @@ def set_night_rates(
     """Set the price and/or the minimum stay of the nights [start, end); with clear=True, hand those
     nights back to the seasons and base rates. A field left None is kept as it was."""
     if end <= start:
-        raise InvalidInput.single(["body", "end"], "The last night must not be before the first night.", "date_order")
+        raise InvalidInput.field("end", "The last night must not be before the first night.", "date_order")
     if (end - start).days > LONGEST_RANGE_NIGHTS:
-        raise InvalidInput.single(["body", "end"], f"Set at most {LONGEST_RANGE_NIGHTS} nights at once.", "range_too_long")
+        raise InvalidInput.field("end", f"Set at most {LONGEST_RANGE_NIGHTS} nights at once.", "range_too_long")
     if not clear and nightly_rate is None and min_nights is None:
-        raise InvalidInput.single(["body"], "Give a nightly price, a minimum stay, or both.", "missing")
+        raise InvalidInput.field((), "Give a nightly price, a minimum stay, or both.", "missing")
     if nightly_rate is not None:
         nightly_rate = money(nightly_rate)
         if not Decimal("0") <= nightly_rate <= HIGHEST_RATE:
-            raise InvalidInput.single(["body", "nightly_rate"], "The nightly price must be between 0 and 99,999,999.99.", "out_of_range")
+            raise InvalidInput.field("nightly_rate", "The nightly price must be between 0 and 99,999,999.99.", "out_of_range")
     if min_nights is not None and not 1 <= min_nights <= 365:
-        raise InvalidInput.single(["body", "min_nights"], "The minimum stay must be between 1 and 365 nights.", "out_of_range")
+        raise InvalidInput.field("min_nights", "The minimum stay must be between 1 and 365 nights.", "out_of_range")
 
     prop = get_property()
     nights = [start + timedelta(days=i) for i in range((end - start).days)]

@@ -23,7 +23,7 @@ from booking.admin_display import local_time, with_currency
 from booking.api.validation import ReservationCreate, validate
 from booking.catalog.children_ages import ChildrenAgesInvalid, parse_children_ages
 from booking.catalog.pricing import Unavailable
-from booking.errors import BookingError, DatesUnavailable, InvalidInput, RateLimited, ServiceUnavailable
+from booking.errors import BookingError, DatesUnavailable, InvalidInput, Problem, RateLimited, ServiceUnavailable
 from booking.payments.services.owner_bookings import (
     HOLD_HOURS_DEFAULT,
     HOLD_HOURS_MAX,
@@ -105,7 +105,7 @@ class OwnerBookingForm(forms.Form):
         return cleaned
 
 
-# The fields of the service's errors (loc body.<field>) on the form.
+# The fields the service's errors name (their last part) on the form.
 FORM_FIELD = {"check_in": "check_in", "check_out": "check_out", "children_ages": "children_ages", "email": "email", "phone": "phone"}
 
 
@@ -124,26 +124,28 @@ def unavailable_message(error: DatesUnavailable) -> str:
     return message % {"until": local_time(error.held_until)} if "%(until)s" in message else message
 
 
-def special_price_message(item: dict) -> str:
-    ctx = item.get("ctx", {})
+def special_price_message(problem: Problem) -> str:
+    ctx = problem.ctx or {}
     limit = with_currency(Decimal(ctx.get("limit", "0")), ctx.get("currency", "EUR"))
     return {
         "special_price_above_list_price": _("A special price can only lower the price: this stay's list price is %(amount)s."),
         "special_price_below_fees": _("The special price must at least cover the cleaning fee and extras (%(amount)s)."),
-    }.get(item["type"], _("The special price must be more than zero.")) % {"amount": limit}
+    }.get(problem.type, _("The special price must be more than zero.")) % {"amount": limit}
 
 
 def add_service_errors(form: OwnerBookingForm, error: InvalidInput) -> None:
-    for item in error.errors:
-        field = str(item["loc"][-1]) if item.get("loc") else ""
+    """The services' and the API validation's errors on the form: each names a field (its last
+    part is enough here: guest.email is the form's email)."""
+    for problem in error.problems:
+        field = str(problem.field[-1]) if problem.field else ""
         if field == "special_price":
-            form.add_error("special_price", special_price_message(item))
+            form.add_error("special_price", special_price_message(problem))
         elif field == "guests":  # the API's 1..7 guests: the same words as the property's own limit
             form.add_error("adults", _("The party is larger than the property sleeps. Nothing was held."))
         elif field in FORM_FIELD:
-            form.add_error(FORM_FIELD[field], item["msg"])
+            form.add_error(FORM_FIELD[field], problem.msg)
         else:
-            form.add_error(None, item["msg"])
+            form.add_error(None, problem.msg)
 
 
 def owner_booking_view(model_admin, request):

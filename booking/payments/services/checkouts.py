@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from booking.callers import Caller
 from booking.errors import BookingError, NotReleasable, PaymentProviderError, ReservationNotPayable
-from booking.formatting import language_of_site_url, site_languages, site_path
+from booking.formatting import site_languages, site_path
 from booking.payments import return_hosts
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import record_checkout, to_cents
@@ -61,9 +61,11 @@ def create_checkout_link(
     children_ages: list[int] | None = None,
     promo_code: str | None = None,
     extras: list[dict[str, Any]] | None = None,
+    language: str = "en",
 ) -> Reservation:
     """The one-step flow: hold the nights, then open a checkout for them. No guest details needed:
-    the provider collects them and the payment event backfills them. If the provider fails, the
+    the provider collects them and the payment event backfills them. `language` is the one the
+    guest booked in (their emails are written in it), as the interface knows it. If the provider fails, the
     hold is released and PaymentProviderError propagates: nothing is left behind."""
     caller = caller or Caller(Reservation.Source.API)
     actor = caller.actor(agent_name)
@@ -78,9 +80,7 @@ def create_checkout_link(
         children_ages=children_ages,
         promo_code=promo_code,
         extras=extras,
-        # Booked from /it/book, the widget returns the guest to /it/thank-you: the stay's emails
-        # are then in Italian. Any other return address (an agent's) leaves them in English.
-        language=language_of_site_url(success_url),
+        language=language,
     )
     try:
         return open_checkout(reservation.pk, success_url=success_url, cancel_url=cancel_url, actor=actor)

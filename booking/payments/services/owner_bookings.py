@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from booking.callers import Caller
 from booking.catalog.breakdown_words import email_money, read_breakdown
 from booking.catalog.payment_schedule import DEFERRED, due_now
-from booking.errors import BookingError, InvalidInput
+from booking.errors import BookingError, InvalidInput, Problem
 from booking.formatting import format_date, site_languages
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import deliver_soon, email_address, header_safe
@@ -90,20 +90,21 @@ def book_for_guest(
 ) -> Reservation:
     """Hold the stay for `hold_hours` and email the guest the payment link; return the hold.
 
-    InvalidInput (loc `body.<field>`) for bad input, DatesUnavailable when the rules or the
+    InvalidInput naming the fields (hold_hours, language, guest.email, adults, special_price, and
+    those of hold_stay) for bad input, DatesUnavailable when the rules or the
     calendar refuse the stay: in either case nothing is written. `staff` is the user's name, kept
     as who made the hold in its history."""
     problems = []
     if not HOLD_HOURS_MIN <= hold_hours <= HOLD_HOURS_MAX:
-        problems.append(_problem("hold_hours", f"Between {HOLD_HOURS_MIN} and {HOLD_HOURS_MAX} hours.", "hold_hours_range"))
+        problems.append(Problem(("hold_hours",), f"Between {HOLD_HOURS_MIN} and {HOLD_HOURS_MAX} hours.", "hold_hours_range"))
     if language not in site_languages():
-        problems.append(_problem("language", f"One of {', '.join(site_languages())}.", "enum"))
+        problems.append(Problem(("language",), f"One of {', '.join(site_languages())}.", "enum"))
     if not guest.email:
-        problems.append(_problem("guest.email", "The guest's email is needed: the payment link is emailed.", "missing"))
+        problems.append(Problem(("guest", "email"), "The guest's email is needed: the payment link is emailed.", "missing"))
     if party.adults < 1:
-        problems.append(_problem("adults", "At least one adult.", "greater_than_equal"))
+        problems.append(Problem(("adults",), "At least one adult.", "greater_than_equal"))
     if special_price is not None and special_price <= 0:
-        problems.append(_problem("special_price", "The special price must be more than zero.", "special_price_not_positive"))
+        problems.append(Problem(("special_price",), "The special price must be more than zero.", "special_price_not_positive"))
     if problems:
         raise InvalidInput(problems)
     caller = Caller(Reservation.Source.OWNER, actor_prefix=f"staff {staff}")
@@ -174,17 +175,13 @@ def resend_payment_link(reservation_id: str, *, staff: str) -> OutboundEmail:
         return queue_payment_link_email(locked)
 
 
-def _problem(field: str, msg: str, type_: str) -> dict[str, Any]:
-    return {"loc": ["body", *field.split(".")], "msg": msg, "type": type_}
-
-
 def queue_payment_link_email(reservation: Reservation) -> OutboundEmail:
     """Owe the guest the payment link, written now in their language: the stay, the party, the
     price line by line, what is due now and later, the link and when it stops working. Call
     inside the transaction that records the booking."""
     to = email_address(reservation.guest_email)
     if not to:
-        raise InvalidInput([_problem("guest.email", "Not an address an email can be sent to.", "value_error")])
+        raise InvalidInput.field("guest.email", "Not an address an email can be sent to.", "value_error")
     test = active_provider_name() == "sandbox"
     with translation.override(reservation.language or "en"):
         context = payment_link_context(reservation) | {"test_payment": test, "test_notice": test_payment_notice()}

@@ -64,9 +64,9 @@ def change_held_stay(
         verdict = pricing.check_stay_against_ranges(stay, guests, rules, ranges, today())
         if not verdict.available:
             raise DatesUnavailable(verdict.message, verdict.reason, held_until=verdict.held_until)
-        chosen = offers.extras_for(rules, extras, stay, "body")
+        chosen = offers.extras_for(rules, extras, stay)
         # The hold's own use of its code is the one it keeps: never counted against itself.
-        promo, promo_id = offers.promo_for(locked.property_id, promo_code, stay, "body", now=now, changing=locked.pk)
+        promo, promo_id = offers.promo_for(locked.property_id, promo_code, stay, now=now, changing=locked.pk)
         taken = pricing.taken_nights_from_ranges([(start, end) for start, end, _ in ranges], *window)
         quote = pricing.quote(stay, guests, rules, children_ages, today=today(), taken_nights=taken, promo=promo, extras=chosen)
         before = f"{locked.check_in}→{locked.check_out}, {locked.guests} guests"

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from booking.catalog.selectors import get_property
-from booking.errors import BookingError
+from booking.errors import BookingError, InvalidInput
 from booking.reservations.models import DateBlock
 from booking.reservations.selectors import blocking_reservations
 from booking.reservations.services import blocks as block_services
@@ -61,7 +61,7 @@ class DateBlockAdmin(GuardedModelAdmin):
                 block = block_services.block_dates(start=obj.start, end=obj.end, reason=obj.reason, actor=actor)
         except BookingError as error:
             # Lost a race with a hold after the form's check: nothing was written. Say only that.
-            request.block_refused = error.detail
+            request.block_refused = "; ".join(p.msg for p in error.problems) if isinstance(error, InvalidInput) else error.detail
             return
         obj.pk = block.pk
 

@@ -17,7 +17,7 @@ from booking.reservations.services.locking import calendar_transaction
 def block_dates(*, start: date, end: date, reason: str, actor: str) -> DateBlock:
     """A staff block of the nights [start, end). Refused over a held or confirmed stay."""
     if end <= start:
-        raise InvalidInput.single(["body", "end"], "The block must end after it starts.", "date_order")
+        raise InvalidInput.field("end", "The block must end after it starts.", "date_order")
     with calendar_transaction(get_property().pk) as prop:
         clash = blocking_reservations(prop, start, end).first()
         if clash is not None:
@@ -28,7 +28,7 @@ def block_dates(*, start: date, end: date, reason: str, actor: str) -> DateBlock
 def change_block(block_id: int, *, start: date, end: date, reason: str, actor: str) -> DateBlock:
     """Move or re-word a staff block in one transaction: a refused change leaves the old block as it was."""
     if end <= start:
-        raise InvalidInput.single(["body", "end"], "The block must end after it starts.", "date_order")
+        raise InvalidInput.field("end", "The block must end after it starts.", "date_order")
     with calendar_transaction(get_property().pk) as prop:
         block = DateBlock.objects.select_for_update().filter(pk=block_id, property=prop, source=DateBlock.Source.STAFF).first()
         if block is None:

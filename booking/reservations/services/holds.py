@@ -93,13 +93,13 @@ def hold_stay(
     so each sees the same calendar: the before-hold hooks run first, then the check and the insert
     under the lock. A promo code's maximum uses are counted under the same lock (live holds
     included), so concurrent holds cannot take more uses than the code has; `extras` are
-    validation.ExtrasField items. Bad offers are InvalidInput (422) at `body.promo_code`/`body.extras`.
+    validation.ExtrasField items. Bad offers are InvalidInput naming the field promo_code or extras.
 
     A booking the owner makes for a guest (services/owner_bookings.py) holds here too, with its own
     `hold_minutes` and, optionally, the host's special price (host_price.py: one breakdown line in
-    place of the discounts; InvalidInput at `body.special_price` when it cannot be one)."""
+    place of the discounts; InvalidInput naming special_price when it cannot be one)."""
     if host_price is not None and promo_code:
-        raise InvalidInput.single(["body", "promo_code"], "A special price replaces every discount: no promo code with it.", "promo_code_invalid")
+        raise InvalidInput.field("promo_code", "A special price replaces every discount: no promo code with it.", "promo_code_invalid")
     caller = caller or Caller(Reservation.Source.API)
     client_ip = caller.client_ip
     check_hold_rate(client_ip)
@@ -114,8 +114,8 @@ def hold_stay(
     window = pricing.gap_window(stay)
     prop_id, version, ranges = version_and_taken_ranges(*window)
     rules = rules_for_version(prop_id, version)
-    offers.extras_for(rules, extras, stay, "body")
-    offers.promo_for(prop_id, promo_code, stay, "body")
+    offers.extras_for(rules, extras, stay)
+    offers.promo_for(prop_id, promo_code, stay)
     refuse_unless_free(stay, guests, rules, ranges)
     try:
         with calendar_lock(prop_id) as version:
@@ -125,8 +125,8 @@ def hold_stay(
             expire_lapsed_holds_overlapping(prop_id, check_in, check_out, now)
             ranges = taken_ranges_and_holds(prop_id, *window, now)
             refuse_unless_free(stay, guests, rules, ranges)
-            chosen = offers.extras_for(rules, extras, stay, "body")
-            promo, promo_id = offers.promo_for(prop_id, promo_code, stay, "body", now=now)  # its uses, under the lock
+            chosen = offers.extras_for(rules, extras, stay)
+            promo, promo_id = offers.promo_for(prop_id, promo_code, stay, now=now)  # its uses, under the lock
             if settings.TEST_RACE_WINDOW_SECONDS:
                 # Tests only (pretix does the same): widen the gap between the check and the insert,
                 # so that the racing tests catch a missing lock on every run, not by luck.
@@ -177,13 +177,8 @@ def _at_host_price(quote: pricing.Quote, price: Decimal) -> pricing.Quote:
             "above_list_price": f"The special price can only lower the price: at most {refused.limit} {quote.currency}.",
             "below_fees": f"The special price must cover the fees: at least {refused.limit} {quote.currency}.",
         }
-        error = {
-            "loc": ["body", "special_price"],
-            "msg": messages[refused.kind],
-            "type": f"special_price_{refused.kind}",
-            "ctx": {"limit": str(refused.limit), "currency": quote.currency},
-        }
-        raise InvalidInput([error]) from None
+        context = {"limit": str(refused.limit), "currency": quote.currency}
+        raise InvalidInput.field("special_price", messages[refused.kind], f"special_price_{refused.kind}", context) from None
 
 
 def refuse_unless_free(stay: pricing.Stay, guests: int, rules: pricing.PricingRules, ranges: list[tuple[date, date, datetime | None]]) -> None:

@@ -52,7 +52,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models.signals import post_save
 from django.utils import timezone
 
-from booking.errors import BookingError, IdempotencyKeyReused, InvalidInput
+from booking.errors import BookingError, IdempotencyKeyReused, InvalidInput, Problem
 from booking.privacy import mask_email, mask_phone
 from booking.reservations.models import IdempotencyRecord, Reservation
 
@@ -109,14 +109,13 @@ _TRY_AGAIN = _Wait.TRY_AGAIN
 _current_claim: contextvars.ContextVar[tuple[int, str] | None] = contextvars.ContextVar("idempotency_claim", default=None)
 
 
-def run_idempotent(
-    *, scope: str, key: object, payload: object, produce: Callable[[], Answer], key_location: tuple[str, ...] = ("header", "Idempotency-Key")
-) -> Answer:
+def run_idempotent(*, scope: str, key: object, payload: object, produce: Callable[[], Answer]) -> Answer:
     """Run `produce` once per (scope, key); return its (status, body), replayed on repeats. Every
-    interface's retry key passes here and is validated here (422 at `key_location`)."""
+    interface's retry key passes here and is validated here (InvalidRetryKey: each interface says
+    where it took the key from)."""
     if key is None or key == "":
         return produce()
-    key = valid_idempotency_key(key, list(key_location))
+    key = valid_idempotency_key(key)
     fingerprint = request_fingerprint(payload)
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
@@ -323,12 +322,22 @@ def _restore_personal_data(body: Body, reservation_id: str | None) -> Body:
 MAX_IDEMPOTENCY_KEY = 255
 
 
-def valid_idempotency_key(key: object, loc: list[str | int]) -> str:
+class InvalidRetryKey(InvalidInput):
+    """A retry key that is not one, named KEY_FIELD: the interface knows where it took it from (a
+    header, an argument, a message id) and says so."""
+
+
+KEY_FIELD = ("idempotency_key",)
+
+
+def valid_idempotency_key(key: object) -> str:
     """A retry key (REST Idempotency-Key, MCP idempotency_key, A2A messageId, UCP's): a string of
-    1 to 255 printable characters, or a 422 at `loc`. A NUL or a lone surrogate would otherwise
+    1 to 255 printable characters, or InvalidRetryKey. A NUL or a lone surrogate would otherwise
     reach the database and fail there (a 503 "try again" for a request that can never succeed)."""
     if not isinstance(key, str) or not 0 < len(key) <= MAX_IDEMPOTENCY_KEY:
-        raise InvalidInput.single(loc, f"Must be a string of 1 to {MAX_IDEMPOTENCY_KEY} characters.", "string_type")
+        raise InvalidRetryKey([Problem(KEY_FIELD, f"Must be a string of 1 to {MAX_IDEMPOTENCY_KEY} characters.", "string_type")])
     if not key.isprintable():
-        raise InvalidInput.single(loc, "Must contain printable characters only (no control characters or lone surrogates).", "string_pattern_mismatch")
+        raise InvalidRetryKey(
+            [Problem(KEY_FIELD, "Must contain printable characters only (no control characters or lone surrogates).", "string_pattern_mismatch")]
+        )
     return key

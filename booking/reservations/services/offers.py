@@ -1,7 +1,8 @@
 """Promo codes and extras asked for by a guest or an agent, checked against the owner's offers.
 
 Every interface reaches them through the stays and holds services, so an unknown, expired or
-inapplicable code is the same 422 everywhere (type promo_code_invalid, loc naming the field):
+inapplicable code is the same 422 everywhere (type promo_code_invalid, naming the field promo_code
+or extras.<index>.code/quantity; each interface says where it read it):
 never a silent full price. A code's maximum uses count confirmed stays and unexpired holds; the
 hold path asks again under the calendar lock (services/holds.py), so two guests cannot both take
 a code's last use. A hold being changed (services/rehold.py: a UCP update) is never counted
@@ -31,7 +32,6 @@ def promo_for(
     property_id: int,
     code: str | None,
     stay: pricing.Stay,
-    location: str,
     *,
     now: datetime | None = None,
     any_window: bool = False,
@@ -46,7 +46,7 @@ def promo_for(
         return None, None
 
     def invalid(reason: str) -> InvalidInput:
-        return InvalidInput.single([location, "promo_code"], reason, PROMO_CODE_INVALID)
+        return InvalidInput.field("promo_code", reason, PROMO_CODE_INVALID)
 
     row = PromoCode.objects.filter(property_id=property_id, code__iexact=code).first()
     if row is None:
@@ -68,7 +68,7 @@ def uses_of(promo_code_id: int, now: datetime, *, excluding: str | None = None) 
     return (uses.exclude(pk=excluding) if excluding else uses).count()
 
 
-def extras_for(rules: pricing.PricingRules, asked: Iterable[Mapping[str, Any]] | None, stay: pricing.Stay, location: str) -> tuple[pricing.ExtraChoice, ...]:
+def extras_for(rules: pricing.PricingRules, asked: Iterable[Mapping[str, Any]] | None, stay: pricing.Stay) -> tuple[pricing.ExtraChoice, ...]:
     """The extras asked for (validation.ExtrasField items), each checked against the owner's offer."""
     chosen = []
     for index, item in enumerate(asked or ()):
@@ -76,6 +76,6 @@ def extras_for(rules: pricing.PricingRules, asked: Iterable[Mapping[str, Any]] |
         problem = pricing.extra_problem(rules, choice, stay, today())
         if problem:
             field = "code" if rules.extra(choice.code) is None else "quantity"
-            raise InvalidInput.single([location, "extras", index, field], problem, EXTRA_INVALID)
+            raise InvalidInput.field(("extras", index, field), problem, EXTRA_INVALID)
         chosen.append(choice)
     return tuple(chosen)

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from booking.errors import BookingError, InvalidInput
+from booking.errors import BookingError, InvalidInput, Problem
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import queue_emails
 from booking.reservations.models import Reservation, Review
@@ -73,25 +73,26 @@ def author_name(reservation: Reservation) -> str:
 
 def submit_review(*, reservation: Reservation, rating: object, text: object, language: str) -> Review:
     """Store the guest's review, unpublished until the owner approves it. Bad input: InvalidInput
-    naming the fields; a second review or one outside the window: ReviewNotOpen."""
-    errors = []
+    naming the fields (rating, text; the form says it in the guest's words); a second review or
+    one outside the window: ReviewNotOpen."""
+    problems = []
     try:
         stars = int(str(rating))
     except ValueError:
         stars = 0
     if not 1 <= stars <= 5:
-        errors.append({"loc": ["body", "rating"], "msg": _("Choose from 1 to 5 stars."), "type": "rating"})
+        problems.append(Problem(("rating",), "Choose from 1 to 5 stars.", "rating"))
     words = str(text or "").strip()
     if not words:
-        errors.append({"loc": ["body", "text"], "msg": _("Write a few words about your stay."), "type": "missing"})
+        problems.append(Problem(("text",), "Write a few words about your stay.", "missing"))
     elif len(words) > MAX_TEXT:
-        errors.append({"loc": ["body", "text"], "msg": _("At most %(count)s characters, please.") % {"count": MAX_TEXT}, "type": "string_too_long"})
+        problems.append(Problem(("text",), f"At most {MAX_TEXT} characters, please.", "string_too_long"))
     elif problem := text_problem(words):  # a NUL cannot be stored (PostgreSQL): said, never a 500
-        errors.append({"loc": ["body", "text"], "msg": problem, "type": "value_error"})
-    if errors:
-        raise InvalidInput(errors)
+        problems.append(Problem(("text",), problem, "value_error"))
+    if problems:
+        raise InvalidInput(problems)
     if not review_window_open(reservation):
-        raise ReviewNotOpen(_("A review can be written after the stay, once."))
+        raise ReviewNotOpen()
     try:
         with transaction.atomic():
             return Review.objects.create(
@@ -106,7 +107,7 @@ def submit_review(*, reservation: Reservation, rating: object, text: object, lan
                 language=language,
             )
     except IntegrityError:  # the same guest submitting twice at once: the first one stands
-        raise ReviewNotOpen(_("A review can be written after the stay, once.")) from None
+        raise ReviewNotOpen() from None
 
 
 def set_published(reviews: Iterable[Review], *, published: bool) -> int:

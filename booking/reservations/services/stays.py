@@ -93,7 +93,7 @@ class StayCheck:
 
 def check_stay(*, check_in: date, check_out: date, guests: int, children_ages: list[int] | None = None, promo_code: str | None = None) -> StayCheck:
     """Whether the stay can be booked now, with its price either way. One query (two with a code)."""
-    return _remembered_check_and_rules(Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, (), "query"))[0]
+    return _remembered_check_and_rules(Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, ()))[0]
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,6 @@ class Asked:
     children_ages: tuple[int, ...]
     promo_code: str | None
     extras: tuple[tuple[str, int], ...]
-    location: str  # of the fields, for the 422s: "query" or "body"
 
 
 def quote_stay(
@@ -122,19 +121,18 @@ def quote_stay(
     check_out: date,
     guests: int,
     currency: str = "EUR",
-    location: str = "body",
     children_ages: list[int] | None = None,
     promo_code: str | None = None,
     extras: list[dict[str, Any]] | None = None,
 ) -> PricedQuote:
     """check_stay with its offers and its price shown in `currency` (one the property lists)."""
-    asked = Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, tuple((e["code"], e["quantity"]) for e in extras or ()), location)
+    asked = Asked(check_in, check_out, guests, tuple(children_ages or ()), promo_code, tuple((e["code"], e["quantity"]) for e in extras or ()))
     check, rules = _remembered_check_and_rules(asked)
     currency = currency.upper()
     rate = rules.display_currencies.get(currency)
     if rate is None:
         supported = ", ".join(sorted(rules.display_currencies))
-        raise InvalidInput.single([location, "currency"], f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
+        raise InvalidInput.field("currency", f"Unsupported currency {currency!r}; supported: {supported}.", "enum")
     return PricedQuote(check, currency, rate)
 
 
@@ -142,8 +140,8 @@ def _remembered_check_and_rules(asked: Asked) -> tuple[StayCheck, pricing.Pricin
     stay = pricing.Stay(asked.check_in, asked.check_out)
     property_id, version, taken_text = version_and_taken_text(*pricing.gap_window(stay))  # one query
     rules = rules_for_version(property_id, version)
-    extras = offers.extras_for(rules, ({"code": c, "quantity": q} for c, q in asked.extras), stay, asked.location)
-    promo, _ = offers.promo_for(property_id, asked.promo_code, stay, asked.location)  # a query only with a code
+    extras = offers.extras_for(rules, ({"code": c, "quantity": q} for c, q in asked.extras), stay)
+    promo, _ = offers.promo_for(property_id, asked.promo_code, stay)  # a query only with a code
     key = (property_id, version, asked.check_in, asked.check_out, asked.guests, asked.children_ages, promo, extras, taken_text, today())
     remembered = _checks.get(key)
     if remembered is not None:
@@ -210,7 +208,7 @@ def find_stays(
     rules = rules_for_version(property_id, version)
     start = max(start or today(), today())
     end = end or start + timedelta(days=DEFAULT_SEARCH_DAYS)
-    promo, _ = offers.promo_for(property_id, promo_code, pricing.Stay(start, start + timedelta(days=nights)), "query", any_window=True)
+    promo, _ = offers.promo_for(property_id, promo_code, pricing.Stay(start, start + timedelta(days=nights)), any_window=True)
     # From the night before the first arrival to the night after the last departure: gap nights.
     first, last = start - timedelta(days=1), end + timedelta(days=nights + 1)
     taken = pricing.taken_nights_from_ranges(taken_ranges(property_id, first, last), first, last)
