@@ -7,7 +7,7 @@ HTML form read it here.
 
 from collections.abc import Iterable
 
-from booking.errors import InvalidInput
+from booking.errors import InvalidInput, Problem
 
 FIELD = "children_ages"
 MAX_CHILD_AGE = 17
@@ -18,8 +18,8 @@ class ChildrenAgesInvalid(InvalidInput):
     adapter adds where the field was: ["query", ...], ["body", ...], a form field)."""
 
     def __init__(self, index: int, given: object):
-        self.field, self.index, self.given = FIELD, index, given
-        super().__init__([{"loc": [FIELD, index], "msg": f"Each child's age is a whole number from 0 to {MAX_CHILD_AGE}.", "type": "invalid_child_age"}])
+        self.index, self.given = index, given
+        super().__init__([Problem((FIELD, index), f"Each child's age is a whole number from 0 to {MAX_CHILD_AGE}.", "invalid_child_age")])
 
 
 def split_children_ages(text: str) -> list[int | str]:
