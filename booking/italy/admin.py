@@ -106,10 +106,12 @@ class SafetyCheckAdmin(admin.ModelAdmin):
     readonly_fields = ("next_due",)
     date_hierarchy = "checked_on"
 
+    def get_queryset(self, request):
+        return short_let.with_superseded(super().get_queryset(request))
+
     @admin.display(description=gettext_lazy("State"))
     def due_state(self, check: SafetyCheck) -> str:
-        latest = {c.pk for c in short_let.latest_checks()}
-        if check.pk not in latest:
+        if getattr(check, "superseded", False):
             return _("Checked again since")
         days = (check.next_due - timezone.localdate()).days
         if days < 0:

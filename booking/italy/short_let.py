@@ -11,7 +11,7 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -84,8 +84,7 @@ def _authorisation_reminders(today: date) -> int:
 
 def _safety_reminders(today: date) -> int:
     queued = 0
-    latest = latest_checks()
-    due = SafetyCheck.objects.filter(pk__in=[c.pk for c in latest], next_due__lte=today + timedelta(days=SAFETY_NOTICE_DAYS), next_due__gte=today)
+    due = with_superseded(SafetyCheck.objects.all()).filter(superseded=False, next_due__lte=today + timedelta(days=SAFETY_NOTICE_DAYS), next_due__gte=today)
     for check in due.exclude(reminder_sent_for=F("next_due")).select_related("property"):
         with transaction.atomic():
             claimed = (
@@ -116,17 +115,13 @@ def _safety_reminders(today: date) -> int:
     return queued
 
 
-def latest_checks() -> list[SafetyCheck]:
-    """The latest check of each device (property, kind, location): an older check of a device
-    checked again since is no longer due."""
-    seen: set[tuple] = set()
-    latest = []
-    for check in SafetyCheck.objects.order_by("property_id", "kind", "location", "-checked_on", "-pk"):
-        key = (check.property_id, check.kind, check.location.strip().lower())
-        if key not in seen:
-            seen.add(key)
-            latest.append(check)
-    return latest
+def with_superseded(checks: QuerySet[SafetyCheck]) -> QuerySet[SafetyCheck]:
+    """Annotate `superseded`: the device (property, kind, place) was checked again since. Only a
+    device's latest check is due."""
+    later = SafetyCheck.objects.filter(property=OuterRef("property"), kind=OuterRef("kind"), location__iexact=OuterRef("location")).filter(
+        Q(checked_on__gt=OuterRef("checked_on")) | Q(checked_on=OuterRef("checked_on"), pk__gt=OuterRef("pk"))
+    )
+    return checks.annotate(superseded=Exists(later))
 
 
 def _settings_url(italy: ItalySettings) -> str:

@@ -5,11 +5,13 @@ arrival instructions and on the booking page once checked in; and the demo carry
 
 import json
 import re
+import threading
 from datetime import date, datetime, timedelta
 
 import pytest
 import time_machine
 from django.core import mail
+from django.db import connection
 
 from booking import demo
 from booking.italy.checkin import save_check_in
@@ -19,6 +21,7 @@ from booking.italy.short_let import remind_owner
 from booking.italy.tasks import remind_owner_of_short_let_dates
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import deliver_due_emails
+from tests.conftest import is_postgresql
 from tests.italy.conftest import LEAD, party
 
 pytestmark = pytest.mark.django_db
@@ -120,6 +123,30 @@ def test_a_safety_check_due_in_14_days_one_email_to_the_owner(demo_property):
         assert remind_owner() == 0
 
 
+@pytest.mark.timeout(60)
+def test_two_workers_racing_send_each_reminder_once(transactional_db, demo_property):
+    if not is_postgresql():
+        pytest.skip("two workers at once need PostgreSQL's row locks (SQLite serialises every writer anyway)")
+    SafetyCheck.objects.all().delete()
+    authorisation(demo_property, date(2026, 9, 18))
+    SafetyCheck.objects.create(property=demo_property, kind="extinguisher", location="kitchen", checked_on=date(2026, 3, 1), checked_by="Antincendio srl")
+    barrier, outcomes = threading.Barrier(2), []
+
+    def worker():
+        try:
+            barrier.wait(timeout=10)
+            outcomes.append(remind_owner(today=date(2026, 8, 20)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sum(outcomes) == 2 and len(owner_emails()) == 2  # the authorisation's and the extinguisher's, once each
+
+
 EMERGENCY_IT = "Emergenze: chiamate il 112"
 
 
@@ -163,4 +190,7 @@ def test_the_back_office_shows_the_authorisation_and_the_register(admin_client, 
     page = admin_client.get(f"/admin/italy/italysettings/{italy.pk}/change/").content.decode()
     assert "renew it soon" in page
     register = admin_client.get("/admin/italy/safetycheck/").content.decode()
-    assert "Fire extinguisher" in register and "Due soon" in register
+    assert "Fire extinguisher" in register and "Due soon" in register and "Checked again since" not in register
+    SafetyCheck.objects.create(property=demo_property, kind="extinguisher", location="Kitchen", checked_on=date.today(), checked_by="Antincendio srl")
+    register = admin_client.get("/admin/italy/safetycheck/").content.decode()
+    assert "Checked again since" in register and "Up to date" in register
