@@ -21,6 +21,7 @@ from booking.italy.short_let import remind_owner
 from booking.italy.tasks import remind_owner_of_short_let_dates
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import deliver_due_emails
+from config.celery import app
 from tests.conftest import is_postgresql
 from tests.italy.conftest import LEAD, party
 
@@ -194,3 +195,8 @@ def test_the_back_office_shows_the_authorisation_and_the_register(admin_client, 
     SafetyCheck.objects.create(property=demo_property, kind="extinguisher", location="Kitchen", checked_on=date.today(), checked_by="Antincendio srl")
     register = admin_client.get("/admin/italy/safetycheck/").content.decode()
     assert "Checked again since" in register and "Up to date" in register
+
+
+def test_the_reminder_job_is_on_the_beat_schedule():
+    [entry] = [e for e in app.conf.beat_schedule.values() if e["task"] == "booking.italy.tasks.remind_owner_of_short_let_dates"]
+    assert entry["schedule"] <= timedelta(days=1)
