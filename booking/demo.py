@@ -4,10 +4,11 @@ Loaded by `manage.py load_demo` (run by `make run`). Idempotent: when the proper
 is touched, so whatever the owner edited in the admin survives every restart.
 """
 
-from datetime import date, time
+from datetime import date, time, timedelta
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils import timezone
 
 from booking import demo_translations as translated
 from booking.catalog.models import (
@@ -22,6 +23,7 @@ from booking.catalog.models import (
     Property,
     Season,
 )
+from booking.italy.models import ItalySettings, SafetyCheck, add_months
 from booking.reservations.models import Review
 
 SLUG = "penthouse-florence"
@@ -160,7 +162,7 @@ def load() -> bool:
     """Create the demo property unless it exists. Returns whether anything was created."""
     existing = Property.objects.filter(slug=SLUG).first()
     if existing is not None:
-        return load_offers(existing) | load_translations(existing)
+        return load_offers(existing) | load_translations(existing) | load_short_let_rules(existing)
     with transaction.atomic():
         prop = Property.objects.create(
             **TEXTS,
@@ -234,7 +236,36 @@ def load() -> bool:
         CancellationTier.objects.bulk_create(CancellationTier(property=prop, days_before_arrival=d, refund_percent=p) for d, p in CANCELLATION_TIERS)
         load_offers(prop)
         load_translations(prop)
+        load_short_let_rules(prop)
     return True
+
+
+def load_short_let_rules(prop: Property, today: date | None = None) -> bool:
+    """Florence's short-let rules for the demo: the regional authorisation (issued four years and
+    ten months ago, so its reminder is near), the emergency information in four languages, and a
+    safety register (an extinguisher due in ten days, gas and CO detectors). Only where the owner
+    has set none of it."""
+    today = today or timezone.localdate()
+    italy = ItalySettings.for_property(prop)
+    changed = False
+    if not (italy.regional_authorisation_number or italy.regional_authorisation_expires or italy.emergency_info_en):
+        issued = add_months(today, -58)
+        italy.regional_authorisation_number = "FI/LT/2021/000123"
+        italy.regional_authorisation_issued = issued
+        italy.regional_authorisation_expires = add_months(issued, 60)
+        for language in ("en", *LANGUAGES):
+            setattr(italy, f"emergency_info_{language}", translated.EMERGENCY_INFO[language])
+        italy.save()
+        changed = True
+    if not prop.safety_checks.exists():
+        for kind, where, months_ago, by in (
+            (SafetyCheck.Kind.EXTINGUISHER, "kitchen", 6, "Antincendio Fiorentina srl"),
+            (SafetyCheck.Kind.GAS_DETECTOR, "kitchen", 3, "Giulia (owner)"),
+            (SafetyCheck.Kind.CO_DETECTOR, "boiler cupboard", 3, "Giulia (owner)"),
+        ):
+            SafetyCheck.objects.create(property=prop, kind=kind, location=where, checked_on=add_months(today, -months_ago) + timedelta(days=10), checked_by=by)
+        changed = True
+    return changed
 
 
 def load_translations(prop: Property) -> bool:

@@ -137,3 +137,40 @@ DISCOUNTS = {
     "Weekly discount": ("Sconto settimanale", "Wochenrabatt", "Réduction à la semaine"),
     "Monthly discount": ("Sconto mensile", "Monatsrabatt", "Réduction au mois"),
 }
+
+# The demo's emergency information (Florence's short-let rules: emergency procedures, the 24-hour
+# contact, waste sorting, conduct), English then Italian, German, French.
+EMERGENCY_INFO = {
+    "en": """\
+Emergencies: call 112 (police, fire brigade, ambulance). The fire extinguisher is in the kitchen cupboard by the door, the gas tap under the hob: in a fire or if you smell gas, close the tap, open the windows, leave by the stairs (never the lift) and call 112.
+
+24-hour contact: Giulia, +39 055 000 0000 (phone or WhatsApp, day and night).
+
+Waste sorting: paper, plastic and metal, glass and organic waste go in the coloured bins in the courtyard (blue, yellow, green, brown); everything else in the grey one. Glass is collected from the bell bins in Piazza dei Ciompi.
+
+House conduct: quiet between 10 pm and 8 am, no parties, no smoking inside. Please close the street door behind you.""",
+    "it": """\
+Emergenze: chiamate il 112 (polizia, vigili del fuoco, ambulanza). L'estintore è nel mobile della cucina accanto alla porta, il rubinetto del gas sotto il piano cottura: in caso di incendio o di odore di gas chiudete il rubinetto, aprite le finestre, uscite dalle scale (mai l'ascensore) e chiamate il 112.
+
+Contatto 24 ore su 24: Giulia, +39 055 000 0000 (telefono o WhatsApp, giorno e notte).
+
+Raccolta differenziata: carta, plastica e metalli, vetro e organico vanno nei bidoni colorati in cortile (blu, giallo, verde, marrone); il resto in quello grigio. Il vetro si conferisce nelle campane di Piazza dei Ciompi.
+
+Regole della casa: silenzio dalle 22 alle 8, niente feste, vietato fumare all'interno. Chiudete il portone dietro di voi.""",
+    "de": """\
+Notfälle: Rufen Sie 112 an (Polizei, Feuerwehr, Rettungsdienst). Der Feuerlöscher steht im Küchenschrank neben der Tür, der Gashahn unter dem Kochfeld: Bei Feuer oder Gasgeruch den Hahn schließen, die Fenster öffnen, über die Treppe (nie den Aufzug) hinausgehen und 112 anrufen.
+
+Kontakt rund um die Uhr: Giulia, +39 055 000 0000 (Telefon oder WhatsApp, Tag und Nacht).
+
+Mülltrennung: Papier, Plastik und Metall, Glas und Bioabfall kommen in die farbigen Tonnen im Hof (blau, gelb, grün, braun), alles andere in die graue. Glas gehört in die Glockencontainer an der Piazza dei Ciompi.
+
+Hausordnung: Ruhe von 22 bis 8 Uhr, keine Partys, Rauchen nur draußen. Bitte schließen Sie die Haustür hinter sich.""",
+    "fr": """\
+Urgences : appelez le 112 (police, pompiers, ambulance). L'extincteur est dans le placard de la cuisine près de la porte, le robinet de gaz sous la plaque : en cas d'incendie ou d'odeur de gaz, fermez le robinet, ouvrez les fenêtres, sortez par l'escalier (jamais l'ascenseur) et appelez le 112.
+
+Contact 24 h sur 24 : Giulia, +39 055 000 0000 (téléphone ou WhatsApp, jour et nuit).
+
+Tri des déchets : papier, plastique et métal, verre et déchets organiques vont dans les bacs de couleur de la cour (bleu, jaune, vert, marron) ; le reste dans le gris. Le verre se dépose dans les conteneurs de la Piazza dei Ciompi.
+
+Règles de la maison : silence de 22 h à 8 h, pas de fêtes, ne pas fumer à l'intérieur. Merci de refermer la porte de la rue derrière vous.""",
+}

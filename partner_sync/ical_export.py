@@ -21,16 +21,18 @@ class ExportedStay:
     summary: str
 
 
-def fingerprint(stays: list[ExportedStay]) -> str:
-    """Changes exactly when an event's dates, UID or summary change: the ETag of the export."""
-    digest = hashlib.sha256(PRODID.encode())
+def fingerprint(stays: list[ExportedStay], description: str = "") -> str:
+    """Changes exactly when an event's dates, UID or summary change, or the calendar's
+    description (the CIN): the ETag of the export."""
+    digest = hashlib.sha256(PRODID.encode() + (f"\n{description}".encode() if description else b""))
     for stay in sorted(stays, key=lambda s: (s.start, s.end, s.uid)):
         digest.update(f"\n{stay.uid}|{stay.start.isoformat()}|{stay.end.isoformat()}|{stay.summary}".encode())
     return digest.hexdigest()
 
 
-def render_calendar(stays: list[ExportedStay], *, name: str, stamped_at: datetime) -> bytes:
-    """A PUBLISH calendar of all-day events (VALUE=DATE, exclusive DTEND).
+def render_calendar(stays: list[ExportedStay], *, name: str, stamped_at: datetime, description: str = "") -> bytes:
+    """A PUBLISH calendar of all-day events (VALUE=DATE, exclusive DTEND); `description` (the
+    rental's CIN, which Italian law asks on every advertisement) goes in X-WR-CALDESC.
 
     DTSTAMP is when the calendar's content last changed, so the same content renders to the same
     bytes and a platform polling with If-None-Match gets its 304.
@@ -41,6 +43,8 @@ def render_calendar(stays: list[ExportedStay], *, name: str, stamped_at: datetim
     calendar.add("calscale", "GREGORIAN")
     calendar.add("method", "PUBLISH")
     calendar.add("x-wr-calname", name)
+    if description:
+        calendar.add("x-wr-caldesc", description)
     for stay in sorted(stays, key=lambda s: (s.start, s.end, s.uid)):
         event = Event()
         event.add("uid", stay.uid)

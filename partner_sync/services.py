@@ -441,9 +441,10 @@ def export_calendar() -> CalendarExport:
     its own bookings back as ours."""
     prop = get_property()
     stays = exported_stays(prop)
-    content = fingerprint(stays)
+    description = f"CIN: {prop.national_code}" if prop.national_code else ""
+    content = fingerprint(stays, description)
     changed_at = _content_changed_at(content)
-    body = render_calendar(stays, name=f"{prop.name}: direct bookings", stamped_at=changed_at)
+    body = render_calendar(stays, name=f"{prop.name}: direct bookings", stamped_at=changed_at, description=description)
     return CalendarExport(body=body, etag=f'"{content[:32]}"', last_modified=changed_at)
 
 

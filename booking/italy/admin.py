@@ -19,11 +19,11 @@ from django.utils.translation import gettext_lazy
 from modeltranslation.admin import TranslationAdmin
 
 from booking.admin_display import time_column
-from booking.italy import police, reports
+from booking.italy import police, reports, short_let
 from booking.italy.checkin import masked
 from booking.italy.citytax import month_bounds, quarter_bounds
 from booking.italy.countries import country_name
-from booking.italy.models import CheckIn, Guest, ItalySettings, PoliceRegistration
+from booking.italy.models import CheckIn, Guest, ItalySettings, PoliceRegistration, SafetyCheck
 
 DOCUMENT_FIELDS = ("document_type", "document_number", "document_issued_in")
 PERIOD = re.compile(r"^([1-9]\d{3})-(?:(0[1-9]|1[0-2])|Q([1-4]))$")
@@ -79,7 +79,46 @@ class PolicePeriodForm(forms.Form):
 
 @admin.register(ItalySettings)
 class ItalySettingsAdmin(TranslationAdmin):
-    list_display = ("property", "arrival_info_days", "document_retention_days")
+    list_display = ("property", "arrival_info_days", "document_retention_days", "regional_authorisation_number", "authorisation")
+    readonly_fields = ("authorisation",)
+
+    @admin.display(description=gettext_lazy("Regional authorisation"))
+    def authorisation(self, italy: ItalySettings) -> str:
+        """Whether it lapses soon (the owner is emailed 60 days before) or has lapsed."""
+        expires = italy.regional_authorisation_expires
+        if not expires:
+            return "—"
+        state = short_let.authorisation_state(italy)
+        if state == "expired":
+            return _("Expired on %(date)s: renew it") % {"date": f"{expires:%d/%m/%Y}"}
+        if state == "expiring":
+            return _("Expires on %(date)s: renew it soon") % {"date": f"{expires:%d/%m/%Y}"}
+        return _("Valid until %(date)s") % {"date": f"{expires:%d/%m/%Y}"}
+
+
+@admin.register(SafetyCheck)
+class SafetyCheckAdmin(admin.ModelAdmin):
+    """The safety register: each check with its date and who made it; the next one due (6 months
+    for an extinguisher, 12 for a detector unless set), emailed to the owner 14 days before."""
+
+    list_display = ("kind", "location", "checked_on", "checked_by", "next_due", "due_state", "property")
+    list_filter = ("kind",)
+    readonly_fields = ("next_due",)
+    date_hierarchy = "checked_on"
+
+    def get_queryset(self, request):
+        return short_let.with_superseded(super().get_queryset(request))
+
+    @admin.display(description=gettext_lazy("State"))
+    def due_state(self, check: SafetyCheck) -> str:
+        if getattr(check, "superseded", False):
+            return _("Checked again since")
+        days = (check.next_due - timezone.localdate()).days
+        if days < 0:
+            return _("Overdue")
+        if days <= short_let.SAFETY_NOTICE_DAYS:
+            return _("Due soon")
+        return _("Up to date")
 
 
 class GuestInline(admin.TabularInline):

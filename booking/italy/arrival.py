@@ -1,6 +1,7 @@
 """Arrival instructions: shown on the manage page and emailed only once check-in is complete and
 arrival is at most `arrival_info_days` away (until check-out). They remind the guests that their
-identity is checked in person at arrival, as Italian law requires."""
+identity is checked in person at arrival, as Italian law requires. The emergency information (the
+short-let rules, docs/italy.md) is shown from the completed check-in until check-out."""
 
 from datetime import date, timedelta
 
@@ -36,4 +37,11 @@ def manage_page_context(reservation: Reservation, today: date | None = None) -> 
         "arrival_info_days": settings.arrival_info_days,
         "arrival_instructions": paragraphs(settings.arrival_instructions) if due else [],
         "arrival_instructions_due": due,
+        # Emergency procedures, the 24-hour contact, waste sorting, conduct: once checked in.
+        "emergency_info": paragraphs(settings.emergency_info) if emergency_info_shown(reservation, check_in, today) else [],
     }
+
+
+def emergency_info_shown(reservation: Reservation, check_in: CheckIn | None, today: date) -> bool:
+    """From the completed online check-in until check-out, for a confirmed stay."""
+    return reservation.status == Reservation.Status.CONFIRMED and check_in is not None and check_in.is_complete and today <= reservation.check_out

@@ -44,8 +44,9 @@ def queue_check_in_emails(*, today: date | None = None) -> int:
 
 
 def has_instructions(italy: ItalySettings) -> bool:
-    """Written in some language (each guest reads theirs, or the English)."""
-    return any(getattr(italy, f"arrival_instructions_{code}", "") for code, _name in settings.LANGUAGES)
+    """Arrival instructions or emergency information written in some language (each guest reads
+    theirs, or the English)."""
+    return any(getattr(italy, f"{field}_{code}", "") for field in ("arrival_instructions", "emergency_info") for code, _name in settings.LANGUAGES)
 
 
 def _claim_and_queue(check_in: CheckIn, stamp: str, kind: str, template: str, italy: ItalySettings) -> int:
@@ -64,6 +65,7 @@ def _claim_and_queue(check_in: CheckIn, stamp: str, kind: str, template: str, it
                 "check_in_url": f"{manage}/check-in",
                 "manage_url": manage,
                 "paragraphs": paragraphs(italy.arrival_instructions),
+                "emergency": paragraphs(italy.emergency_info) if kind == ARRIVAL_INFO else [],
             }
             subject = (_("Arrival instructions for %(name)s") if kind == ARRIVAL_INFO else _("Please check in online for %(name)s")) % {
                 "name": stay.property.name

@@ -1,5 +1,9 @@
-"""What running the rental in Italy stores: the owner's Italian settings, each stay's online
-check-in (every guest's identity, the lead guest's document) and its police registration."""
+"""What running the rental in Italy stores: the owner's Italian settings (with the regional
+short-let authorisation and the emergency information), each stay's online check-in (every guest's
+identity, the lead guest's document), its police registration, and the safety register."""
+
+import calendar
+from datetime import date
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -28,6 +32,29 @@ class ItalySettings(models.Model):
     arrival_instructions = models.TextField(
         blank=True,
         help_text=_("Address details, door and key instructions, Wi-Fi, house rules. Blank lines start new paragraphs."),
+    )
+    # The regional short-let rules (docs/italy.md, "short-let rules").
+    regional_authorisation_number = models.CharField(
+        _("regional authorisation number"),
+        max_length=60,
+        blank=True,
+        help_text=_("The number of the regional short-let authorisation of the unit."),
+    )
+    regional_authorisation_issued = models.DateField(_("regional authorisation issued on"), null=True, blank=True)
+    regional_authorisation_expires = models.DateField(
+        _("regional authorisation expires on"),
+        null=True,
+        blank=True,
+        help_text=_("The owner is emailed 60 days before this date."),
+    )
+    # The expiry date the owner was reminded of: one email per expiry date (the claim of the job).
+    authorisation_reminder_sent_for = models.DateField(null=True, blank=True, editable=False)
+    emergency_info = models.TextField(
+        _("emergency information"),
+        blank=True,
+        help_text=_(
+            "Emergency procedures, the 24-hour contact, waste sorting and house conduct. Sent with the arrival instructions and shown on the booking page once check-in is complete. Blank lines start new paragraphs."
+        ),
     )
 
     class Meta:
@@ -140,3 +167,55 @@ class PoliceRegistration(models.Model):
 
     def __str__(self):
         return f"{self.reservation_id}: {self.get_status_display()}"
+
+
+def add_months(day: date, months: int) -> date:
+    """The same day `months` later (the month's last day when it is shorter)."""
+    month = day.month - 1 + months
+    year, month = day.year + month // 12, month % 12 + 1
+    return day.replace(year=year, month=month, day=min(day.day, calendar.monthrange(year, month)[1]))
+
+
+class SafetyCheck(models.Model):
+    """One check of a safety device (DL 145/2023): an extinguisher every 6 months, a gas or CO
+    detector every 12 unless the owner sets the interval (the maker's). The next check is due
+    `interval_months` after this one; the owner is emailed 14 days before (once per due date)."""
+
+    class Kind(models.TextChoices):
+        EXTINGUISHER = "extinguisher", _("Fire extinguisher")
+        GAS_DETECTOR = "gas_detector", _("Gas detector")
+        CO_DETECTOR = "co_detector", _("Carbon monoxide detector")
+
+    DEFAULT_INTERVAL = {Kind.EXTINGUISHER: 6, Kind.GAS_DETECTOR: 12, Kind.CO_DETECTOR: 12}
+
+    property = models.ForeignKey(Property, on_delete=models.CASCADE, related_name="safety_checks")
+    kind = models.CharField(_("device"), max_length=20, choices=Kind.choices)
+    location = models.CharField(_("where"), max_length=100, blank=True, help_text=_("Which one, e.g. the kitchen one."))
+    checked_on = models.DateField(_("checked on"))
+    checked_by = models.CharField(_("checked by"), max_length=150, help_text=_("The person or firm that made the check."))
+    interval_months = models.PositiveSmallIntegerField(
+        _("interval in months"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(120)],
+        help_text=_("Blank: 6 months for an extinguisher, 12 for a detector."),
+    )
+    next_due = models.DateField(_("next check due"), editable=False)
+    notes = models.CharField(_("notes"), max_length=300, blank=True)
+    # The due date the owner was reminded of: one email per due date (the claim of the job).
+    reminder_sent_for = models.DateField(null=True, blank=True, editable=False)
+
+    class Meta:
+        verbose_name = _("safety check")
+        verbose_name_plural = _("safety register")
+        ordering = ["next_due"]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.location} ({self.checked_on:%d/%m/%Y})".replace("  ", " ")
+
+    def save(self, *args, **kwargs):
+        self.next_due = add_months(self.checked_on, self.months())
+        super().save(*args, **kwargs)
+
+    def months(self) -> int:
+        return self.interval_months or self.DEFAULT_INTERVAL[self.Kind(self.kind)]

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from booking.italy import guest_mail, registration
+from booking.italy import guest_mail, registration, short_let
 
 
 @shared_task(name="booking.italy.tasks.send_police_registrations")
@@ -21,3 +21,10 @@ def send_check_in_emails() -> int:
 def erase_guest_documents() -> int:
     """Erase identity documents `document_retention_days` after check-out."""
     return guest_mail.erase_documents()
+
+
+@shared_task(name="booking.italy.tasks.remind_owner_of_short_let_dates")
+def remind_owner_of_short_let_dates() -> int:
+    """Email the owner 60 days before the regional authorisation lapses and 14 days before a
+    safety check is due (once per date)."""
+    return short_let.remind_owner()

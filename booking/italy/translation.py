@@ -1,4 +1,4 @@
-"""The owner's arrival instructions in Italian, German and French (django-modeltranslation)."""
+"""The owner's arrival instructions and emergency information in Italian, German and French (django-modeltranslation)."""
 
 from modeltranslation.translator import TranslationOptions, register
 
@@ -7,4 +7,4 @@ from booking.italy.models import ItalySettings
 
 @register(ItalySettings)
 class ItalySettingsTranslation(TranslationOptions):
-    fields = ("arrival_instructions",)
+    fields = ("arrival_instructions", "emergency_info")
