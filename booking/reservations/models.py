@@ -57,7 +57,9 @@ class Reservation(models.Model):
     guest_last_name = models.CharField(max_length=100, blank=True)
     guest_email = models.EmailField(blank=True)
     guest_phone = models.CharField(max_length=40, blank=True)
-    special_requests = models.TextField(blank=True)
+    special_requests = models.TextField(blank=True)  # the guest's own requests: in the guest's emails
+    # What staff write about a stay for each other (a booking taken on the phone): never shown or sent to the guest.
+    staff_note = models.TextField(blank=True, default="")
     # The code the stay was priced with (its discount and extras are in price_breakdown).
     promo_code = models.ForeignKey("catalog.PromoCode", on_delete=models.PROTECT, null=True, blank=True, related_name="reservations")
     agent_name = models.CharField(max_length=100, blank=True)

@@ -83,7 +83,20 @@ class OwnerBookingForm(forms.Form):
         initial=HOLD_HOURS_DEFAULT,
         help_text=gettext_lazy("1 to 24 hours. The payment link stops working when the hold ends, and the dates are freed."),
     )
-    special_requests = forms.CharField(label=gettext_lazy("Notes for the stay"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3}))
+    special_requests = forms.CharField(
+        label=gettext_lazy("The guest's requests"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=gettext_lazy("What the guest asked for, in their words: the guest sees it in their emails."),
+    )
+    staff_note = forms.CharField(
+        label=gettext_lazy("Internal note"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=gettext_lazy("For staff only (e.g. how the booking came in): never shown or sent to the guest."),
+    )
 
     def clean_check_in(self):
         check_in = self.cleaned_data["check_in"]
@@ -180,6 +193,7 @@ def owner_booking_view(model_admin, request):
                 hold_hours=data["hold_hours"],
                 special_price=data["special_price"],
                 special_requests=data["special_requests"],
+                staff_note=data["staff_note"],
             )
         except DatesUnavailable as error:
             form.add_error(None, unavailable_message(error))

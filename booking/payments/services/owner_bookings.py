@@ -87,6 +87,7 @@ def book_for_guest(
     hold_hours: int = HOLD_HOURS_DEFAULT,
     special_price: Decimal | None = None,
     special_requests: str = "",
+    staff_note: str = "",
 ) -> Reservation:
     """Hold the stay for `hold_hours` and email the guest the payment link; return the hold.
 
@@ -115,6 +116,7 @@ def book_for_guest(
         children_ages=list(party.children_ages),
         guest=guest,
         special_requests=special_requests,
+        staff_note=staff_note,
         caller=caller,
         language=language,
         hold_minutes=hold_hours * 60,

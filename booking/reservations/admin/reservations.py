@@ -318,6 +318,7 @@ class ReservationAdmin(GuardedModelAdmin):
             {"fields": ["channel_code", "channel_commission", "channel_payment_collect", "guest_country"], "classes": ["collapse"]},
         ),
         (gettext_lazy("Guest"), {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language"]}),
+        (gettext_lazy("Internal note (staff only: never shown or sent to the guest)"), {"fields": ["staff_note"]}),
         (gettext_lazy("Price (frozen when the dates were held)"), {"fields": ["breakdown_table", "total_with_currency"]}),
         (
             gettext_lazy("Payment"),

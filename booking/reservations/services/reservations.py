@@ -175,7 +175,7 @@ def extend_hold(reservation_id: str, *, until: datetime, actor: str) -> Reservat
 
 # What staff may change on a reservation's page; status, dates and money change only through the
 # services that own them (confirm, cancel, refund), never by editing a form.
-STAFF_EDITABLE = frozenset({"agent_name", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests"})
+STAFF_EDITABLE = frozenset({"agent_name", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "staff_note"})
 
 
 def edit_by_staff(reservation_id: str, *, changes: dict[str, object], actor: str) -> Reservation:
