@@ -18,9 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
+from booking.api import own_holds
 from booking.reservations.models import Reservation
 from booking.reservations.services import hold_reminders
-from pages import i18n, own_holds
+from pages import i18n
 
 RESUMED = "resumed"
 

@@ -1,6 +1,6 @@
 """What /book says about unpaid holds: the ones this browser made (continue to payment, or release
 them) and other guests' (on hold until a time, so the dates may free up). Times are the property's
-(settings.TIME_ZONE); which holds are this browser's comes from its signed cookie (pages/own_holds.py)."""
+(settings.TIME_ZONE); which holds are this browser's comes from its signed cookie (booking/api/own_holds.py)."""
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -10,12 +10,12 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 
+from booking.api import own_holds
 from booking.catalog.models import Property
 from booking.catalog.selectors import today
 from booking.formatting import format_date
 from booking.reservations.models import Reservation
 from booking.reservations.selectors import live_holds, taken_ranges_and_holds
-from pages import own_holds
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.static import serve
 
-from booking.api import presenters
+from booking.api import own_holds, presenters
 from booking.api.validation import BlogSlugPath, ReservationPath, return_url_problem, validate
 from booking.callers import client_ip
 from booking.catalog import breakdown_words, pricing
@@ -34,7 +34,7 @@ from booking.errors import InvalidInput, NotFound
 from booking.italy.models import ItalySettings
 from booking.payments.return_hosts import CONTINUE_PARAMETER, onward_link
 from booking.reservations.services.reservations import get_reservation
-from pages import i18n, own_holds, seo
+from pages import i18n, seo
 from pages.booking_text import booking_text, cancelled_checkout, explain_stay_link
 from pages.forms import ContactForm
 from pages.hold_reminders import resumed_notice

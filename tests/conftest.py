@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import translation
 
 from booking import demo
-from booking.caches import forget_process_caches
+from config.caches import forget_process_caches
 from tests.dates import future  # noqa: F401 (tests/pages and tests/browser import it from here)
 
 

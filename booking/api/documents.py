@@ -4,7 +4,7 @@ booking/reservations/services/stays.py remembers each stay check, calendar and p
 input it reads (the taken ranges included), and hands back the same object while those inputs hold.
 Here the REST interface keeps the bytes it encoded in that object's `kept`, per kind of answer and
 language, so a repeated read is one query and no encoding. The bytes live exactly as long as their
-result: when the service forgets it (a new input, its memory full, booking/caches.py), they go with it.
+result: when the service forgets it (a new input, its memory full, config/caches.py), they go with it.
 """
 
 from collections.abc import Callable, Hashable

@@ -23,7 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 
-from booking.api import validation
+from booking.api import own_holds, validation
 from booking.api.base import VALIDATION_ERROR, ApiView, error
 from booking.api.committed_holds import checkout_link_arguments
 from booking.api.errors import json_error
@@ -40,7 +40,6 @@ from booking.payments.providers import active_provider_name
 from booking.payments.services import checkouts as services
 from booking.reservations.models import Reservation
 from booking.reservations.services.idempotency import run_idempotent
-from pages import own_holds
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +89,7 @@ class CheckoutLinkView(ApiView):
         status, body = run_idempotent(scope="checkout-link", key=request.headers.get("Idempotency-Key"), payload=request.data, produce=create)
         response = Response(body, status=status)
         if status == 200 and booking_source(request) == Reservation.Source.WEB:
-            # Our own /book page: this browser may come back to its hold (pages/own_holds.py).
+            # Our own /book page: this browser may come back to its hold (booking/api/own_holds.py).
             own_holds.remember(request, response, body["reservation_id"])
         return response
 

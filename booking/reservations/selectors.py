@@ -52,7 +52,7 @@ def blocks_between(prop: Property | int, start: date, end: date):
 
 def live_holds(reservation_ids, now=None) -> list[Reservation]:
     """Of these reservations, the unpaid holds still taking their dates (a released, paid or lapsed
-    one is left out), earliest stay first: the holds a browser made (pages/own_holds.py)."""
+    one is left out), earliest stay first: the holds a browser made (booking/api/own_holds.py)."""
     if not reservation_ids:
         return []
     now = now or timezone.now()

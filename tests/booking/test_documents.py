@@ -9,9 +9,9 @@ import pytest
 from django.utils import translation
 
 from booking.api import documents, presenters
-from booking.caches import forget_process_caches
 from booking.reservations.services import stays
 from booking.reservations.services.holds import hold_stay
+from config.caches import forget_process_caches
 from tests.dates import future
 
 pytestmark = pytest.mark.django_db

@@ -10,12 +10,12 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from booking.caches import forget_process_caches
 from booking.errors import BookingError
 from booking.reservations.models import DateBlock, Reservation
 from booking.reservations.services import blocks, reservations
 from booking.reservations.services import stays as stay_reads
 from booking.reservations.services.holds import hold_stay
+from config.caches import forget_process_caches
 from tests.dates import future
 
 operation = st.one_of(

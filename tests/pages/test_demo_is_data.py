@@ -13,9 +13,9 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from booking.caches import forget_process_caches
 from booking.catalog.models import Amenity, CancellationTier, Extra, PromoCode, Property
 from booking.reservations.models import Review
+from config.caches import forget_process_caches
 
 # Words of the demo (booking/catalog/demo.py, pages/demo.py): its type, its city, its neighbourhood and
 # name, its host, its promo code and an extra's code.

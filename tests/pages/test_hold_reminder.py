@@ -14,6 +14,7 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from booking.api import own_holds
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import deliver_due_emails
 from booking.reservations.models import Reservation
@@ -22,7 +23,6 @@ from booking.reservations.services.hold_reminders import queue_hold_reminders
 from booking.reservations.services.reservations import Payer, confirm_reservation
 from booking.tasks import send_hold_reminders
 from config.celery import app
-from pages import own_holds
 from tests.conftest import future, is_postgresql
 from tests.pages.test_catalogue import english_in
 from tests.pages.test_own_hold import SAME_ORIGIN, book_page, hold_from_the_page, own_notice

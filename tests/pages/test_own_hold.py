@@ -12,9 +12,9 @@ from django.core import signing
 from django.test import Client
 from django.utils import timezone
 
+from booking.api import own_holds
 from booking.reservations.models import Reservation
 from booking.reservations.services.reservations import Payer, confirm_reservation
-from pages import own_holds
 from tests.conftest import future
 from tests.pages.test_booking_page import config_of
 

@@ -1,10 +1,10 @@
-"""The privacy page names the `own_holds` cookie (pages/own_holds.py, docs/own-holds.md): what it
+"""The privacy page names the `own_holds` cookie (booking/api/own_holds.py, docs/own-holds.md): what it
 holds, how long it lasts, that it is strictly necessary; beside the other cookie text, in every
 language of the site, with the numbers the code uses."""
 
 import pytest
 
-from pages import own_holds
+from booking.api import own_holds
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from booking.payments.services.checkouts import PROVIDER_MIN_CHECKOUT_MINUTES
 
 COOKIE = "own_holds"
-SALT = "pages.own_holds"
+SALT = "booking.api.own_holds"
 # A hold can last at most HOLD_MINUTES plus one provider minimum (services.payments.hold_ceiling).
 MAX_AGE_SECONDS = (settings.HOLD_MINUTES + PROVIDER_MIN_CHECKOUT_MINUTES) * 60
 # A few at most: a guest trying several stays in turn.
