@@ -6,6 +6,7 @@ nights may be sold twice meanwhile). At most one email per problem per day
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.admin.utils import quote
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,7 +19,9 @@ FAILING_FOR = timedelta(hours=1)
 
 
 def admin_link(name: str, *args) -> str:
-    return settings.BASE_URL + reverse(name, args=args)
+    # Quoted as the admin quotes its own links: a "res_…" id may hold "_5F" or "_2F", which the
+    # admin would read back as "_" or "/" and answer 404.
+    return settings.BASE_URL + reverse(name, args=[quote(str(arg)) for arg in args])
 
 
 def alert_overlap(feed_name: str, conflict: Conflict) -> None:

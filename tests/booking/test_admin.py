@@ -123,7 +123,7 @@ def test_moving_a_block_to_free_nights_moves_it(staff_client, demo_property):
 
 def test_reservations_cannot_be_deleted(staff_client, demo_property):
     reservation = hold_stay(check_in=future(30), check_out=future(33), guests=2)
-    assert staff_client.get(reverse("admin:reservations_reservation_delete", args=[reservation.pk])).status_code == 403
+    assert staff_client.get(reverse("admin:reservations_reservation_delete", args=[quote(reservation.pk)])).status_code == 403
     assert Reservation.objects.filter(pk=reservation.pk).exists()
 
 

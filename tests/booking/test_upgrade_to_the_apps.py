@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
@@ -236,7 +237,7 @@ def test_migrate_alone_upgrades_a_database_of_the_day_before_and_keeps_every_row
     call_command("setup_roles", verbosity=0)
     user.groups.add(Group.objects.get(name="Staff"))
     client.force_login(user)
-    answer = client.get(f"/admin/reservations/reservation/{reservation.pk}/change/")
+    answer = client.get(f"/admin/reservations/reservation/{quote(reservation.pk)}/change/")
     assert answer.status_code == 200
     assert b"Lovelace" in answer.content
 

@@ -2,6 +2,7 @@
 and the back office's page with its "send everything again" button."""
 
 import pytest
+from django.contrib.admin.utils import quote
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
@@ -107,10 +108,10 @@ def test_staff_change_a_channel_stays_dates_on_the_platform_not_here(client, dja
     channex.book(arrival=future(40), departure=future(43), ota="ABB")
     bookings.drain_feed()
     stay = Reservation.objects.get(channel_booking_id__isnull=False)
-    page = client.get(reverse("admin:reservations_reservation_change", args=[stay.pk])).content.decode()
-    assert reverse("admin:reservations_reservation_change_dates", args=[stay.pk]) not in page
+    page = client.get(reverse("admin:reservations_reservation_change", args=[quote(stay.pk)])).content.decode()
+    assert reverse("admin:reservations_reservation_change_dates", args=[quote(stay.pk)]) not in page
     answer = client.post(
-        reverse("admin:reservations_reservation_change_dates", args=[stay.pk]), {"check_in": future(50), "check_out": future(53), "apply": "1"}
+        reverse("admin:reservations_reservation_change_dates", args=[quote(stay.pk)]), {"check_in": future(50), "check_out": future(53), "apply": "1"}
     )
     assert answer.status_code == 302
     stay.refresh_from_db()

@@ -11,6 +11,7 @@ from decimal import Decimal
 
 import pytest
 import time_machine
+from django.contrib.admin.utils import quote
 from django.urls import reverse
 from django.utils import timezone
 
@@ -203,14 +204,14 @@ class TestGivingMoneyBackNeedsTheRefundPermission:
         return paid_stay(api, fake_stripe, webhook, days_ahead=5)  # the policy still gives back the city tax
 
     def cancel_page(self, reservation):
-        return reverse("admin:reservations_reservation_cancel", args=[reservation.pk])
+        return reverse("admin:reservations_reservation_cancel", args=[quote(reservation.pk)])
 
     def untouched(self, reservation, fake_stripe) -> bool:
         now = Reservation.objects.get(pk=reservation.pk)
         return now.status == "confirmed" and now.amount_refunded == 0 and now.refund_pending == 0 and not fake_stripe.refunds
 
     def test_the_refund_page_is_refused(self, clerk, soon):
-        assert clerk.get(reverse("admin:reservations_reservation_refund", args=[soon.pk])).status_code == 403
+        assert clerk.get(reverse("admin:reservations_reservation_refund", args=[quote(soon.pk)])).status_code == 403
 
     def test_the_cancel_screen_offers_only_no_refund(self, clerk, soon):
         page = clerk.get(self.cancel_page(soon))

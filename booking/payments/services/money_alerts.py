@@ -7,6 +7,7 @@ problem for as long as it lasts (the stay's "needs attention" flag, or the faile
 from decimal import Decimal
 
 from django.conf import settings
+from django.contrib.admin.utils import quote
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,7 +18,7 @@ from booking.reservations.services.owner_alerts import alert_owner, in_owner_lan
 
 
 def admin_link(reservation_id: str) -> str:
-    return str(settings.BASE_URL) + reverse("admin:reservations_reservation_change", args=[reservation_id])
+    return str(settings.BASE_URL) + reverse("admin:reservations_reservation_change", args=[quote(reservation_id)])
 
 
 def _stay(reservation: Reservation) -> dict[str, str]:
