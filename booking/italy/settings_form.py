@@ -5,10 +5,10 @@ from django import forms
 from django.utils.translation import gettext_lazy
 
 from booking.italy.collectors import PLATFORMS, collector_label
-from booking.italy.models import ItalySettings
 
 
 class ItalySettingsForm(forms.ModelForm):
+    # No Meta: ItalySettingsAdmin (modelform_factory) gives the model and every field of its page.
     city_tax_collecting_channels = forms.MultipleChoiceField(
         label=gettext_lazy("Platforms that collect the city tax"),
         choices=lambda: [(source.value, collector_label(source.value)) for source in PLATFORMS],
@@ -19,6 +19,3 @@ class ItalySettingsForm(forms.ModelForm):
         ),
     )
 
-    class Meta:
-        model = ItalySettings
-        fields = ["city_tax_collecting_channels"]  # the admin adds the others (ModelAdmin.get_form)
