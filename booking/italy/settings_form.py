@@ -18,4 +18,3 @@ class ItalySettingsForm(forms.ModelForm):
             "Their guests pay the city tax to the platform: those stays are left out of what the host owes. Applies to bookings that arrive from now on."
         ),
     )
-

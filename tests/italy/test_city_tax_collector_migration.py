@@ -25,7 +25,9 @@ def test_existing_stays_name_their_collector_by_the_connections_old_setting(demo
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
     old = executor.loader.project_state(BEFORE).apps
-    old.get_model("partner_sync", "ChannexConnection").objects.create(pk=1, api_base="https://app.channex.io/api/v1", channels_collecting_city_tax=["booking_com"])
+    old.get_model("partner_sync", "ChannexConnection").objects.create(
+        pk=1, api_base="https://app.channex.io/api/v1", channels_collecting_city_tax=["booking_com"]
+    )
     OldReservation = old.get_model("reservations", "Reservation")
 
     def stay(offset: int, source: str, collected_by: str = "") -> str:

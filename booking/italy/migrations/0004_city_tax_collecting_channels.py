@@ -1,19 +1,17 @@
 """Which platforms collect the city tax moves from the Channex connection to the property's Italian
-settings (it depends on the city, and holds without a channel manager). Each existing property
-keeps what the connection said, or the connection's old default (Airbnb) when there was none."""
+settings (it depends on the city). Where a connection exists, each property takes its list."""
 
 from django.db import migrations, models
-
-OLD_DEFAULT = ["airbnb"]
 
 
 def copy_from_connection(apps, schema_editor):
     connection = apps.get_model("partner_sync", "ChannexConnection").objects.filter(pk=1).first()
-    channels = list(connection.channels_collecting_city_tax or []) if connection is not None else OLD_DEFAULT
+    if connection is None:
+        return  # no channel manager, no platform stays yet: the owner ticks the platforms when connecting
     ItalySettings = apps.get_model("italy", "ItalySettings")
     for prop in apps.get_model("catalog", "Property").objects.all():
         settings, _created = ItalySettings.objects.get_or_create(property=prop)
-        settings.city_tax_collecting_channels = channels
+        settings.city_tax_collecting_channels = list(connection.channels_collecting_city_tax or [])
         settings.save(update_fields=["city_tax_collecting_channels"])
 
 
