@@ -24,7 +24,7 @@ from booking.catalog.models import (
     Season,
 )
 from booking.italy.models import ItalySettings, SafetyCheck, add_months
-from booking.reservations.models import Review
+from booking.reservations.models import Reservation, Review
 
 SLUG = "penthouse-florence"
 LANGUAGES = ("it", "de", "fr")  # beside English, as in booking/demo_translations.py
@@ -237,6 +237,8 @@ def load() -> bool:
         load_offers(prop)
         load_translations(prop)
         load_short_let_rules(prop)
+        # Airbnb collects Florence's city tax from its own guests; Booking.com leaves it to the host.
+        ItalySettings.objects.filter(property=prop).update(city_tax_collecting_channels=[Reservation.Source.AIRBNB.value])
     return True
 
 

@@ -156,7 +156,8 @@ class ExportedCalendar(models.Model):
 
 
 def default_channels_collecting_city_tax() -> list[str]:
-    return ["airbnb"]  # Airbnb collects the city tax itself in many Italian cities; Booking.com does not
+    """Migration 0002's default (the setting moved to ItalySettings.city_tax_collecting_channels)."""
+    return ["airbnb"]
 
 
 class ChannexConnection(models.Model):
@@ -176,11 +177,6 @@ class ChannexConnection(models.Model):
         decimal_places=2,
         default=0,
         help_text=_("Raise the nightly rate sent to the platforms by this percentage (to cover their commission)."),
-    )
-    channels_collecting_city_tax = models.JSONField(
-        default=default_channels_collecting_city_tax,
-        blank=True,
-        help_text=_("The platforms that collect the city tax from their guests (e.g. airbnb, booking_com): their stays are left out of what the host owes."),
     )
 
     # State, written only by partner_sync.channex (with .update(), so admin edits are never clobbered).

@@ -22,8 +22,10 @@ from booking.admin_display import time_column
 from booking.italy import police, reports, short_let
 from booking.italy.checkin import masked
 from booking.italy.citytax import month_bounds, quarter_bounds
+from booking.italy.collectors import collector_label
 from booking.italy.countries import country_name
 from booking.italy.models import CheckIn, Guest, ItalySettings, PoliceRegistration, SafetyCheck
+from booking.italy.settings_form import ItalySettingsForm
 
 DOCUMENT_FIELDS = ("document_type", "document_number", "document_issued_in")
 PERIOD = re.compile(r"^([1-9]\d{3})-(?:(0[1-9]|1[0-2])|Q([1-4]))$")
@@ -79,6 +81,7 @@ class PolicePeriodForm(forms.Form):
 
 @admin.register(ItalySettings)
 class ItalySettingsAdmin(TranslationAdmin):
+    form = ItalySettingsForm
     list_display = ("property", "arrival_info_days", "document_retention_days", "regional_authorisation_number", "authorisation")
     readonly_fields = ("authorisation",)
 
@@ -253,7 +256,8 @@ class CheckInAdmin(admin.ModelAdmin):
             response["Content-Disposition"] = f'attachment; filename="{which}-{period}.csv"'
             return response
         tax_rows, total = reports.city_tax_rows(first, last)
-        names = reports.lead_names([stay for stay, _tax in tax_rows]) if sees_guests(request) else {}
+        platform_rows, platform_total = reports.city_tax_rows(first, last, collected_by_platform=True)
+        names = reports.lead_names([stay for stay, _tax in tax_rows + platform_rows]) if sees_guests(request) else {}
         context = {
             **self.admin_site.each_context(request),
             "title": _("City tax and statistics — %(period)s") % {"period": period},
@@ -263,6 +267,11 @@ class CheckInAdmin(admin.ModelAdmin):
             "last": last,
             "tax_rows": [{"stay": stay, "tax": tax, "name": names.get(stay.pk, "")} for stay, tax in tax_rows],
             "total": total,
+            "platform_rows": [
+                {"stay": stay, "tax": tax, "name": names.get(stay.pk, ""), "collector": collector_label(stay.city_tax_collected_by)}
+                for stay, tax in platform_rows
+            ],
+            "platform_total": platform_total,
             "istat_rows": reports.istat_rows(first, last),
         }
         return TemplateResponse(request, "admin/italy/reports.html", context)

@@ -1,5 +1,7 @@
 """The city-tax return and the tourism statistics (ISTAT "movimento clienti") for a period, as CSV
-rows: the management commands print them, the back office shows and offers them."""
+rows: the management commands print them, the back office shows and offers them. Stays whose city
+tax a listing platform collected (Reservation.city_tax_collected_by) are listed apart from the
+host's return and left out of its total."""
 
 import csv
 import io
@@ -7,13 +9,17 @@ from collections import defaultdict
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.db.models import Q
+
 from booking.catalog.models import Property
 from booking.italy.citytax import StayTax, stay_tax
 from booking.italy.models import Guest
-from booking.reservations.models import Reservation
+from booking.reservations.models import CITY_TAX_BY_HOST, Reservation
 
 CITY_TAX_COLUMNS = ["reservation_id", "check_in", "check_out", "nights_taxed", "guests", "guests_exempt", "exemption_reasons", "rate", "amount"]
 ISTAT_COLUMNS = ["citizenship", "arrivals", "nights"]
+PLATFORM_SECTION = "COLLECTED BY PLATFORMS (not in TOTAL: the platform pays it over)"
+PLATFORM_TOTAL = "TOTAL COLLECTED BY PLATFORMS"
 
 
 def stays_overlapping(first: date, last: date):
@@ -50,8 +56,10 @@ def _guests_by_stay(stays) -> dict[str, list[Guest]]:
 
 def city_tax_rows(first: date, last: date, *, collected_by_platform: bool = False) -> tuple[list[tuple[Reservation, StayTax]], Decimal]:
     """The stays whose city tax the host collects and owes (the return), or with
-    `collected_by_platform` those a listing platform collected itself (listed apart, owed by it)."""
-    stays = [stay for stay in stays_overlapping(first, last) if bool(stay.city_tax_collected_by) == collected_by_platform]
+    `collected_by_platform` those a listing platform collected itself (listed apart: the platform
+    pays it over, so it is not in the host's total)."""
+    by_host = Q(city_tax_collected_by=CITY_TAX_BY_HOST)
+    stays = list(stays_overlapping(first, last).filter(~by_host if collected_by_platform else by_host))
     guests = _guests_by_stay(stays)
     rows = []
     for stay in stays:
@@ -73,25 +81,31 @@ def city_tax_rows(first: date, last: date, *, collected_by_platform: bool = Fals
     return rows, sum((tax.amount for _stay, tax in rows), Decimal("0.00"))
 
 
+def _tax_columns(stay: Reservation, tax: StayTax) -> list:
+    return [stay.pk, stay.check_in, stay.check_out, tax.nights_taxed, tax.guests, tax.guests_exempt, tax.exemption_reasons, tax.rate, tax.amount]
+
+
+def _sums(rows: list[tuple[Reservation, StayTax]]) -> list:
+    return [sum(t.nights_taxed for _s, t in rows), sum(t.guests for _s, t in rows), sum(t.guests_exempt for _s, t in rows)]
+
+
 def city_tax_csv(first: date, last: date) -> str:
+    """The host's return (DESIGN.md's columns, then TOTAL: what the host owes), and after it, when
+    there are any, the stays a platform collected the tax of: a blank line, a title, the same
+    columns after `collected_by` (the platform, as Reservation.source), and their own total."""
     rows, total = city_tax_rows(first, last)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CITY_TAX_COLUMNS)
-    for stay, tax in rows:
-        writer.writerow([stay.pk, stay.check_in, stay.check_out, tax.nights_taxed, tax.guests, tax.guests_exempt, tax.exemption_reasons, tax.rate, tax.amount])
-    writer.writerow(
-        ["TOTAL", "", "", sum(t.nights_taxed for _s, t in rows), sum(t.guests for _s, t in rows), sum(t.guests_exempt for _s, t in rows), "", "", total]
-    )
-    # Stays whose platform collected the tax itself: listed apart, not in what the host owes.
+    writer.writerows(_tax_columns(stay, tax) for stay, tax in rows)
+    writer.writerow(["TOTAL", "", "", *_sums(rows), "", "", total])
     collected, collected_total = city_tax_rows(first, last, collected_by_platform=True)
     if collected:
-        writer.writerow(["COLLECTED BY PLATFORM"])
-        for stay, tax in collected:
-            writer.writerow(
-                [stay.pk, stay.check_in, stay.check_out, tax.nights_taxed, tax.guests, tax.guests_exempt, stay.get_source_display(), tax.rate, tax.amount]
-            )
-        writer.writerow(["PLATFORM TOTAL", "", "", "", "", "", "", "", collected_total])
+        writer.writerow([])
+        writer.writerow([PLATFORM_SECTION])
+        writer.writerow(["collected_by", *CITY_TAX_COLUMNS])
+        writer.writerows([stay.city_tax_collected_by, *_tax_columns(stay, tax)] for stay, tax in collected)
+        writer.writerow([PLATFORM_TOTAL, "", "", "", *_sums(collected), "", "", collected_total])
     return out.getvalue()
 
 

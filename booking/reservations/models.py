@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from booking.catalog.models import MONEY, Property
 
+CITY_TAX_BY_HOST = "host"
+
 
 def new_reservation_id() -> str:
     return "res_" + secrets.token_urlsafe(16)  # 128 random bits, never sequential
@@ -109,9 +111,10 @@ class Reservation(models.Model):
     )
     channel_revision_at = models.DateTimeField(null=True, blank=True, editable=False)
     guest_country = models.CharField(max_length=2, blank=True)
-    # Who collects the city tax: blank, the host; else the channel that does (a Reservation.Source
-    # of a platform; which platforms collect it is a setting of the channel manager's connection).
-    city_tax_collected_by = models.CharField(max_length=16, blank=True)
+    # Who collects the city tax: "host" (CITY_TAX_BY_HOST), or the platform that collects it from its
+    # guest (a Reservation.Source of a channel), fixed when the channel booking arrives by the
+    # property's Italian settings (booking/italy/collectors.py); the host's return leaves those out.
+    city_tax_collected_by = models.CharField(max_length=16, default=CITY_TAX_BY_HOST, editable=False)
     # A channel booking stored over nights already sold (the platform confirmed it to its guest):
     # left out of the no-overlap constraint so it is never lost; flagged `overbooking` for staff.
     overbooked = models.BooleanField(default=False, editable=False)

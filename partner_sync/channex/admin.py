@@ -16,20 +16,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from booking.admin_display import time_column
-from booking.reservations.models import Reservation
 from config.admin import GuardedModelAdmin
 from partner_sync.channex import push
 from partner_sync.channex.connection import is_on
 from partner_sync.channex.status import channel_manager_status
 from partner_sync.models import ChannexConnection, ChannexRevision
-
-PLATFORMS = [
-    (Reservation.Source.AIRBNB, "Airbnb"),
-    (Reservation.Source.BOOKING_COM, "Booking.com"),
-    (Reservation.Source.EXPEDIA, "Expedia"),
-    (Reservation.Source.VRBO, "Vrbo"),
-    (Reservation.Source.OTHER, gettext_lazy("Other channel")),
-]
 
 
 def _https_by_default(field: models.Field, **kwargs) -> forms.Field | None:
@@ -39,18 +30,10 @@ def _https_by_default(field: models.Field, **kwargs) -> forms.Field | None:
 
 
 class ConnectionForm(forms.ModelForm):
-    channels_collecting_city_tax = forms.MultipleChoiceField(
-        label=gettext_lazy("Platforms that collect the city tax"),
-        choices=PLATFORMS,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        help_text=gettext_lazy("Their guests pay the city tax to the platform: those stays are left out of what the host owes."),
-    )
-
     class Meta:
         model = ChannexConnection
         formfield_callback = _https_by_default
-        fields = ["api_base", "property_id", "room_type_id", "rate_plan_id", "channel_rate_markup_percent", "channels_collecting_city_tax"]
+        fields = ["api_base", "property_id", "room_type_id", "rate_plan_id", "channel_rate_markup_percent"]
 
 
 STATE_FIELDS = ["last_push_at_local", "last_revision_at_local", "last_full_sync_at_local", "last_error", "retry_at_local"]
@@ -62,7 +45,7 @@ class ChannexConnectionAdmin(GuardedModelAdmin):
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # as the feeds' (Django 6's default)
     list_display = ["__str__", "property_id", "connected", "last_push_at_local", "pending", "last_revision_at_local", "last_error"]
     fieldsets = [
-        (None, {"fields": ["api_base", "property_id", "room_type_id", "rate_plan_id", "channel_rate_markup_percent", "channels_collecting_city_tax"]}),
+        (None, {"fields": ["api_base", "property_id", "room_type_id", "rate_plan_id", "channel_rate_markup_percent"]}),
         (gettext_lazy("State"), {"fields": [*STATE_FIELDS]}),
     ]
     readonly_fields = STATE_FIELDS
@@ -98,7 +81,7 @@ class ChannexConnectionAdmin(GuardedModelAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        if set(form.changed_data) - {"channels_collecting_city_tax"}:  # other ids, another server or another markup: everything goes again
+        if form.changed_data:  # other ids, another server or another markup: everything goes again
             push.queue_full_sync()
             self.message_user(request, _("Every night of the next 500 days will be sent to Channex again within a minute."), messages.INFO)
 

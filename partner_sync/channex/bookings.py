@@ -24,7 +24,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from booking.catalog.selectors import today
+from booking.catalog.selectors import get_property, today
+from booking.italy.collectors import collecting_channels
 from booking.reservations.services.channel_bookings import apply_channel_booking
 from booking.reservations.services.locking import writer_transaction
 from partner_sync import alerts
@@ -160,7 +161,7 @@ def _apply(connection: ChannexConnection, pk: int) -> bool:
                 room_type_id=mapping.room_type_id,
                 rate_plan_id=mapping.rate_plan_id,
                 today=today(),
-                city_tax_collectors=connection.channels_collecting_city_tax or (),
+                city_tax_collectors=collecting_channels(get_property()),
             )
         except RevisionProblem as problem:
             row.outcome, row.problem = Outcome.REJECTED, str(problem)[:300]

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 
 from booking.catalog.children_ages import MAX_CHILD_AGE
+from booking.italy.collectors import collector_for
 from booking.reservations.models import Reservation
 from booking.reservations.services.channel_bookings import ChannelStay
 from partner_sync.channex.ari import WINDOW_DAYS
@@ -76,7 +77,7 @@ def to_stay(
     return ChannelStay(
         booking_id=booking_id,
         source=source,
-        city_tax_collected_by=source if source in city_tax_collectors else "",
+        city_tax_collected_by=collector_for(source, frozenset(city_tax_collectors)),
         code=str(attributes.get("ota_reservation_code") or unique_id)[:100],
         cancelled=cancelled,
         check_in=check_in,

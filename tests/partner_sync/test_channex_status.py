@@ -89,13 +89,11 @@ def test_editing_the_connection_sends_everything_again(client, django_user_model
         "room_type_id": connection.room_type_id,
         "rate_plan_id": connection.rate_plan_id,
         "channel_rate_markup_percent": "10",
-        "channels_collecting_city_tax": ["airbnb", "vrbo"],
     }
     assert client.post(url, form).status_code == 302
     push_now()
     night = future(40)
     assert ChannexConnection.objects.get().channel_rate_markup_percent == Decimal("10")
-    assert ChannexConnection.objects.get().channels_collecting_city_tax == ["airbnb", "vrbo"]
     assert synced.restrictions[night]["rate"] > 0 and not ChannexDirtyNight.objects.exists()
     assert len(synced.calls_to("POST", "/restrictions")) == 1
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from booking.admin_display import local_time, with_currency
 from booking.catalog.breakdown_words import read_breakdown
 from booking.catalog.payment_state import PaymentState, reservation_payment_state
+from booking.italy.collectors import collector_label
 from booking.outbox.models import OutboundEmail
 from booking.payments.admin.cancel import cancel_confirmation
 from booking.payments.admin.change_dates import change_dates_view
@@ -287,6 +288,7 @@ class ReservationAdmin(GuardedModelAdmin):
         "channel_commission",
         "channel_payment_collect",
         "guest_country",
+        "city_tax_collector",
         "check_in",
         "check_out",
         "guests",
@@ -311,7 +313,10 @@ class ReservationAdmin(GuardedModelAdmin):
         "attention_shown",
     ]
     fieldsets = [
-        (gettext_lazy("Stay"), {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "agent_name"]}),
+        (
+            gettext_lazy("Stay"),
+            {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "city_tax_collector", "agent_name"]},
+        ),
         # A booking from a listing platform, received through the channel manager (docs/channex.md).
         (
             gettext_lazy("Channel"),
@@ -350,6 +355,10 @@ class ReservationAdmin(GuardedModelAdmin):
         return request.user.has_perm("reservations.refund_reservation")
 
     # --- How a reservation reads: money with its currency, times on the property's clock --------
+
+    @admin.display(description=gettext_lazy("City tax collected by"))
+    def city_tax_collector(self, obj):
+        return collector_label(obj.city_tax_collected_by)  # the host, or the platform that collects it (docs/italy.md)
 
     @admin.display(description=gettext_lazy("source"), ordering="source")
     def source_and_code(self, obj):

@@ -22,7 +22,7 @@ from booking.catalog.pricing import money
 from booking.catalog.selectors import get_property
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import queue_emails
-from booking.reservations.models import DateBlock, Reservation
+from booking.reservations.models import CITY_TAX_BY_HOST, DateBlock, Reservation
 from booking.reservations.selectors import blocking_reservations, blocks_between
 from booking.reservations.services import transitions
 from booking.reservations.services.audit import flag, record_event
@@ -60,7 +60,8 @@ class ChannelStay:
     language: str = ""
     notes: str = ""
     nightly: dict[date, Decimal] = field(default_factory=dict)
-    city_tax_collected_by: str = ""  # blank: the host; else the channel that collects it
+    # "host", or the platform that collects the city tax (the caller reads the property's setting).
+    city_tax_collected_by: str = CITY_TAX_BY_HOST
 
     @property
     def guests(self) -> int:
@@ -197,7 +198,8 @@ def _fill(reservation: Reservation, stay: ChannelStay) -> None:
     reservation.guest_email = stay.email[:254]
     reservation.guest_phone = stay.phone[:40]
     reservation.guest_country = stay.country[:2].upper()
-    reservation.city_tax_collected_by = stay.city_tax_collected_by[:16]
+    if reservation._state.adding:  # who collects is decided when the booking first arrives; a change keeps it
+        reservation.city_tax_collected_by = stay.city_tax_collected_by[:16] or CITY_TAX_BY_HOST
     reservation.language = (stay.language or "en")[:8].lower()
     reservation.special_requests = stay.notes[:2000]
     reservation.price_breakdown = _breakdown(stay, amount, nights)
