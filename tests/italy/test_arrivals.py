@@ -159,3 +159,12 @@ def test_the_guest_form_keeps_the_document_number_after_an_error_in_another_gues
     kept = html.split('name="document_kept" value="')[1].split('"')[0]
     assert client.post(url, form | {"g0-document_number": "", "g1-date_of_birth": "1982-11-20", "document_kept": kept}).status_code == 303
     assert Guest.objects.get(check_in__reservation=stay, position=0).document_number == "CA12345AB"
+
+
+def test_the_demo_shows_arrivals_on_the_screen(settings, admin_client):
+    settings.DEMO = True
+    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("load_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115  (again: nothing twice)
+    screen = admin_client.get("/admin/italy/arrival/").content.decode()
+    assert screen.count('data-verified="1"') == 1 and "Schmidt, Anna (lead guest)" in screen and "James Carter" in screen
+    assert Reservation.objects.filter(channel_booking_id__startswith="demo-").count() == 2
