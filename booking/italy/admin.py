@@ -299,4 +299,6 @@ class PoliceRegistrationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
 from booking.italy import admin_arrivals  # noqa: E402, F401  (registers the arrivals screen)

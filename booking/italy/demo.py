@@ -33,7 +33,9 @@ def _free(prop: Property, first: date, last: date) -> bool:
     return not blocking_reservations(prop, first, last, timezone.now()).exists() and not blocks_between(prop, first, last).exists()
 
 
-def _stay(prop: Property, key: str, source: str, arrival: date, nights: int, guests: int, first: str, last: str, email: str, language: str) -> Reservation | None:
+def _stay(
+    prop: Property, key: str, source: str, arrival: date, nights: int, guests: int, first: str, last: str, email: str, language: str
+) -> Reservation | None:
     booking_id = f"demo-{key}-{arrival:%Y%m%d}"
     existing = Reservation.objects.filter(channel_booking_id=booking_id).first()
     if existing is not None or not _free(prop, arrival, arrival + timedelta(days=nights)):

@@ -156,15 +156,15 @@ class Guest(models.Model):
             ("verify_guest_identity", "Can verify guests' identity and enter a stay's party"),
         ]
 
+    def __str__(self):
+        return f"{self.first_name} {self.last_name}"
+
     @property
     def identity_verified(self) -> dict | None:
         """{"method", "at", "by"} once staff saw the guest's identity, else None."""
         if not self.identity_method or self.identity_verified_at is None:
             return None
         return {"method": self.identity_method, "at": self.identity_verified_at.isoformat(), "by": self.identity_verified_by}
-
-    def __str__(self):
-        return f"{self.first_name} {self.last_name}"
 
 
 class Arrival(CheckIn):

@@ -41,7 +41,15 @@ class OutboundEmail(models.Model):
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)
     # Only true of a confirmed stay: still owed when the stay is cancelled, they are dropped, not sent
     # (a door code or a "see you soon" after the cancellation email would contradict it).
-    ONLY_WHILE_CONFIRMED = (Kind.CONFIRMATION, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST, Kind.CHECK_IN_REMINDER_7, Kind.CHECK_IN_REMINDER_2, Kind.ARRIVAL_INFO, Kind.CHECK_IN_INVITATION)
+    ONLY_WHILE_CONFIRMED = (
+        Kind.CONFIRMATION,
+        Kind.PRE_ARRIVAL,
+        Kind.REVIEW_REQUEST,
+        Kind.CHECK_IN_REMINDER_7,
+        Kind.CHECK_IN_REMINDER_2,
+        Kind.ARRIVAL_INFO,
+        Kind.CHECK_IN_INVITATION,
+    )
 
     class Recipient(models.TextChoices):
         GUEST = "guest", "Guest"

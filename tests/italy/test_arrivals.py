@@ -3,7 +3,7 @@ tomorrow's arrivals, who checked in, who is verified, one click per guest or per
 guests go to the police; a stay unverified 12 hours into its check-in day is flagged and the owner
 emailed once; a party changed after the police have it is flagged, never sent twice."""
 
-from datetime import datetime, time, timedelta
+from datetime import datetime, time
 
 import pytest
 from django.core.management import call_command

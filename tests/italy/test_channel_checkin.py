@@ -117,7 +117,9 @@ def test_staff_fill_the_party_on_the_reservations_page_with_the_guests_rules(adm
 
 def test_the_arrivals_screen_asks_staff_for_a_calendar_only_stays_party(admin_client, demo_property):
     today = timezone.localdate()
-    block = DateBlock.objects.create(property=demo_property, start=today, end=today + timedelta(days=2), source=DateBlock.Source.PARTNER, reason="Airbnb (Not available)")
+    block = DateBlock.objects.create(
+        property=demo_property, start=today, end=today + timedelta(days=2), source=DateBlock.Source.PARTNER, reason="Airbnb (Not available)"
+    )
     screen = admin_client.get("/admin/italy/arrival/").content.decode()
     assert f'data-calendar-block="{block.pk}"' in screen and "The calendar feed gives no guest: ask the guests for the party." in screen
     answer = admin_client.post(f"/admin/italy/arrival/calendar/{block.pk}/", {"guests": "2", "last_name": "Rossi"})

@@ -16,7 +16,6 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from booking.italy.checkin import save_check_in
 from booking.reservations.models import Reservation
 from tests.italy.conftest import CHILD, LEAD, PARTNER, checked_in_and_seen, party
 

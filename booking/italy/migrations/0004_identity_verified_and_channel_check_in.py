@@ -4,52 +4,58 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('italy', '0003_florence_short_let_rules'),
+        ("italy", "0003_florence_short_let_rules"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Arrival',
-            fields=[
-            ],
+            name="Arrival",
+            fields=[],
             options={
-                'verbose_name': 'arrival',
-                'verbose_name_plural': 'arrivals',
-                'proxy': True,
-                'indexes': [],
-                'constraints': [],
+                "verbose_name": "arrival",
+                "verbose_name_plural": "arrivals",
+                "proxy": True,
+                "indexes": [],
+                "constraints": [],
             },
-            bases=('italy.checkin',),
+            bases=("italy.checkin",),
         ),
         migrations.AlterModelOptions(
-            name='guest',
-            options={'ordering': ['check_in', 'position'], 'permissions': [('view_guest_documents', "Can see guests' identity documents"), ('verify_guest_identity', "Can verify guests' identity and enter a stay's party")]},
+            name="guest",
+            options={
+                "ordering": ["check_in", "position"],
+                "permissions": [
+                    ("view_guest_documents", "Can see guests' identity documents"),
+                    ("verify_guest_identity", "Can verify guests' identity and enter a stay's party"),
+                ],
+            },
         ),
         migrations.AddField(
-            model_name='checkin',
-            name='identity_alert_sent_at',
+            model_name="checkin",
+            name="identity_alert_sent_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='checkin',
-            name='invitation_sent_at',
+            model_name="checkin",
+            name="invitation_sent_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='guest',
-            name='identity_method',
-            field=models.CharField(blank=True, choices=[('in_person', 'In person'), ('video', 'Live video')], editable=False, max_length=10, verbose_name='identity verified'),
+            model_name="guest",
+            name="identity_method",
+            field=models.CharField(
+                blank=True, choices=[("in_person", "In person"), ("video", "Live video")], editable=False, max_length=10, verbose_name="identity verified"
+            ),
         ),
         migrations.AddField(
-            model_name='guest',
-            name='identity_verified_at',
+            model_name="guest",
+            name="identity_verified_at",
             field=models.DateTimeField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='guest',
-            name='identity_verified_by',
+            model_name="guest",
+            name="identity_verified_by",
             field=models.CharField(blank=True, editable=False, max_length=150),
         ),
     ]

@@ -4,15 +4,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('outbox', '0001_initial'),
+        ("outbox", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='outboundemail',
-            name='kind',
-            field=models.CharField(choices=[('confirmation', 'Booking confirmed'), ('cancellation', 'Booking cancelled'), ('refund', 'Refund issued'), ('pre_arrival', 'Before arrival'), ('refunded_payment', 'Payment refunded, needs attention'), ('inquiry', 'Website inquiry'), ('payment_received', 'Payment received'), ('balance_declined', 'Balance charge refused'), ('balance_overdue', 'Balance overdue, needs attention'), ('deposit_claimed', 'Security deposit claimed'), ('owner_alert', 'Problem to look at'), ('review_request', 'Review request'), ('check_in_reminder_7', 'Check-in reminder, 7 days before'), ('check_in_reminder_2', 'Check-in reminder, 2 days before'), ('arrival_info', 'Arrival instructions'), ('check_in_invitation', 'Check-in link (channel booking)'), ('payment_link', 'Payment link (booked by the owner)'), ('hold_reminder', 'Reminder of an unfinished booking'), ('dates_changed', 'Dates changed'), ('deposit_auth_needed', 'Security deposit hold refused, link to authorise'), ('staff_invitation', 'Invitation to the back office')], max_length=20),
+            model_name="outboundemail",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("confirmation", "Booking confirmed"),
+                    ("cancellation", "Booking cancelled"),
+                    ("refund", "Refund issued"),
+                    ("pre_arrival", "Before arrival"),
+                    ("refunded_payment", "Payment refunded, needs attention"),
+                    ("inquiry", "Website inquiry"),
+                    ("payment_received", "Payment received"),
+                    ("balance_declined", "Balance charge refused"),
+                    ("balance_overdue", "Balance overdue, needs attention"),
+                    ("deposit_claimed", "Security deposit claimed"),
+                    ("owner_alert", "Problem to look at"),
+                    ("review_request", "Review request"),
+                    ("check_in_reminder_7", "Check-in reminder, 7 days before"),
+                    ("check_in_reminder_2", "Check-in reminder, 2 days before"),
+                    ("arrival_info", "Arrival instructions"),
+                    ("check_in_invitation", "Check-in link (channel booking)"),
+                    ("payment_link", "Payment link (booked by the owner)"),
+                    ("hold_reminder", "Reminder of an unfinished booking"),
+                    ("dates_changed", "Dates changed"),
+                    ("deposit_auth_needed", "Security deposit hold refused, link to authorise"),
+                    ("staff_invitation", "Invitation to the back office"),
+                ],
+                max_length=20,
+            ),
         ),
     ]
