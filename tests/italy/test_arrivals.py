@@ -29,14 +29,14 @@ def at(day, hour: int) -> datetime:
 
 @pytest.fixture
 def arriving(make_stay):
-    stay = make_stay(check_in=today(), guests=2)
+    stay = make_stay(check_in=today(), nights=1, guests=2)
     save_check_in(stay, party(LEAD, PARTNER))
     return stay
 
 
 def test_the_screen_lists_todays_and_tomorrows_arrivals_and_a_click_verifies_a_guest(admin_client, admin_user, make_stay, arriving):
-    tomorrow = make_stay(check_in=future(1), guests=1)
-    later = make_stay(check_in=future(2), guests=1)
+    tomorrow = make_stay(check_in=future(1), nights=1, guests=1)
+    later = make_stay(check_in=future(2), nights=1, guests=1)
     screen = admin_client.get("/admin/italy/arrival/").content.decode()
     assert f'data-stay="{arriving.pk}" data-verified="0"' in screen and f'data-stay="{tomorrow.pk}"' in screen and f'data-stay="{later.pk}"' not in screen
     assert "Neri, Giulia (lead guest)" in screen and "Müller, Jürgen" in screen
@@ -76,8 +76,12 @@ def test_the_api_answer_carries_identity_verified(client, arriving):
 
 
 def test_the_police_file_leaves_out_every_stay_with_an_unverified_guest(make_stay, capsys):
-    day = future(3)
-    verified, half, unseen = (make_stay(check_in=day, guests=1), make_stay(check_in=day, guests=2), make_stay(check_in=day, guests=1))
+    day = future(3)  # three one-night stays, one after the other
+    verified, half, unseen = (
+        make_stay(check_in=day, nights=1, guests=1),
+        make_stay(check_in=future(4), nights=1, guests=2),
+        make_stay(check_in=future(5), nights=1, guests=1),
+    )
     save_check_in(verified, party(LEAD))
     save_check_in(half, party(dict(LEAD, last_name="Rossi"), PARTNER))
     save_check_in(unseen, party(dict(LEAD, last_name="Bruni")))
@@ -86,7 +90,7 @@ def test_the_police_file_leaves_out_every_stay_with_an_unverified_guest(make_sta
 
     verify(half.pk, method="in_person", by="desk", positions=[1])
     with pytest.raises(SystemExit):
-        call_command("alloggiati_file", "--date", str(day))
+        call_command("alloggiati_file", "--from", str(day), "--to", str(future(5)))
     captured = capsys.readouterr()
     records = captured.out.removesuffix("\r\n").encode("ascii").split(b"\r\n")
     assert all(len(record) == 168 for record in records)
@@ -123,11 +127,12 @@ def test_unverified_12_hours_into_the_check_in_day_flags_the_stay_and_emails_the
 
 def test_a_stay_with_no_check_in_at_all_is_flagged_too_and_a_verified_one_never(settings, make_stay):
     settings.OWNER_EMAIL = "owner@example.com"
-    nobody = make_stay(check_in=today(), guests=2)
-    everyone = make_stay(check_in=today(), guests=1)
+    everyone = make_stay(check_in=today(), nights=1, guests=1)
     save_check_in(everyone, party(LEAD))
     seen(everyone)
-    assert flag_unverified_stays(now=at(today(), 12)) == 1
+    assert flag_unverified_stays(now=at(today(), 12)) == 0 and not AttentionFlag.objects.exists()
+    nobody = make_stay(check_in=future(1), nights=1, guests=2)
+    assert flag_unverified_stays(now=at(future(1), 12)) == 1
     assert Reservation.objects.filter(attention_flags__code="identity_unverified").get() == nobody
 
 
