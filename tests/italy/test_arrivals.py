@@ -173,3 +173,11 @@ def test_the_demo_shows_arrivals_on_the_screen(settings, admin_client):
     screen = admin_client.get("/admin/italy/arrival/").content.decode()
     assert screen.count('data-verified="1"') == 1 and "Schmidt, Anna (lead guest)" in screen and "James Carter" in screen
     assert Reservation.objects.filter(channel_booking_id__startswith="demo-").count() == 2
+
+
+def test_the_check_in_page_of_the_back_office_says_who_verified_whom(admin_client, arriving):
+    from booking.italy.models import CheckIn
+
+    seen(arriving, "video")
+    page = admin_client.get(f"/admin/italy/checkin/{CheckIn.objects.get(reservation=arriving).pk}/change/").content.decode()
+    assert "Live video · " in page and " · front desk" in page
