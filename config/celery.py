@@ -52,6 +52,7 @@ def configure(app: Celery) -> None:
             "send-check-in-emails": {"task": "booking.italy.tasks.send_check_in_emails", "schedule": timedelta(hours=1)},
             "erase-guest-documents": {"task": "booking.italy.tasks.erase_guest_documents", "schedule": timedelta(hours=6)},
             "remind-owner-of-short-let-dates": {"task": "booking.italy.tasks.remind_owner_of_short_let_dates", "schedule": timedelta(hours=12)},
+            "flag-unverified-identities": {"task": "booking.italy.tasks.flag_unverified_identities", "schedule": timedelta(minutes=30)},
             "send-hold-reminders": {"task": "booking.tasks.send_hold_reminders", "schedule": timedelta(seconds=60)},
             "sync-partner-calendars": {"task": "partner_sync.tasks.sync_all_feeds", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},
             "probe-partner-listing": {"task": "partner_sync.tasks.probe_listing", "schedule": timedelta(seconds=settings.PARTNER_SYNC_SECONDS)},

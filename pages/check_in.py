@@ -25,16 +25,15 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from booking.errors import BookingError, InvalidInput, fields_at
 from booking.italy import checkin
-from booking.italy.countries import country_choices, country_code_named
+from booking.italy.countries import country_choices
 from booking.italy.models import Guest
+from booking.italy.party_form import payload_from_form, stored_number
 from booking.italy.tables import tables
 from booking.reservations.models import Reservation
 from pages import seo
 from pages.i18n import lang_path
 from pages.manage import manage_page, with_a_form
 
-FORM_FIELDS = ("first_name", "last_name", "sex", "date_of_birth", "citizenship", "country_of_birth", "comune_of_birth", "province_of_birth")
-COUNTRY_FIELDS = ("citizenship", "country_of_birth")
 KEPT_NUMBER_SECONDS = 3600
 KEPT_KEY = re.compile(r"[A-Za-z0-9_-]{22}")
 
@@ -72,18 +71,18 @@ def form(request, reservation: Reservation):
         context["guests"] = guest_rows(reservation, existing, None, {})
         return with_a_form(render(request, "pages/check_in.html", context))
     kept_number = _kept_number(reservation, request.POST.get("document_kept", ""))
-    payload = payload_from_form(request.POST, reservation, existing, kept_number=kept_number)
+    payload = payload_from_form(request.POST, reservation.guests, existing, kept_number=kept_number)
     try:
         checkin.save_check_in(reservation, payload)
     except InvalidInput as error:
         errors = {problem.field: problem.msg for problem in error.problems}
-        context["document_kept"] = key = _keep_number(reservation, payload, errors, stored=_stored_number(existing))
-        kept = payload["guests"][0]["document"]["number"] if key else _stored_number(existing)
+        context["document_kept"] = key = _keep_number(reservation, payload, errors, stored=stored_number(existing))
+        kept = payload["guests"][0]["document"]["number"] if key else stored_number(existing)
         context.update(guests=guest_rows(reservation, existing, payload, errors, kept=kept), errors=errors, party=payload.get("party"))
         context["general_errors"] = [msg for loc, msg in errors.items() if len(loc) <= 1]
         return with_a_form(render(request, "pages/check_in.html", context, status=422))
     except BookingError as error:
-        context.update(guests=guest_rows(reservation, existing, payload, {}, kept=_stored_number(existing)), general_errors=[error.detail])
+        context.update(guests=guest_rows(reservation, existing, payload, {}, kept=stored_number(existing)), general_errors=[error.detail])
         return with_a_form(render(request, "pages/check_in.html", context, status=error.status))
     return HttpResponseRedirect(lang_path(f"/manage/{reservation.manage_token}") + "?checked_in=1", status=303)
 
@@ -108,38 +107,6 @@ def _keep_number(reservation: Reservation, payload: dict, errors: dict, *, store
     key = secrets.token_urlsafe(16)
     cache.set(f"check-in-number:{reservation.pk}:{key}", number, KEPT_NUMBER_SECONDS)
     return key
-
-
-def _stored_number(existing) -> str:
-    lead = existing.guests.all()[0] if existing and existing.guests.exists() else None
-    return lead.document_number if lead else ""
-
-
-def _country_code(value: str) -> str:
-    """A country as submitted: its code (the select's and the suggestions' value), or a name typed
-    in the page's language, given as its code; anything else as typed (refused by the check)."""
-    return country_code_named(value) or value if len(value) > 2 else value
-
-
-def payload_from_form(post, reservation: Reservation, existing, *, kept_number: str = "") -> dict:
-    guests = []
-    for index in range(reservation.guests):
-        guest = {name: post.get(f"g{index}-{name}", "").strip() for name in FORM_FIELDS}
-        guest = {k: v for k, v in guest.items() if v}
-        for name in COUNTRY_FIELDS:
-            if name in guest:
-                guest[name] = _country_code(guest[name])
-        comune = guest.get("comune_of_birth", "")
-        if "(" in comune and not guest.get("province_of_birth"):  # "Firenze (FI)" from the typeahead
-            name, _sep, province = comune.partition("(")
-            guest["comune_of_birth"], guest["province_of_birth"] = name.strip(), province.strip(" )")
-        if index == 0:
-            number = post.get("g0-document_number", "").strip()
-            kept = kept_number or _stored_number(existing)
-            issued_in = _country_code(post.get("g0-document_issued_in", "").strip())
-            guest["document"] = {"type": post.get("g0-document_type", ""), "number": number or kept, "issued_in": issued_in}
-        guests.append(guest)
-    return {"party": post.get("party") or "family", "guests": guests}
 
 
 def guest_rows(reservation: Reservation, existing, payload, errors: dict, *, kept: str = "") -> list[dict]:

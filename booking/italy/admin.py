@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from modeltranslation.admin import TranslationAdmin
 
-from booking.admin_display import time_column
+from booking.admin_display import local_time, time_column
 from booking.italy import police, reports, short_let
 from booking.italy.checkin import masked
 from booking.italy.citytax import month_bounds, quarter_bounds
@@ -148,7 +148,7 @@ class GuestInline(admin.TabularInline):
         return False  # guests change their own check-in; staff read it
 
     def get_fields(self, request, obj=None):
-        return [*self.base_fields, *(DOCUMENT_FIELDS if sees_documents(request) else ("document",))]
+        return [*self.base_fields, *(DOCUMENT_FIELDS if sees_documents(request) else ("document",)), "identity"]
 
     def get_readonly_fields(self, request, obj=None):
         return self.get_fields(request, obj)
@@ -160,6 +160,13 @@ class GuestInline(admin.TabularInline):
     @admin.display(description=gettext_lazy("Country of birth"))
     def country_of_birth_name(self, guest: Guest) -> str:
         return country_name(guest.country_of_birth) if guest.country_of_birth else "—"
+
+    @admin.display(description=gettext_lazy("Identity verified"))
+    def identity(self, guest: Guest) -> str:
+        """How and when staff saw the guest (booking/italy/identity.py), or a dash."""
+        if not guest.identity_method or guest.identity_verified_at is None:
+            return "—"
+        return f"{guest.get_identity_method_display()} · {local_time(guest.identity_verified_at)} · {guest.identity_verified_by}"
 
     @admin.display(description=_("Document"))
     def document(self, guest: Guest) -> str:
@@ -308,3 +315,6 @@ class PoliceRegistrationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+from booking.italy import admin_arrivals  # noqa: E402, F401  (registers the arrivals screen)

@@ -270,6 +270,7 @@ def save_check_in(reservation: Reservation, body, *, today: date | None = None, 
         check_in.guests.all().delete()
         for guest in guests:
             guest.check_in = check_in
+            keep_identity_verified(guest, before)
         Guest.objects.bulk_create(guests)
         check_in.party = party
         check_in.completed_at = check_in.completed_at or timezone.now()
@@ -280,6 +281,17 @@ def save_check_in(reservation: Reservation, body, *, today: date | None = None, 
         if changes:
             flag(locked, actor=actor, message="flag_check_in_changed_after_police", params={"changes": changes})
     return check_in
+
+
+# A guest whose identity was seen stays verified through a save only while the same person, with
+# the same document, is at the same place in the party; any other change asks staff to look again.
+SAME_PERSON = ("first_name", "last_name", "date_of_birth", "document_type", "document_number")
+
+
+def keep_identity_verified(guest: Guest, before: list[Guest]) -> None:
+    old = next((g for g in before if g.position == guest.position), None)
+    if old is not None and old.identity_method and all(getattr(old, name) == getattr(guest, name) for name in SAME_PERSON):
+        guest.identity_method, guest.identity_verified_at, guest.identity_verified_by = old.identity_method, old.identity_verified_at, old.identity_verified_by
 
 
 def check_in_for(reservation: Reservation) -> CheckIn | None:
@@ -313,6 +325,7 @@ def present_guest(guest: Guest) -> dict:
         "country_of_birth": guest.country_of_birth,
         "comune_of_birth": guest.comune_of_birth or None,
         "province_of_birth": guest.province_of_birth or None,
+        "identity_verified": guest.identity_verified,
     }
     if guest.position == 0:
         body["document"] = (

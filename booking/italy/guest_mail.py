@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from booking.catalog.models import Property
 from booking.formatting import site_path
 from booking.italy.arrival import instructions_due, paragraphs
+from booking.italy.channel_checkin import check_in_url, guest_language
 from booking.italy.models import CheckIn, ItalySettings
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import deliver_soon, email_address, header_safe
@@ -57,7 +58,8 @@ def _claim_and_queue(check_in: CheckIn, stamp: str, kind: str, template: str, it
     with transaction.atomic():
         if not CheckIn.objects.filter(pk=check_in.pk, **{f"{stamp}__isnull": True}).update(**{stamp: timezone.now()}):
             return 0
-        with translation.override(stay.language or "en"):
+        with translation.override(guest_language(stay)):
+            check_in_url(stay)  # a channel stay gets its manage link here
             manage = f"{settings.BASE_URL}{site_path('/manage/' + (stay.manage_token or ''))}"
             context = {
                 "reservation": stay,

@@ -102,6 +102,10 @@ class CheckIn(models.Model):
     reminder_7_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     reminder_2_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
     arrival_info_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # A channel booking's guest is sent the check-in link once (booking/italy/channel_checkin.py);
+    # the owner is told once of a stay whose guests' identity is still unseen (booking/italy/identity.py).
+    invitation_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
+    identity_alert_sent_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("check-in")
@@ -112,6 +116,11 @@ class CheckIn(models.Model):
     @property
     def is_complete(self) -> bool:
         return self.completed_at is not None
+
+
+class VerificationMethod(models.TextChoices):
+    IN_PERSON = "in_person", _("In person")
+    VIDEO = "video", _("Live video")
 
 
 class Guest(models.Model):
@@ -143,14 +152,38 @@ class Guest(models.Model):
     document_number = models.CharField(max_length=20, blank=True)
     document_issued_in = models.CharField(max_length=100, blank=True, help_text=_("A country code, or an Italian comune."))
     document_issued_in_code = models.CharField(max_length=9, blank=True, editable=False)
+    # Identity seen by staff (de visu): in person or by a live video at entry. Only a verified guest
+    # is sent to the police (booking/italy/police.py).
+    identity_method = models.CharField(_("identity verified"), max_length=10, choices=VerificationMethod.choices, blank=True, editable=False)
+    identity_verified_at = models.DateTimeField(null=True, blank=True, editable=False)
+    identity_verified_by = models.CharField(max_length=150, blank=True, editable=False)
 
     class Meta:
         ordering = ["check_in", "position"]
         constraints = [models.UniqueConstraint(fields=["check_in", "position"], name="one_guest_per_position")]
-        permissions = [("view_guest_documents", "Can see guests' identity documents")]
+        permissions = [
+            ("view_guest_documents", "Can see guests' identity documents"),
+            ("verify_guest_identity", "Can verify guests' identity and enter a stay's party"),
+        ]
 
     def __str__(self):
         return f"{self.first_name} {self.last_name}"
+
+    @property
+    def identity_verified(self) -> dict | None:
+        """{"method", "at", "by"} once staff saw the guest's identity, else None."""
+        if not self.identity_method or self.identity_verified_at is None:
+            return None
+        return {"method": self.identity_method, "at": self.identity_verified_at.isoformat(), "by": self.identity_verified_by}
+
+
+class Arrival(CheckIn):
+    """The back office's arrivals screen (booking/italy/admin_arrivals.py): a name in the menu, no table."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("arrival")
+        verbose_name_plural = _("arrivals")
 
 
 class PoliceRegistration(models.Model):

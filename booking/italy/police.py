@@ -1,5 +1,5 @@
 """The police registration of a day's arrivals (art. 109 TULPS: within 24 hours of arrival):
-which stays are ready, which still miss data, and the Alloggiati Web upload file, for a day or
+which stays are ready (every guest given and their identity verified), which still miss data, and the Alloggiati Web upload file, for a day or
 for any period of at most a year (one file, arrivals in date order)."""
 
 from dataclasses import dataclass, field
@@ -61,6 +61,9 @@ def arrival(reservation: Reservation) -> Arrival:
         found.missing = f"{len(guests)} of {reservation.guests} guests given"
     elif not guests[0].document_number:
         found.missing = "the lead guest's document is missing (erased?)"
+    elif unseen := [str(g.position + 1) for g in guests if not g.identity_method]:
+        # Only guests whose identity staff saw (in person or by live video) are ever sent.
+        found.missing = f"identity not verified yet: guest {', '.join(unseen)} (the arrivals screen)"
     else:
         try:
             found.records = party_records([guest_record(g) for g in guests], check_in.party, reservation.check_in, reservation.nights)

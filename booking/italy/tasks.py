@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from booking.italy import guest_mail, registration, short_let
+from booking.italy import channel_checkin, guest_mail, identity, registration, short_let
 
 
 @shared_task(name="booking.italy.tasks.send_police_registrations")
@@ -13,8 +13,9 @@ def send_police_registrations() -> int:
 
 @shared_task(name="booking.italy.tasks.send_check_in_emails")
 def send_check_in_emails() -> int:
-    """Check-in reminders 7 and 2 days before arrival; arrival instructions once checked in."""
-    return guest_mail.queue_check_in_emails()
+    """The check-in link to channel bookings' guests; check-in reminders 7 and 2 days before
+    arrival; arrival instructions once checked in."""
+    return channel_checkin.invite_channel_guests() + guest_mail.queue_check_in_emails()
 
 
 @shared_task(name="booking.italy.tasks.erase_guest_documents")
@@ -28,3 +29,10 @@ def remind_owner_of_short_let_dates() -> int:
     """Email the owner 60 days before the regional authorisation lapses and 14 days before a
     safety check is due (once per date)."""
     return short_let.remind_owner()
+
+
+@shared_task(name="booking.italy.tasks.flag_unverified_identities")
+def flag_unverified_identities() -> int:
+    """Flag a stay whose guests' identity is still unverified 12 hours into its check-in day, and
+    email the owner once per stay."""
+    return identity.flag_unverified_stays()

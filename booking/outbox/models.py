@@ -30,6 +30,7 @@ class OutboundEmail(models.Model):
         CHECK_IN_REMINDER_7 = "check_in_reminder_7", "Check-in reminder, 7 days before"
         CHECK_IN_REMINDER_2 = "check_in_reminder_2", "Check-in reminder, 2 days before"
         ARRIVAL_INFO = "arrival_info", "Arrival instructions"
+        CHECK_IN_INVITATION = "check_in_invitation", "Check-in link (channel booking)"
         PAYMENT_LINK = "payment_link", "Payment link (booked by the owner)"
         HOLD_REMINDER = "hold_reminder", "Reminder of an unfinished booking"
         DATES_CHANGED = "dates_changed", "Dates changed"
@@ -40,7 +41,15 @@ class OutboundEmail(models.Model):
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)
     # Only true of a confirmed stay: still owed when the stay is cancelled, they are dropped, not sent
     # (a door code or a "see you soon" after the cancellation email would contradict it).
-    ONLY_WHILE_CONFIRMED = (Kind.CONFIRMATION, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST, Kind.CHECK_IN_REMINDER_7, Kind.CHECK_IN_REMINDER_2, Kind.ARRIVAL_INFO)
+    ONLY_WHILE_CONFIRMED = (
+        Kind.CONFIRMATION,
+        Kind.PRE_ARRIVAL,
+        Kind.REVIEW_REQUEST,
+        Kind.CHECK_IN_REMINDER_7,
+        Kind.CHECK_IN_REMINDER_2,
+        Kind.ARRIVAL_INFO,
+        Kind.CHECK_IN_INVITATION,
+    )
 
     class Recipient(models.TextChoices):
         GUEST = "guest", "Guest"

@@ -82,6 +82,9 @@ MESSAGES = {
     "flag_check_in_changed_after_police": gettext_lazy(
         "The check-in was changed after the police registration was sent (%(changes)s). Alloggiati Web has no correction call: correct the registration on the portal."
     ),
+    "identity_unverified": gettext_lazy(
+        "Identity not verified 12 hours into the check-in day (%(check_in)s): see each guest in person or by live video on the arrivals screen; only verified guests are sent to the police."
+    ),
     "flag_payment_refunded": gettext_lazy("Payment of %(amount)s refunded (%(refund)s): %(reason)s. Contact the guest."),
     "flag_payment_not_refunded": gettext_lazy("Payment received but not refunded automatically (no payment id): %(reason)s. Refund it by hand."),
     "flag_payment_refunded_nothing": gettext_lazy("Payment refunded: %(reason)s."),

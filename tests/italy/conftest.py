@@ -66,3 +66,18 @@ CHILD = {
 
 def party(*guests, kind="family") -> dict:
     return {"party": kind, "guests": [dict(g) for g in guests] or [LEAD, PARTNER, CHILD]}
+
+
+def seen(stay: Reservation, method: str = "in_person") -> None:
+    """Staff saw every guest's identity (only verified guests go to the police)."""
+    from booking.italy.identity import verify
+
+    verify(stay.pk, method=method, by="front desk")
+
+
+def checked_in_and_seen(stay: Reservation, body: dict, **options) -> None:
+    """The party given, then every guest seen at the door."""
+    from booking.italy.checkin import save_check_in
+
+    save_check_in(stay, body, **options)
+    seen(stay)

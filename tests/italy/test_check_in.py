@@ -7,7 +7,7 @@ import pytest
 
 from booking.italy.models import CheckIn, Guest, ItalySettings
 from tests.dates import future
-from tests.italy.conftest import CHILD, LEAD, PARTNER, party
+from tests.italy.conftest import CHILD, LEAD, PARTNER, party, seen
 
 pytestmark = pytest.mark.django_db
 
@@ -234,6 +234,7 @@ def test_latin_letters_with_accents_are_taken_and_folded_in_the_record(client, m
     assert put(client, stay, party(polish)).status_code == 200
     guest = Guest.objects.get(check_in__reservation=stay)
     assert (guest.first_name, guest.document_number) == ("Łukasz", "AB1234567")  # stored as given
+    seen(stay)
     call_command("alloggiati_file", "--date", str(stay.check_in))
     record = capsys.readouterr().out.encode("ascii")
     assert record[14:64] == b"Walesa-Nandu".ljust(50) and record[64:94] == b"Lukasz".ljust(30)
@@ -273,6 +274,7 @@ def test_a_swiss_guest_chosen_by_name_is_switzerland_in_the_police_record_and_st
     assert answer.status_code == 303, answer.content.decode()
     guest = Guest.objects.get(check_in__reservation=stay)
     assert (guest.citizenship, guest.country_of_birth, guest.document_issued_in) == ("CH", "CH", "CH")
+    seen(stay)
     call_command("alloggiati_file", "--date", str(stay.check_in))
     record = capsys.readouterr().out.encode("ascii")
     svizzera = b"100000241"

@@ -16,9 +16,8 @@ from django.contrib.auth.models import Group, Permission, User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from booking.italy.checkin import save_check_in
 from booking.reservations.models import Reservation
-from tests.italy.conftest import CHILD, LEAD, PARTNER, party
+from tests.italy.conftest import CHILD, LEAD, PARTNER, checked_in_and_seen, party
 
 pytestmark = pytest.mark.django_db
 
@@ -32,13 +31,13 @@ def june_july(make_stay):
     """Arrivals on three days of June and July, made out of date order, and stays that are not in
     the file: one in August, one cancelled."""
     group = make_stay(check_in=date(2026, 7, 5), nights=2, guests=2)
-    save_check_in(group, party(LEAD, PARTNER, kind="group"), today=BEFORE)
+    checked_in_and_seen(group, party(LEAD, PARTNER, kind="group"), today=BEFORE)
     mario = make_stay(check_in=date(2026, 6, 20), nights=3, guests=1)
-    save_check_in(mario, party(MARIO), today=BEFORE)
+    checked_in_and_seen(mario, party(MARIO), today=BEFORE)
     family = make_stay(check_in=date(2026, 6, 10), nights=2, guests=3)
-    save_check_in(family, party(LEAD, PARTNER, CHILD), today=BEFORE)
+    checked_in_and_seen(family, party(LEAD, PARTNER, CHILD), today=BEFORE)
     august = make_stay(check_in=date(2026, 8, 2), nights=2, guests=1)
-    save_check_in(august, party(LEAD), today=BEFORE)
+    checked_in_and_seen(august, party(LEAD), today=BEFORE)
     make_stay(check_in=date(2026, 6, 14), nights=2, guests=2, status=Reservation.Status.CANCELLED)
     return family, mario, group
 

@@ -14,7 +14,7 @@ from booking.italy.registration import send_due_registrations
 from booking.reservations.models import Reservation
 from tests.attention import attention
 from tests.dates import today
-from tests.italy.conftest import LEAD, PARTNER, party
+from tests.italy.conftest import LEAD, PARTNER, checked_in_and_seen, party
 from tests.italy.fake_alloggiati import FakeAlloggiati
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def fake(settings):
 @pytest.fixture
 def arriving_today(make_stay):
     stay = make_stay(check_in=today(), guests=2)
-    save_check_in(stay, party(LEAD, PARTNER))
+    checked_in_and_seen(stay, party(LEAD, PARTNER))
     return stay
 
 
@@ -126,7 +126,7 @@ def test_a_check_in_changed_after_the_registration_was_sent_flags_the_stay_with_
 
 
 def test_a_check_in_saved_again_unchanged_or_before_sending_is_not_flagged(fake, arriving_today):
-    save_check_in(arriving_today, party(LEAD, dict(PARTNER, first_name="Jörg")))  # not sent yet: just corrected
+    checked_in_and_seen(arriving_today, party(LEAD, dict(PARTNER, first_name="Jörg")))  # not sent yet: just corrected
     assert send_due_registrations() == 1
-    save_check_in(arriving_today, party(LEAD, dict(PARTNER, first_name="Jörg")))  # the same again
+    checked_in_and_seen(arriving_today, party(LEAD, dict(PARTNER, first_name="Jörg")))  # the same again
     assert attention(Reservation.objects.get(pk=arriving_today.pk)) == ""

@@ -7,7 +7,7 @@ from booking.catalog.models import Property
 from booking.demo import SLUG
 
 # Each app with demo content has a `demo.load()` that creates it only if it is missing.
-DEMO_MODULES = ["booking.demo", "pages.demo"]
+DEMO_MODULES = ["booking.demo", "pages.demo", "booking.italy.demo"]
 
 
 class Command(BaseCommand):

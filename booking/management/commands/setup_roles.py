@@ -32,7 +32,7 @@ STAFF = (
     | Q(content_type__app_label="catalog", content_type__model__in=["property", "nightrate"], codename__startswith="view_")
     | Q(content_type__app_label="outbox", content_type__model="outboundemail", codename__startswith="view_")
     | Q(content_type__app_label__in=["partner_sync", "pages"], codename__startswith="view_")
-    | Q(content_type__app_label="italy", codename__in=["view_checkin", "view_guest", "view_policeregistration"])
+    | Q(content_type__app_label="italy", codename__in=["view_checkin", "view_guest", "view_policeregistration", "verify_guest_identity"])
 )
 
 
