@@ -41,7 +41,11 @@ def stay_lines(reservation: Reservation) -> list[Line]:
     if not shown:
         return [Line(_("Total"), _amount(reservation.total))]
     nights = shown.get("nights") or reservation.nights
-    lines = [Line(ngettext("Accommodation (%(nights)s night)", "Accommodation (%(nights)s nights)", nights) % {"nights": nights}, _amount(shown.get("accommodation")))]
+    lines = [
+        Line(
+            ngettext("Accommodation (%(nights)s night)", "Accommodation (%(nights)s nights)", nights) % {"nights": nights}, _amount(shown.get("accommodation"))
+        )
+    ]
     discounts = shown.get("discounts") or []
     if discounts:
         lines += [Line(d.get("label") or _("Discount"), _amount(d.get("amount"))) for d in discounts]

@@ -98,7 +98,11 @@ def money_now(reservation: Reservation) -> dict:
     owed = max(Decimal("0.00"), reservation.total - reservation.amount_paid) if reservation.status == Reservation.Status.CONFIRMED else Decimal("0.00")
     stored = schedules.stored_schedule(reservation.payment_schedule, reservation.total)
     due = next((entry.due_date for entry in stored if entry.type == schedules.DEFERRED), None)
-    return {"balance_due": owed, "balance_date": due if owed else None, "still_paid": max(Decimal("0.00"), reservation.amount_paid - reservation.amount_refunded)}
+    return {
+        "balance_due": owed,
+        "balance_date": due if owed else None,
+        "still_paid": max(Decimal("0.00"), reservation.amount_paid - reservation.amount_refunded),
+    }
 
 
 def stay_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
