@@ -32,8 +32,8 @@ from booking.payments.models import ProviderRefund
 from booking.payments.money_lines import stay_lines
 from booking.payments.services import refunds
 from booking.reservations import event_messages
-from booking.reservations.admin import money_panel
 from booking.reservations.admin.calendar import calendar_view
+from booking.reservations.admin.money_panel import MoneyAndArrivalFields, day
 from booking.reservations.attention import attention_note, flag_text, open_flags_prefetch
 from booking.reservations.models import AttentionFlag, Reservation, ReservationEvent
 from booking.reservations.rate_calendar import source_label
@@ -265,7 +265,7 @@ class StayDatesFilter(admin.SimpleListFilter):
 
 
 @admin.register(Reservation)
-class ReservationAdmin(money_panel.MoneyAndArrivalFields, GuardedModelAdmin):
+class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
     # Fits a 1366 px screen beside the admin's menu: the guest (or the id of a hold without one)
     # links to the reservation; the full id, the creation time and the agent are on its page.
     list_display = ["guest_or_id", "state", "stay", "guests", "total_with_currency", "payment_state", "source_and_code"]
@@ -449,7 +449,7 @@ class ReservationAdmin(money_panel.MoneyAndArrivalFields, GuardedModelAdmin):
         # Each night as priced (a dated line), then the stay's lines as the guest paid from them:
         # extras included, summing to the total.
         rows = [
-            (money_panel.day(date.fromisoformat(n["date"])), source_label(n["source"]), with_currency(Decimal(str(n["amount"])), currency))
+            (day(date.fromisoformat(n["date"])), source_label(n["source"]), with_currency(Decimal(str(n["amount"])), currency))
             for n in b.get("nightly_rates", [])
             if n.get("amount") not in (None, "")
         ]
