@@ -257,7 +257,7 @@ class SandboxCheckoutView(View):
             "price_lines": ([] if checkout.capture_method == "manual" else price_lines(reservation)) if reservation else [],
             "stay_total": money_label(round(reservation.total * 100), reservation.currency) if reservation else "",
             # What this checkout takes of the total: "Deposit 30 % of 849,00 €: 254,70 €; balance … on …".
-            "paid_now": paid_now_sentence(reservation, from_cents(checkout.amount_cents), purpose=sandbox.purpose_of(checkout))
+            "paid_now": paid_now_sentence(reservation, from_cents(checkout.amount_cents), purpose=sandbox.purpose_of(checkout), money=format_money)
             if reservation and checkout.capture_method != "manual"
             else "",
             "form": form or SandboxPayerForm(),

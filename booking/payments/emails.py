@@ -23,6 +23,7 @@ from booking.payments.services.receipts import attach_receipts
 from booking.reservations import emails as stay_emails
 from booking.reservations.emails import admin_url, test_payment_notice
 from booking.reservations.models import Reservation
+from booking.reservations.services.owner_alerts import in_owner_language
 
 
 def queue_refunded_payment_notice(reservation_id: str, note: str) -> OutboundEmail | None:
@@ -32,7 +33,7 @@ def queue_refunded_payment_notice(reservation_id: str, note: str) -> OutboundEma
     reservation = Reservation.objects.select_related("property").get(pk=reservation_id)
     context = {"reservation": reservation, "property": reservation.property, "note": note, "admin_url": admin_url(reservation)}
     prefix = "[TEST] " if reservation.payment_provider == "sandbox" else ""
-    with translation.override("en"):
+    with in_owner_language():
         return queue_notice(
             kind=OutboundEmail.Kind.REFUNDED_PAYMENT,
             reservation=reservation,

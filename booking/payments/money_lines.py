@@ -17,7 +17,7 @@ from django.utils.translation import ngettext, override
 
 from booking.catalog import payment_schedule as schedules
 from booking.catalog.accepted_terms import payment_terms
-from booking.catalog.breakdown_words import email_money, read_breakdown
+from booking.catalog.breakdown_words import Money, email_money, read_breakdown
 from booking.formatting import date_range, format_date, with_elision
 from booking.reservations.models import Reservation
 
@@ -71,11 +71,12 @@ def day(value: date) -> str:
     return format_date(value, "j M Y")
 
 
-def paid_now_sentence(reservation: Reservation, amount_now: Decimal, *, purpose: str = "") -> str:
+def paid_now_sentence(reservation: Reservation, amount_now: Decimal, *, purpose: str = "", money: Money = email_money) -> str:
     """What this checkout takes, named: the deposit with its percent, the total and the balance's
-    date; the balance of a confirmed stay; or the total at once."""
+    date; the balance of a confirmed stay; or the total at once. `money` writes the amounts as the
+    page around it does ("849.00 EUR" by default, as in emails; "€849.00" on an English page)."""
     currency = reservation.currency
-    total, now = email_money(_amount(reservation.total), currency), email_money(_amount(amount_now), currency)
+    total, now = money(_amount(reservation.total), currency), money(_amount(amount_now), currency)
     if purpose == "balance":
         return _("Balance of the stay (total %(total)s): %(amount)s") % {"total": total, "amount": now}
     balance = balance_entry(reservation)
@@ -85,7 +86,7 @@ def paid_now_sentence(reservation: Reservation, amount_now: Decimal, *, purpose:
     if not percent and reservation.total:  # a stay held before its terms were kept: the share it pays now
         percent = (Decimal(amount_now) * 100 / reservation.total).quantize(Decimal("1"))
     percent = percent.normalize()
-    words = {"percent": f"{percent:f}", "total": total, "amount": now, "balance": email_money(balance.amount, currency)}
+    words = {"percent": f"{percent:f}", "total": total, "amount": now, "balance": money(balance.amount, currency)}
     if balance.due_date is None:
         return _("Deposit %(percent)s %% of %(total)s: %(amount)s; balance %(balance)s later") % words
     return with_elision(_("Deposit %(percent)s %% of %(total)s: %(amount)s; balance %(balance)s on %(date)s") % {**words, "date": day(balance.due_date)})

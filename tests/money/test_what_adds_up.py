@@ -86,3 +86,15 @@ def test_the_words_of_stripes_line_follow_the_guests_language(api, demo_property
     assert name.startswith("Acconto del 30 % su ") and "saldo" in name
     assert "Transfer dall'aeroporto" in description or "aeroporto" in description.lower()
     assert "Totale" in description
+
+
+def test_the_english_sandbox_page_writes_the_sentence_as_its_lines(api, client, demo_property, sandbox):
+    body = api.post(LINK, stay(offset=90, **OFFERS)).json()
+    reservation = Reservation.objects.get(pk=body["reservation_id"])
+    html = client.get(body["checkout_url"].replace("http://testserver", "")).content.decode()
+    sentence = re.search(r"data-paid-now>([^<]*)<", html)[1]
+    balance = deferred(reservation)
+    when = format_date(reservation.check_in.__class__.fromisoformat(balance["due_date"]), "j M Y", "en")
+    paid_now = Decimal(str(body["amount"]))
+    assert sentence == f"Deposit 30 % of €{reservation.total:,.2f}: €{paid_now:,.2f}; balance €{Decimal(str(balance['amount'])):,.2f} on {when}"
+    assert "Airport transfer" in html and f"€{reservation.total:,.2f}" in html and "Paid now (test)" in html
