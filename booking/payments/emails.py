@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Q, Sum
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -98,3 +98,17 @@ def queue_refund_made(locked: Reservation, amount: Decimal, reason: str = "") ->
     )
     transaction.on_commit(outbox.deliver_soon)
     return row
+
+
+def email_when_whole(locked: Reservation, request: ProviderRefund) -> None:
+    """Under the lock: once every part of a staff refund is recorded, the guest is emailed its
+    amount and what stays paid (one email per refund, however many payments it was spread over)."""
+    base = request.idempotency_key.split("-part")[0]
+    parts = ProviderRefund.objects.filter(reservation_id=locked.pk, kind=ProviderRefund.Kind.STAFF).filter(
+        Q(idempotency_key=base) | Q(idempotency_key__startswith=f"{base}-part")
+    )
+    if parts.filter(status=ProviderRefund.Status.REQUESTED).exists():
+        return
+    amount = parts.filter(status=ProviderRefund.Status.SUCCEEDED).aggregate(total=Sum("amount"))["total"] or Decimal("0.00")
+    if amount > 0:
+        queue_refund_made(locked, amount, request.reason)

@@ -62,8 +62,7 @@ def stay_lines(reservation: Reservation) -> list[Line]:
 def balance_entry(reservation: Reservation) -> schedules.ScheduleEntry | None:
     """The deferred part of the stay's schedule (the balance and its due date), or None when the
     stay is paid in full at once."""
-    stored = schedules.stored_schedule(reservation.payment_schedule, reservation.total)
-    return next((entry for entry in stored if entry.type == schedules.DEFERRED), None)
+    return schedules.balance_entry(schedules.stored_schedule(reservation.payment_schedule, reservation.total))
 
 
 def day(value: date) -> str:

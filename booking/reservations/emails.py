@@ -96,11 +96,10 @@ def money_now(reservation: Reservation) -> dict:
     """What a confirmed stay still owes and when (its schedule's deferred part), and what the guest
     has paid and not had back."""
     owed = max(Decimal("0.00"), reservation.total - reservation.amount_paid) if reservation.status == Reservation.Status.CONFIRMED else Decimal("0.00")
-    stored = schedules.stored_schedule(reservation.payment_schedule, reservation.total)
-    due = next((entry.due_date for entry in stored if entry.type == schedules.DEFERRED), None)
+    balance = schedules.balance_entry(schedules.stored_schedule(reservation.payment_schedule, reservation.total))
     return {
         "balance_due": owed,
-        "balance_date": due if owed else None,
+        "balance_date": balance.due_date if owed and balance else None,
         "still_paid": max(Decimal("0.00"), reservation.amount_paid - reservation.amount_refunded),
     }
 

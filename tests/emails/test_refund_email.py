@@ -13,10 +13,12 @@ from django.core import mail
 
 from booking.catalog.payment_schedule import DEFERRED
 from booking.formatting import format_date
+from booking.payments.models import ProviderRefund
 from booking.payments.services import refunds
 from booking.payments.services.cancellation import cancel_stay
 from booking.reservations.models import Reservation
-from tests.payments.conftest import sandbox, stay  # noqa: F401
+from tests.money.test_refunds_follow_payments import paid_in_two
+from tests.payments.conftest import fake_stripe, sandbox, stay, webhook  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 LINK = "/api/v1/payments/checkout-link"
@@ -94,3 +96,16 @@ def test_the_owners_copy_is_in_the_owners_language_extras_too(paid_deposit, sett
     owner = [m for m in mail.outbox if m.to != [paid_deposit.guest_email]]
     assert owner and all("Flughafentransfer" not in m.body for m in owner)
     assert any("Extras:      Airport transfer" in m.body for m in owner)
+
+
+def test_a_refund_spread_over_the_deposit_and_the_balance_is_one_email(api, demo_property, fake_stripe, webhook, django_capture_on_commit_callbacks):  # noqa: F811
+    reservation, _, balance_intent = paid_in_two(api, fake_stripe, webhook)
+    balance_paid = reservation.payments.get(provider_id=balance_intent).amount
+    amount = balance_paid + Decimal("10.00")  # more than the newest payment: two provider refunds
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        refunds.refund_payment(reservation.pk, actor="staff anna", amount=amount)
+    assert ProviderRefund.objects.filter(reservation=reservation, status="succeeded").count() == 2
+    [refund_mail] = [m for m in guest_mails(reservation) if "refund" in m.subject]
+    assert f"we have refunded {amount:.2f} EUR" in refund_mail.body
+    assert re.search(rf"Still paid:\s+{reservation.total - amount:.2f} EUR", refund_mail.body), refund_mail.body

@@ -29,13 +29,13 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Sum
 from django.utils import timezone
 
 from booking.catalog.payment_schedule import PaidPart, spread_refund
 from booking.catalog.pricing import money
 from booking.errors import BookingError
-from booking.payments.emails import queue_refund_made
+from booking.payments.emails import email_when_whole
 from booking.payments.ledger import from_cents, to_cents
 from booking.payments.models import Payment, ProviderRefund
 from booking.payments.providers import Refund, get_provider
@@ -310,22 +310,8 @@ def record_refund(request_id: int, answer: Refund) -> Reservation:
             counts_toward_cancellation=counts_toward_cancellation,
         )
         if request.kind == Kind.STAFF:
-            _email_when_whole(locked, request)
+            email_when_whole(locked, request)  # the guest hears of each staff refund
         return locked
-
-
-def _email_when_whole(locked: Reservation, request: ProviderRefund) -> None:
-    """Under the lock: once every part of a staff refund is recorded, the guest is emailed its
-    amount and what stays paid (one email per refund, however many payments it was spread over)."""
-    base = request.idempotency_key.split("-part")[0]
-    parts = ProviderRefund.objects.filter(reservation_id=locked.pk, kind=Kind.STAFF).filter(
-        Q(idempotency_key=base) | Q(idempotency_key__startswith=f"{base}-part")
-    )
-    if parts.filter(status=ProviderRefund.Status.REQUESTED).exists():
-        return
-    amount = parts.filter(status=ProviderRefund.Status.SUCCEEDED).aggregate(total=Sum("amount"))["total"] or ZERO
-    if amount > 0:
-        queue_refund_made(locked, amount, request.reason)
 
 
 def _refunds_recorded(reservation: Reservation) -> Decimal:
