@@ -25,6 +25,7 @@ from booking.catalog import payment_schedule as schedules
 from booking.catalog.breakdown_words import read_breakdown
 from booking.errors import BookingError, InvalidInput, NotFound, Problem, RateLimited
 from booking.italy.arrival import manage_page_context
+from booking.payments.emails import refund_context
 from booking.payments.selectors import refund_if_cancelled
 from booking.payments.services import security_deposits
 from booking.payments.services.balances import balance_owed, schedule_of, start_balance_checkout
@@ -197,4 +198,6 @@ def context_for(request, reservation: Reservation) -> dict:
         "can_review": reviews.review_window_open(reservation),
         "just_reviewed": request.GET.get("reviewed") == "1",
         "italy": manage_page_context(reservation),  # online check-in and arrival instructions
+        # A refund made before the cancellation, told apart from the cancellation's own.
+        **refund_context(reservation),
     }

@@ -14,9 +14,7 @@ from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.decorators import method_decorator
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext
 from django.views import View
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -31,13 +29,15 @@ from booking.api.payment_presenters import checkout_json
 from booking.api.schemas.payments import CheckoutResult
 from booking.api.views import IDEMPOTENCY_KEY
 from booking.callers import Caller
-from booking.catalog.breakdown_words import read_breakdown
 from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.formatting import active_language, format_money
-from booking.payments import TEST_PAYMENT_NOTICE, sandbox
+from booking.payments import sandbox
 from booking.payments.events import MalformedEvent, apply_payment_event
+from booking.payments.ledger import from_cents
+from booking.payments.money_lines import paid_now_sentence, stay_lines
 from booking.payments.providers import active_provider_name
 from booking.payments.services import checkouts as services
+from booking.reservations.emails import test_payment_notice
 from booking.reservations.models import Reservation
 from booking.reservations.services.idempotency import run_idempotent
 
@@ -248,13 +248,18 @@ class SandboxCheckoutView(View):
     def _render(self, request, checkout, reservation, *, form, state, status):
         context = {
             "language": translation.get_language(),
-            "notice": TEST_PAYMENT_NOTICE,
+            "notice": test_payment_notice(),  # "TEST PAYMENT" in every language, the rest translated
             "checkout": checkout,
             "reservation": reservation,
             "property": reservation.property if reservation else None,
             "amount": money_label(checkout.amount_cents, checkout.currency) if checkout else "",
             # A card hold (the security deposit) is not the stay's price: its own line only.
             "price_lines": ([] if checkout.capture_method == "manual" else price_lines(reservation)) if reservation else [],
+            "stay_total": money_label(round(reservation.total * 100), reservation.currency) if reservation else "",
+            # What this checkout takes of the total: "Deposit 30 % of 849,00 €: 254,70 €; balance … on …".
+            "paid_now": paid_now_sentence(reservation, from_cents(checkout.amount_cents), purpose=sandbox.purpose_of(checkout), money=format_money)
+            if reservation and checkout.capture_method != "manual"
+            else "",
             "form": form or SandboxPayerForm(),
             "purpose": sandbox.purpose_of(checkout) if checkout else "",
             "state": state or (("complete" if checkout.status == checkout.Status.AUTHORISED else checkout.status) if checkout else "not_found"),
@@ -263,16 +268,8 @@ class SandboxCheckoutView(View):
 
 
 def price_lines(reservation) -> list[tuple[str, str]]:
-    """The frozen breakdown as (label, amount) lines; zero lines are left out."""
-    breakdown, currency = read_breakdown(reservation.price_breakdown or {}, reservation.property), reservation.currency  # in the page's language
-    nights = breakdown.get("nights") or reservation.nights
-    lines = [
-        (ngettext("Accommodation (%(nights)s night)", "Accommodation (%(nights)s nights)", nights) % {"nights": nights}, breakdown.get("accommodation")),
-        (breakdown.get("discount_label") or _("Discount"), breakdown.get("discount_amount")),
-        (breakdown.get("cleaning_fee_label") or _("Cleaning"), breakdown.get("cleaning_fee")),
-        (_("City tax"), breakdown.get("city_tax")),
-    ]
-    return [(label, money_label(round(Decimal(str(value)) * 100), currency)) for label, value in lines if value]
+    """The stay's lines (booking/payments/money_lines.py: extras included) in the page's language."""
+    return [(line.label, money_label(round(line.amount * 100), reservation.currency)) for line in stay_lines(reservation)]
 
 
 def money_label(cents: int, currency: str) -> str:

@@ -36,6 +36,7 @@ class OutboundEmail(models.Model):
         DATES_CHANGED = "dates_changed", "Dates changed"
         DEPOSIT_AUTHORISATION_NEEDED = "deposit_auth_needed", "Security deposit hold refused, link to authorise"
         STAFF_INVITATION = "staff_invitation", "Invitation to the back office"
+        REFUND_MADE = "refund_made", "Refund made (one email each)"
 
     # Written from the stay when sent; the others are written when queued (subject, body on the row).
     STAY_KINDS = (Kind.CONFIRMATION, Kind.CANCELLATION, Kind.REFUND, Kind.PRE_ARRIVAL, Kind.REVIEW_REQUEST)

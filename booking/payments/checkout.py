@@ -29,6 +29,11 @@ class CheckoutRequest:
     purpose: str = ""
     capture_manual: bool = False
     idempotency_key: str = ""  # empty: the SDK's own per-request key
+    # The line item the payer reads (money_lines.checkout_item): its name says what is paid now, its
+    # description the stay's lines; and the payment page's language. Empty: `description` alone.
+    item_name: str = ""
+    item_description: str = ""
+    locale: str = ""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ logger = logging.getLogger(__name__)
 STRIPE_API_VERSION = "2026-10-28.endive"
 STRIPE_TIMEOUT_SECONDS = 20
 STRIPE_MAX_NETWORK_RETRIES = 2
+STRIPE_LOCALES = ("en", "it", "de", "fr")  # the site's languages, all among Checkout's `locale` values
 KEEP_CARD = {
     "setup_future_usage": "off_session"
 }  # docs/money.md: later charges without the guest  # the SDK adds an idempotency key, so a retried POST is safe
@@ -57,7 +58,13 @@ class StripeProvider:
                     "price_data": {
                         "currency": checkout.currency.lower(),
                         "unit_amount": checkout.amount_cents,
-                        "product_data": {"name": checkout.description[:250]},
+                        # One line of exactly the amount charged (Stripe sums line items into
+                        # amount_total, and takes no negative line for a discount): its name says
+                        # what is paid now, its description lists the whole breakdown (docs/money.md).
+                        "product_data": {
+                            "name": (checkout.item_name or checkout.description)[:250],
+                            **({"description": checkout.item_description[:1000]} if checkout.item_description else {}),
+                        },
                     },
                 }
             ],
@@ -70,6 +77,7 @@ class StripeProvider:
             "expires_at": int(checkout.expires_at.timestamp()),
             "success_url": checkout.success_url,
             "cancel_url": checkout.cancel_url,
+            **({"locale": checkout.locale} if checkout.locale in STRIPE_LOCALES else {}),
         }
         return self._call("create a checkout session", lambda client: client.v1.checkout.sessions.create(params, options))
 

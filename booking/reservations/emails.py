@@ -3,6 +3,9 @@ calendar file), cancellation, refund issued, pre-arrival note and review request
 a copy to the owner. The outbox (booking/outbox/notifications.py) delivers them; this module tells
 it how to write them, which no longer fit their stay, and what to record when one goes out."""
 
+from collections.abc import Callable
+from decimal import Decimal
+
 from django.conf import settings
 from django.contrib.admin.utils import quote
 from django.core.mail import EmailMultiAlternatives
@@ -11,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from booking.catalog import payment_schedule as schedules
 from booking.catalog import pricing
 from booking.catalog.breakdown_words import email_money, read_breakdown
 from booking.formatting import date_range, format_date, site_path, with_elision
@@ -61,18 +65,49 @@ def confirmation_context(reservation: Reservation) -> dict:
         "review_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token + '/review')}" if reservation.manage_token else "",
         "admin_url": admin_url(reservation),
         "attention": attention_note(reservation),  # the open flags, in the reader's language
+        **money_now(reservation),
+        # Online check-in, where the stay has one (an Italian rental: booking/italy/checkin.check_in_open).
+        "check_in_url": f"{settings.BASE_URL}{site_path('/manage/' + reservation.manage_token + '/check-in')}"
+        if reservation.manage_token and prop.country_code == CHECK_IN_COUNTRY
+        else "",
         "refunded": reservation.amount_refunded,
         "refund_pending": reservation.refund_pending,
         "pre_arrival_paragraphs": [p.strip() for p in (prop.pre_arrival_message or "").split("\n\n") if p.strip()],
         "test_payment": test,
         "test_notice": test_payment_notice(),
         "test_prefix": "[TEST] " if test else "",
+    } | {key: value for extra in _contexts for key, value in extra(reservation).items()}
+
+
+# More words for a stay's emails from the apps above this one (payments: the refunds made before a
+# cancellation), registered when they are ready.
+_contexts: list[Callable[[Reservation], dict]] = []
+
+
+def register_context(extra: Callable[[Reservation], dict]) -> None:
+    if extra not in _contexts:
+        _contexts.append(extra)
+
+
+CHECK_IN_COUNTRY = "IT"  # the law online check-in serves (booking/italy/checkin.py)
+
+
+def money_now(reservation: Reservation) -> dict:
+    """What a confirmed stay still owes and when (its schedule's deferred part), and what the guest
+    has paid and not had back."""
+    owed = max(Decimal("0.00"), reservation.total - reservation.amount_paid) if reservation.status == Reservation.Status.CONFIRMED else Decimal("0.00")
+    balance = schedules.balance_entry(schedules.stored_schedule(reservation.payment_schedule, reservation.total))
+    return {
+        "balance_due": owed,
+        "balance_date": balance.due_date if owed and balance else None,
+        "still_paid": max(Decimal("0.00"), reservation.amount_paid - reservation.amount_refunded),
     }
 
 
 def stay_message(row: OutboundEmail) -> EmailMultiAlternatives | None:
-    """The owner's copies are in English; the guest's emails in the language they booked in."""
-    with translation.override("en" if row.recipient == OutboundEmail.Recipient.OWNER else row.reservation.language or "en"):
+    """The owner's copies in the owner's language (the site's main one, like their other notices);
+    the guest's emails in the language they booked in."""
+    with translation.override(settings.LANGUAGE_CODE if row.recipient == OutboundEmail.Recipient.OWNER else row.reservation.language or "en"):
         return _stay_message(row)
 
 

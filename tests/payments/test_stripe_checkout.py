@@ -45,7 +45,8 @@ class TestTheCheckoutSessionSentToStripe:
         assert form["line_items[0][quantity]"] == "1"
         assert form["line_items[0][price_data][currency]"] == "eur"
         assert int(form["line_items[0][price_data][unit_amount]"]) == int(reservation.total * 100)
-        assert "3 nights" in form["line_items[0][price_data][product_data][name]"]
+        assert form["line_items[0][price_data][product_data][name]"] == f"Paid in full now: {reservation.total:.2f} EUR"
+        assert "3 nights" in form["line_items[0][price_data][product_data][description]"]
         assert form["client_reference_id"] == reservation.pk
         assert form["metadata[reservation_id]"] == reservation.pk
         assert form["payment_intent_data[metadata][reservation_id]"] == reservation.pk

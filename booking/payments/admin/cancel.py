@@ -134,6 +134,7 @@ def cancel_confirmation(model_admin, request, reservations: list[Reservation], *
         {
             "reservation": r,
             "paid": with_currency(r.amount_paid, r.currency),
+            "refunded": with_currency(r.amount_refunded, r.currency),  # an earlier refund, apart from the policy's
             "refundable": with_currency(refunds.refundable(r), r.currency),
             "suggested": with_currency(refund_if_cancelled(r).amount, r.currency) if r.status == Reservation.Status.CONFIRMED else "–",
         }

@@ -22,6 +22,7 @@ from booking.payments import return_hosts
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import record_checkout, to_cents
 from booking.payments.models import PaymentEvent
+from booking.payments.money_lines import checkout_item
 from booking.payments.providers import CheckoutRequest, PaymentProvider, get_provider
 from booking.payments.services import balances, guest_checkouts
 from booking.reservations.models import Reservation
@@ -111,12 +112,17 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
             f"This hold ends at {timezone.localtime(reservation.hold_expires_at):%H:%M %Z} and cannot be extended again; "
             "create a new reservation or checkout link."
         )
+    due_now = balances.due_at_checkout(reservation)  # the deposit, or the total
+    item_name, item_description = checkout_item(reservation, due_now)
     session = provider.create_checkout_session(
         CheckoutRequest(
             reservation_id=reservation.pk,
-            amount_cents=to_cents(balances.due_at_checkout(reservation)),  # the deposit, or the total
+            amount_cents=to_cents(due_now),
             currency=reservation.currency,
             description=checkout_description(reservation),
+            item_name=item_name,
+            item_description=item_description,
+            locale=reservation.language,
             success_url=return_url(success_url, THANK_YOU_PATH, reservation.pk, with_session=not success_url or is_own_thank_you_page(success_url)),
             cancel_url=return_url(cancel_url, BOOK_PATH, reservation.pk),
             expires_at=expires_at,

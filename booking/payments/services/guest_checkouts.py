@@ -16,6 +16,7 @@ from django.utils import timezone
 from booking.payments.checkout import CheckoutRequest
 from booking.payments.ledger import to_cents
 from booking.payments.models import GuestCheckout
+from booking.payments.money_lines import checkout_item
 from booking.payments.providers import get_provider
 from booking.reservations.models import Reservation
 
@@ -36,6 +37,8 @@ def start_guest_checkout(
 ) -> GuestCheckout:
     """Open a checkout page for `amount` (a card hold when capture_manual) and record it."""
     provider = get_provider(reservation.payment_provider or None)
+    # The balance is named with the stay's lines; a card hold is only its own amount.
+    item_name, item_description = checkout_item(reservation, amount, purpose=purpose) if purpose == Purpose.BALANCE else ("", "")
     session = provider.create_checkout_session(
         CheckoutRequest(
             reservation_id=reservation.pk,
@@ -48,6 +51,9 @@ def start_guest_checkout(
             purpose=purpose,
             capture_manual=capture_manual,
             idempotency_key=idempotency_key,
+            item_name=item_name,
+            item_description=item_description,
+            locale=reservation.language,
         )
     )
     try:

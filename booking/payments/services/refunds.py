@@ -35,6 +35,7 @@ from django.utils import timezone
 from booking.catalog.payment_schedule import PaidPart, spread_refund
 from booking.catalog.pricing import money
 from booking.errors import BookingError
+from booking.payments.emails import email_when_whole
 from booking.payments.ledger import from_cents, to_cents
 from booking.payments.models import Payment, ProviderRefund
 from booking.payments.providers import Refund, get_provider
@@ -308,6 +309,8 @@ def record_refund(request_id: int, answer: Refund) -> Reservation:
             params=params,
             counts_toward_cancellation=counts_toward_cancellation,
         )
+        if request.kind == Kind.STAFF:
+            email_when_whole(locked, request)  # the guest hears of each staff refund
         return locked
 
 

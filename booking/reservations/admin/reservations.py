@@ -30,9 +30,11 @@ from booking.payments.admin.change_dates import change_dates_view
 from booking.payments.admin.owner_booking import may_book_for_guests, owner_booking_view, payment_link_panel, resend_payment_link_view
 from booking.payments.admin.refund import refund_view
 from booking.payments.models import ProviderRefund
+from booking.payments.money_lines import stay_lines
 from booking.payments.services import refunds
 from booking.reservations import event_messages
 from booking.reservations.admin.calendar import calendar_view
+from booking.reservations.admin.money_panel import MoneyAndArrivalFields, day
 from booking.reservations.attention import attention_note, flag_text, open_flags_prefetch
 from booking.reservations.models import AttentionFlag, Reservation, ReservationEvent
 from booking.reservations.rate_calendar import source_label
@@ -264,7 +266,7 @@ class StayDatesFilter(admin.SimpleListFilter):
 
 
 @admin.register(Reservation)
-class ReservationAdmin(GuardedModelAdmin):
+class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
     # Fits a 1366 px screen beside the admin's menu: the guest (or the id of a hold without one)
     # links to the reservation; the full id, the creation time and the agent are on its page.
     list_display = ["guest_or_id", "state", "stay", "guests", "total_with_currency", "payment_state", "source_and_code"]
@@ -311,38 +313,40 @@ class ReservationAdmin(GuardedModelAdmin):
         "refund_still_pending",
         "language",
         "attention_shown",
+        "arrival",
+        "departure",
+        "language_shown",
+        "money_shown",
+        "security_deposit_shown",
+        "check_in_shown",
     ]
     fieldsets = [
         (
             gettext_lazy("Stay"),
-            {"fields": ["id", "status", "check_in", "check_out", "guests", "hold_expires_until", "source", "city_tax_collector", "agent_name"]},
+            {"fields": ["id", "status", "arrival", "departure", "guests", "hold_expires_until", "source", "city_tax_collector", "agent_name"]},
         ),
         # A booking from a listing platform, received through the channel manager (docs/channex.md).
         (
             gettext_lazy("Channel"),
             {"fields": ["channel_code", "channel_commission", "channel_payment_collect", "guest_country"], "classes": ["collapse"]},
         ),
-        (gettext_lazy("Guest"), {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language"]}),
+        (gettext_lazy("Guest"), {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language_shown"]}),
         (gettext_lazy("Internal note (staff only: never shown or sent to the guest)"), {"fields": ["staff_note"]}),
-        (gettext_lazy("Price (frozen when the dates were held)"), {"fields": ["breakdown_table", "total_with_currency"]}),
+        (gettext_lazy("Price (frozen when the dates were held)"), {"fields": ["breakdown_table"]}),
         (
             gettext_lazy("Payment"),
+            {"fields": ["payment_state", "money_shown", "refund_still_pending", "security_deposit_shown", "attention_shown"]},
+        ),
+        (gettext_lazy("Online check-in"), {"fields": ["check_in_shown"]}),
+        (gettext_lazy("Times (the property's time zone)"), {"fields": ["created", "confirmed", "cancelled", "updated"]}),
+        # What only matters when matching the provider's dashboard or an abuse report: below, folded.
+        (
+            gettext_lazy("Technical details"),
             {
-                "fields": [
-                    "payment_state",
-                    "payment_provider",
-                    "checkout_session_id",
-                    "checkout_url",
-                    "checkout_open_until",
-                    "paid",
-                    "refunded",
-                    "refund_still_pending",
-                    "payment_intent_id",
-                    "attention_shown",
-                ]
+                "fields": ["payment_provider", "checkout_session_id", "checkout_url", "checkout_open_until", "payment_intent_id", "client_ip"],
+                "classes": ["collapse"],
             },
         ),
-        (gettext_lazy("Times (the property's time zone)"), {"fields": ["created", "confirmed", "cancelled", "updated", "client_ip"]}),
     ]
 
     def has_add_permission(self, request):
@@ -451,19 +455,15 @@ class ReservationAdmin(GuardedModelAdmin):
     def breakdown_table(self, obj):
         b = read_breakdown(obj.price_breakdown or {}, obj.property)  # its labels in the admin's language
         currency = b.get("currency") or obj.currency
-
-        def amount(value):
-            return "" if value in (None, "") else with_currency(Decimal(str(value)), currency)
-
-        rows = [(n["date"], source_label(n["source"]), amount(n["amount"])) for n in b.get("nightly_rates", [])]
-        rows += [
-            (_("Accommodation"), "", amount(b.get("accommodation"))),
-            (b.get("discount_label") or _("Discount"), "", amount(b.get("discount_amount"))),
-            (b.get("cleaning_fee_label") or _("Cleaning"), "", amount(b.get("cleaning_fee"))),
-            *((f"{line['label']} × {line['quantity']}", "", amount(line["amount"])) for line in b.get("extras") or []),
-            (_("City tax"), b.get("city_tax_note", ""), amount(b.get("city_tax"))),
-            (_("Total"), "", amount(b.get("total"))),
+        # Each night as priced (a dated line), then the stay's lines as the guest paid from them:
+        # extras included, summing to the total.
+        rows = [
+            (day(date.fromisoformat(n["date"])), source_label(n["source"]), with_currency(Decimal(str(n["amount"])), currency))
+            for n in b.get("nightly_rates", [])
+            if n.get("amount") not in (None, "")
         ]
+        rows += [(line.label, "", with_currency(line.amount, currency)) for line in stay_lines(obj)]
+        rows.append((format_html("<strong>{}</strong>", _("Total")), "", format_html("<strong>{}</strong>", with_currency(obj.total, obj.currency))))
         return format_html("<table>{}</table>", format_html_join("", "<tr><td>{}</td><td>{}</td><td style='text-align:right'>{}</td></tr>", rows))
 
     def get_search_results(self, request, queryset, search_term):
