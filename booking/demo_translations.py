@@ -1,5 +1,6 @@
 """The demo property's words in Italian, German and French: its name, type, headline, summary,
-description, house rules, payment note, cleaning-fee label, amenities, photos and discounts.
+description, house rules, payment note, cleaning-fee label, address, amenities, photos, seasons and
+discounts.
 booking/demo.py writes them into the translated fields (django-modeltranslation) beside the English
 ones, only where the owner has not edited or translated them."""
 
@@ -130,6 +131,18 @@ PHOTOS = {
         ("Die Küche mit Marmorarbeitsplatte und Espressomaschine", "Küche"),
         ("La cuisine avec un plan de travail en marbre et une machine à expresso", "Cuisine"),
     ),
+}
+
+# The address's words, by field: Italian, German, French.
+ADDRESS = {"city": ("Firenze", "Florenz", "Florence"), "region": ("Toscana", "Toskana", "Toscane")}
+
+# By the English name of the season (booking/demo.py SEASONS): Italian, German, French.
+SEASONS = {
+    "Low season": ("Bassa stagione", "Nebensaison", "Basse saison"),
+    "Spring and autumn high season": ("Alta stagione di primavera e autunno", "Hochsaison im Frühling und Herbst", "Haute saison de printemps et d’automne"),
+    "Summer": ("Estate", "Sommer", "Été"),
+    "Autumn high season": ("Alta stagione d’autunno", "Hochsaison im Herbst", "Haute saison d’automne"),
+    "Christmas and New Year": ("Natale e Capodanno", "Weihnachten und Neujahr", "Noël et Nouvel An"),
 }
 
 # By the English label: Italian, German, French.

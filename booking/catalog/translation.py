@@ -2,12 +2,13 @@
 the name and type, the headline, summary and description, the house rules, the payment policy, the
 arrival note the guest gets before the stay, the cleaning-fee label, the amenities, the photos'
 captions and alt texts, the length-of-stay discounts' labels and the extras. Empty translations show
-the English text. The JSON API, MCP and A2A read them in English (their paths are unprefixed, so
+the English text. The address's city and region are words too ("Firenze", "Florenz", "Florence";
+"Toscana", "Toskana", "Toscane"), and so are the seasons' names. The JSON API, MCP and A2A read them in English (their paths are unprefixed, so
 English is the active language there)."""
 
 from modeltranslation.translator import TranslationOptions, register
 
-from booking.catalog.models import Amenity, Extra, LengthOfStayDiscount, Photo, Property
+from booking.catalog.models import Amenity, Extra, LengthOfStayDiscount, Photo, Property, Season
 
 
 @register(Property)
@@ -21,6 +22,8 @@ class PropertyTranslation(TranslationOptions):
         "house_rules",
         "pre_arrival_message",
         "cleaning_fee_label",
+        "city",
+        "region",
     )
 
 
@@ -41,4 +44,9 @@ class LengthOfStayDiscountTranslation(TranslationOptions):
 
 @register(Extra)
 class ExtraTranslation(TranslationOptions):
+    fields = ("name",)
+
+
+@register(Season)
+class SeasonTranslation(TranslationOptions):
     fields = ("name",)

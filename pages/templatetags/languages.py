@@ -1,0 +1,42 @@
+"""Marking what a page shows in another language than its own: a guest's review in its original
+(`lang` and "original in English"), and an owner's text with no translation in the page's language
+(`lang` and "only available in English"), in the reader's language (DESIGN.md, fourth round)."""
+
+from django import template
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from booking.formatting import active_language
+from booking.language_names import language_name
+
+register = template.Library()
+
+
+@register.filter
+def other_language(code: str | None) -> str:
+    """The code when it is not the page's language ("" otherwise): `lang="{{ code }}"` goes on it."""
+    code = (code or "").split("-")[0]
+    return code if code and code != active_language() else ""
+
+
+@register.filter
+def untranslated(row, field: str) -> str:
+    """The language an owner's text is served in when the page's language has none of it: the
+    English it falls back to ("" when it is translated, or the page is English)."""
+    language = active_language()
+    fallback = settings.LANGUAGE_CODE
+    if language == fallback or getattr(row, f"{field}_{language}", None):
+        return ""
+    return fallback if getattr(row, f"{field}_{fallback}", None) else ""
+
+
+@register.simple_tag
+def original_in(code: str) -> str:
+    """ "Original in English", "Originale in inglese", "Original auf Englisch", "Original en anglais"."""
+    return _("Original in %(language)s") % {"language": language_name(code)}
+
+
+@register.simple_tag
+def only_in(code: str) -> str:
+    """ "Only available in English", "Disponibile solo in inglese", …"""
+    return _("Only available in %(language)s.") % {"language": language_name(code)}
