@@ -7,6 +7,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from booking.formatting import active_language
+from booking.italy.countries import country_name
 from booking.language_names import language_name
 
 register = template.Library()
@@ -28,6 +29,17 @@ def untranslated(row, field: str) -> str:
     if language == fallback or getattr(row, f"{field}_{language}", None):
         return ""
     return fallback if getattr(row, f"{field}_{fallback}", None) else ""
+
+
+@register.filter
+def country_named(value: str | None) -> str:
+    """A stored country code shown by its name in the reader's language ("DE" → "Deutschland"); a
+    comune or anything else as it is. The form gives a name back as its code (pages/check_in.py)."""
+    text = value or ""
+    if len(text) == 2 and text.isalpha():
+        name = country_name(text)
+        return name if name != text.upper() else text
+    return text
 
 
 @register.simple_tag

@@ -4,12 +4,18 @@ see", Languages): the demo's content included (articles, seasons, discounts, the
 languages). Content in another language is allowed only where its element says so with `lang`."""
 
 import re
+from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from booking.italy.guest_mail import queue_check_in_emails
 
 from booking.outbox.models import OutboundEmail
-from booking.reservations.emails import stay_message
+from booking.reservations.emails import confirmation_context, stay_message
 from booking.reservations.models import Reservation
 from booking.reservations.services.reservations import Payer, confirm_reservation
 from pages.models import BlogPost
@@ -58,18 +64,28 @@ def test_every_guest_page_is_in_the_page_language(client, api, site, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_guest_email_is_in_the_guest_language(api, site, language):
+    """The stay's emails (the builder the outbox calls), the check-in reminder as queued, and every
+    other guest template (payment received, balance refused, dates changed, a hold's reminder, a
+    payment link…) rendered with the stay's context in the guest's language."""
     reservation = booked_in(api, language)
-    english = {}
+    texts = {}
     for kind in OutboundEmail.STAY_KINDS:
         message = stay_message(OutboundEmail(reservation=reservation, kind=kind, recipient=OutboundEmail.Recipient.GUEST))
         assert message is not None, kind
-        found = english_left(message.subject + "\n" + message.body, language)
-        for html, mimetype in message.alternatives:
-            if mimetype == "text/html":
-                found += english_left_in_html(html, language)
+        texts[kind] = (message.subject + "\n" + message.body, [html for html, mimetype in message.alternatives if mimetype == "text/html"])
+    assert queue_check_in_emails(today=reservation.check_in - timedelta(days=7)) == 1
+    row = OutboundEmail.objects.get(reservation=reservation, kind=OutboundEmail.Kind.CHECK_IN_REMINDER_7)
+    texts[row.kind] = (row.subject + "\n" + row.body, [])
+    with translation.override(language):
+        context = {**confirmation_context(reservation), "amount": reservation.total, "url": "https://pay.example/x", "adults": 2, "children": 0}
+        for template in sorted((Path(settings.BASE_DIR) / "templates" / "emails").glob("guest_*.txt")):
+            texts[template.name] = (render_to_string(f"emails/{template.name}", context), [])
+    english = {}
+    for name, (text, htmls) in texts.items():
+        found = english_left(text, language) + [line for html in htmls for line in english_left_in_html(html, language)]
         if found:
-            english[kind] = found
-    assert not english, "\n".join(f"{kind}:\n  " + "\n  ".join(lines) for kind, lines in english.items())
+            english[name] = found
+    assert not english, "\n".join(f"{name}:\n  " + "\n  ".join(lines) for name, lines in english.items())
 
 
 def test_the_check_in_names_countries_in_the_page_language(client, api, site):
