@@ -13,7 +13,6 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from booking.italy.guest_mail import queue_check_in_emails
-
 from booking.outbox.models import OutboundEmail
 from booking.reservations.emails import confirmation_context, stay_message
 from booking.reservations.models import Reservation

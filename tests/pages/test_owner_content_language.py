@@ -24,8 +24,12 @@ def hreflangs(html: str) -> set[str]:
 
 def test_an_untranslated_article_says_so_and_claims_no_translation(client, site):
     post = BlogPost.objects.create(
-        slug="our-terrace", title_en="Our terrace in spring", summary_en="What grows up here.", body_en="The jasmine flowers in May.",
-        status=BlogPost.Status.PUBLISHED, published_at=timezone.now(),
+        slug="our-terrace",
+        title_en="Our terrace in spring",
+        summary_en="What grows up here.",
+        body_en="The jasmine flowers in May.",
+        status=BlogPost.Status.PUBLISHED,
+        published_at=timezone.now(),
     )
     html = client.get("/de/blog/our-terrace").content.decode()
     assert '<h1 lang="en">Our terrace in spring</h1>' in html
@@ -68,8 +72,14 @@ def test_seasons_discounts_address_and_host_languages_in_the_reader_language(cli
 
 def test_a_season_of_one_year_only_says_so_in_the_reader_language(client, site):
     Season.objects.create(
-        property=site, name="Marathon weekend", name_de="Marathon-Wochenende", start_date=date(2027, 11, 26), end_date=date(2027, 11, 28),
-        recurring=False, nightly_rate=Decimal("400"), min_nights=2,
+        property=site,
+        name="Marathon weekend",
+        name_de="Marathon-Wochenende",
+        start_date=date(2027, 11, 26),
+        end_date=date(2027, 11, 28),
+        recurring=False,
+        nightly_rate=Decimal("400"),
+        min_nights=2,
     )
     html = client.get("/de/availability").content.decode()
     assert "Marathon-Wochenende" in html and "26. Nov. 2027 – 28. Nov. 2027 (nur dieses Mal)" in html

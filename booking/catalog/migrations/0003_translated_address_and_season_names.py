@@ -14,70 +14,69 @@ def english_from_the_original(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalog', '0002_extra_code_help_text'),
+        ("catalog", "0002_extra_code_help_text"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='property',
-            name='city_de',
+            model_name="property",
+            name="city_de",
             field=models.CharField(blank=True, max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='property',
-            name='city_en',
+            model_name="property",
+            name="city_en",
             field=models.CharField(blank=True, max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='property',
-            name='city_fr',
+            model_name="property",
+            name="city_fr",
             field=models.CharField(blank=True, max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='property',
-            name='city_it',
+            model_name="property",
+            name="city_it",
             field=models.CharField(blank=True, max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='property',
-            name='region_de',
+            model_name="property",
+            name="region_de",
             field=models.CharField(blank=True, max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='property',
-            name='region_en',
+            model_name="property",
+            name="region_en",
             field=models.CharField(blank=True, max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='property',
-            name='region_fr',
+            model_name="property",
+            name="region_fr",
             field=models.CharField(blank=True, max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='property',
-            name='region_it',
+            model_name="property",
+            name="region_it",
             field=models.CharField(blank=True, max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='season',
-            name='name_de',
+            model_name="season",
+            name="name_de",
             field=models.CharField(max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='season',
-            name='name_en',
+            model_name="season",
+            name="name_en",
             field=models.CharField(max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='season',
-            name='name_fr',
+            model_name="season",
+            name="name_fr",
             field=models.CharField(max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='season',
-            name='name_it',
+            model_name="season",
+            name="name_it",
             field=models.CharField(max_length=100, null=True),
         ),
         migrations.RunPython(english_from_the_original, migrations.RunPython.noop),
