@@ -4,6 +4,8 @@
 
 from django import template
 from django.conf import settings
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from booking.formatting import active_language
@@ -29,6 +31,20 @@ def untranslated(row, field: str) -> str:
     if language == fallback or getattr(row, f"{field}_{language}", None):
         return ""
     return fallback if getattr(row, f"{field}_{fallback}", None) else ""
+
+
+@register.filter
+def lang_attr(row, field: str) -> str:
+    """` lang="en"` for an element showing an owner's text the page's language lacks, else ""."""
+    code = untranslated(row, field)
+    return mark_safe(f' lang="{code}"') if code else ""  # a language code of settings.LANGUAGES
+
+
+@register.simple_tag
+def only_in_line(row, field: str) -> str:
+    """The line under an untranslated owner's text: "Only available in English." (or nothing)."""
+    code = untranslated(row, field)
+    return format_html('<p class="muted only-in">{}</p>', only_in(code)) if code else ""
 
 
 @register.filter

@@ -72,6 +72,12 @@ def test_every_guest_email_is_in_the_guest_language(api, site, language):
         message = stay_message(OutboundEmail(reservation=reservation, kind=kind, recipient=OutboundEmail.Recipient.GUEST))
         assert message is not None, kind
         texts[kind] = (message.subject + "\n" + message.body, [html for html, mimetype in message.alternatives if mimetype == "text/html"])
+        for name, content, _mimetype in message.attachments:
+            if name == "stay.ics":  # the address the guest's calendar shows, its country named
+                texts[f"{kind} {name}"] = (
+                    re.search(r"^LOCATION:(.*)$", content if isinstance(content, str) else content.decode(), flags=re.M).group(1).replace("\\,", ","),
+                    [],
+                )
     assert queue_check_in_emails(today=reservation.check_in - timedelta(days=7)) == 1
     row = OutboundEmail.objects.get(reservation=reservation, kind=OutboundEmail.Kind.CHECK_IN_REMINDER_7)
     texts[row.kind] = (row.subject + "\n" + row.body, [])

@@ -101,3 +101,13 @@ def test_the_demo_loader_brings_an_existing_demo_database_up_to_date(site):
     assert set(site.reviews.values_list("language", flat=True)) == {"en"}
     assert BlogPost.objects.get(slug="arriving-in-florence").title_fr.startswith("Arriver à Florence")
     assert demo.load() is False and pages_demo.load() is False
+
+
+def test_a_page_text_with_no_translation_is_marked(client, site):
+    from pages.models import PageKey, PageText
+
+    PageText.objects.filter(key=PageKey.LOCATION).update(intro_fr="", body_fr="", title_fr="")
+    html = client.get("/fr/location").content.decode()
+    assert '<h1 lang="en">Location</h1>' in html and '<p class="lead" lang="en">' in html
+    assert '<div class="prose" lang="en">' in html and "Disponible uniquement en anglais." in html
+    assert "Disponible uniquement" not in client.get("/it/location").content.decode()
