@@ -273,6 +273,10 @@ def load_translations(prop: Property) -> bool:
     """Fill the Italian, German and French fields of the demo's texts that are still the demo's own
     (English unchanged) and not yet translated: an owner's edit or translation is never replaced."""
     changed = fill(prop, TEXTS, {field: tuple(translated.PROPERTY[language][field] for language in LANGUAGES) for field in TEXTS})
+    changed |= fill(prop, ADDRESS, translated.ADDRESS)
+    # The demo's reviews are written in English: the pages mark them so on translated pages.
+    changed |= bool(prop.reviews.filter(reservation=None, language="", text__in=[text for *_rest, text, _source in REVIEWS]).update(language="en"))
+
     for amenity in prop.amenities.all():
         english = {field: getattr(amenity, f"{field}_en") for field in ("name", "category")}
         known = {field: text for field, text in english.items() if text in translated.AMENITY_WORDS}
@@ -285,9 +289,6 @@ def load_translations(prop: Property) -> bool:
         changed |= fill(discount, {"label": discount.label_en}, {"label": translated.DISCOUNTS[discount.label_en]})
     for season in prop.seasons.filter(name_en__in=list(translated.SEASONS)):
         changed |= fill(season, {"name": season.name_en}, {"name": translated.SEASONS[season.name_en]})
-    changed |= fill(prop, ADDRESS, translated.ADDRESS)
-    # The demo's reviews are written in English: the pages mark them so on translated pages.
-    changed |= bool(prop.reviews.filter(reservation=None, language="", text__in=[text for *_rest, text, _source in REVIEWS]).update(language="en"))
     return changed
 
 

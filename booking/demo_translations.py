@@ -133,22 +133,18 @@ PHOTOS = {
     ),
 }
 
-# The address's words, by field: Italian, German, French.
-ADDRESS = {"city": ("Firenze", "Florenz", "Florence"), "region": ("Toscana", "Toskana", "Toscane")}
-
-# By the English name of the season (booking/demo.py SEASONS): Italian, German, French.
-SEASONS = {
-    "Low season": ("Bassa stagione", "Nebensaison", "Basse saison"),
-    "Spring and autumn high season": ("Alta stagione di primavera e autunno", "Hochsaison im Frühling und Herbst", "Haute saison de printemps et d’automne"),
-    "Summer": ("Estate", "Sommer", "Été"),
-    "Autumn high season": ("Alta stagione d’autunno", "Hochsaison im Herbst", "Haute saison d’automne"),
-    "Christmas and New Year": ("Natale e Capodanno", "Weihnachten und Neujahr", "Noël et Nouvel An"),
-}
-
 # By the English label: Italian, German, French.
 DISCOUNTS = {
     "Weekly discount": ("Sconto settimanale", "Wochenrabatt", "Réduction à la semaine"),
     "Monthly discount": ("Sconto mensile", "Monatsrabatt", "Réduction au mois"),
+}
+
+SEASONS = {
+    "Low season": ("Bassa stagione", "Nebensaison", "Basse saison"),
+    "Spring and autumn high season": ("Alta stagione di primavera e d’autunno", "Hochsaison im Frühling und Herbst", "Haute saison de printemps et d’automne"),
+    "Summer": ("Estate", "Sommer", "Été"),
+    "Autumn high season": ("Alta stagione d’autunno", "Hochsaison im Herbst", "Haute saison d’automne"),
+    "Christmas and New Year": ("Natale e Capodanno", "Weihnachten und Neujahr", "Noël et Nouvel An"),
 }
 
 # The demo's emergency information (Florence's short-let rules: emergency procedures, the 24-hour
@@ -187,3 +183,6 @@ Tri des déchets : papier, plastique et métal, verre et déchets organiques von
 
 Règles de la maison : silence de 22 h à 8 h, pas de fêtes, ne pas fumer à l'intérieur. Merci de refermer la porte de la rue derrière vous.""",
 }
+
+# The address's words, by field: Italian, German, French.
+ADDRESS = {"city": ("Firenze", "Florenz", "Florence"), "region": ("Toscana", "Toskana", "Toscane")}

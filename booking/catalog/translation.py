@@ -2,8 +2,7 @@
 the name and type, the headline, summary and description, the house rules, the payment policy, the
 arrival note the guest gets before the stay, the cleaning-fee label, the amenities, the photos'
 captions and alt texts, the length-of-stay discounts' labels and the extras. Empty translations show
-the English text. The address's city and region are words too (a city's name differs by language:
-"Venezia", "Venedig", "Venise"), and so are the seasons' names. The JSON API, MCP and A2A read them in English (their paths are unprefixed, so
+the English text. The JSON API, MCP and A2A read them in English (their paths are unprefixed, so
 English is the active language there)."""
 
 from modeltranslation.translator import TranslationOptions, register
@@ -22,6 +21,7 @@ class PropertyTranslation(TranslationOptions):
         "house_rules",
         "pre_arrival_message",
         "cleaning_fee_label",
+        # The address's words differ by language too (a city: "Venezia", "Venedig", "Venise").
         "city",
         "region",
     )
@@ -49,4 +49,4 @@ class ExtraTranslation(TranslationOptions):
 
 @register(Season)
 class SeasonTranslation(TranslationOptions):
-    fields = ("name",)
+    fields = ("name",)  # shown to staff in their language (rate calendar, the property's seasons)

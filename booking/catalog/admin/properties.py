@@ -138,7 +138,7 @@ class SeasonForm(forms.ModelForm):
         return cleaned
 
 
-class SeasonInline(TranslationTabularInline):  # the name in every language (booking/catalog/translation.py)
+class SeasonInline(TranslationTabularInline):
     model = Season
     classes = ["tab-rates"]
     form = SeasonForm
