@@ -7,7 +7,20 @@ language it was written in."""
 from django.conf import settings
 
 from booking.catalog.models import Property
+from booking.formatting import active_language
 from booking.language_names import spoken_languages
+
+# The property's own texts a page shows from the listing.
+PROPERTY_TEXTS = ("headline", "summary", "description", "house_rules")
+
+
+def untranslated(row, field: str) -> str:
+    """The language an owner's text is served in when the page's language has none of it: the
+    English it falls back to ("" when it is translated, or the page is English)."""
+    language, fallback = active_language(), settings.LANGUAGE_CODE
+    if language == fallback or getattr(row, f"{field}_{language}", None):
+        return ""
+    return fallback if getattr(row, f"{field}_{fallback}", None) else ""
 
 
 def in_reader_language(listing: dict, prop: Property) -> dict:
@@ -20,6 +33,8 @@ def in_reader_language(listing: dict, prop: Property) -> dict:
     for discount in rules["length_of_stay_discounts"]:
         discount["label"] = discounts.get(discount["label"]) or discount["label"]
     listing["host"]["languages"] = spoken_languages(listing["host"]["languages"])
+    # `lang` for the property's texts the page's language lacks (pages/templatetags/languages.py).
+    listing["untranslated"] = {field: code for field in PROPERTY_TEXTS if (code := untranslated(prop, field))}
     # The owner's reviews (typed from the platforms) say no language: the site's own, English.
     languages = [review.language or settings.LANGUAGE_CODE for review in prop.reviews.all() if review.published]
     for item, language in zip(listing["reviews"]["items"], languages, strict=False):

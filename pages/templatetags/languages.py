@@ -3,7 +3,6 @@
 (`lang` and "only available in English"), in the reader's language (DESIGN.md, fourth round)."""
 
 from django import template
-from django.conf import settings
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -11,6 +10,7 @@ from django.utils.translation import gettext as _
 from booking.formatting import active_language
 from booking.italy.countries import country_name
 from booking.language_names import language_name
+from pages import listing_words
 
 register = template.Library()
 
@@ -24,26 +24,28 @@ def other_language(code: str | None) -> str:
 
 @register.filter
 def untranslated(row, field: str) -> str:
-    """The language an owner's text is served in when the page's language has none of it: the
-    English it falls back to ("" when it is translated, or the page is English)."""
-    language = active_language()
-    fallback = settings.LANGUAGE_CODE
-    if language == fallback or getattr(row, f"{field}_{language}", None):
-        return ""
-    return fallback if getattr(row, f"{field}_{fallback}", None) else ""
+    """The language an owner's text is served in when the page's language lacks it, else ""."""
+    return listing_words.untranslated(row, field)
+
+
+@register.filter
+def lang_of(listing: dict, field: str) -> str:
+    """` lang="en"` on an element showing one of the property's texts the page's language lacks."""
+    code = listing.get("untranslated", {}).get(field, "")
+    return mark_safe(f' lang="{code}"') if code else ""  # a language code of settings.LANGUAGES
 
 
 @register.filter
 def lang_attr(row, field: str) -> str:
     """` lang="en"` for an element showing an owner's text the page's language lacks, else ""."""
-    code = untranslated(row, field)
+    code = listing_words.untranslated(row, field)
     return mark_safe(f' lang="{code}"') if code else ""  # a language code of settings.LANGUAGES
 
 
 @register.simple_tag
 def only_in_line(row, field: str) -> str:
     """The line under an untranslated owner's text: "Only available in English." (or nothing)."""
-    code = untranslated(row, field)
+    code = listing_words.untranslated(row, field)
     return format_html('<p class="muted only-in">{}</p>', only_in(code)) if code else ""
 
 

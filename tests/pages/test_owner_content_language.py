@@ -111,3 +111,11 @@ def test_a_page_text_with_no_translation_is_marked(client, site):
     assert '<h1 lang="en">Location</h1>' in html and '<p class="lead" lang="en">' in html
     assert '<div class="prose" lang="en">' in html and "Disponible uniquement en anglais." in html
     assert "Disponible uniquement" not in client.get("/it/location").content.decode()
+
+
+def test_the_property_texts_with_no_translation_are_marked(client, site):
+    type(site).objects.filter(pk=site.pk).update(description_de="", house_rules_de="")
+    html = client.get(f"/de/{site.slug}").content.decode()
+    assert '<div lang="en"><p>Attico Santa Croce is a light-filled penthouse' in html
+    assert '<ul class="checklist" lang="en"><li>No smoking inside' in html
+    assert 'lang="en"' not in client.get(f"/it/{site.slug}").content.decode().split("<main")[1].split("<footer")[0]
