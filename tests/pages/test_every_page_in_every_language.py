@@ -6,6 +6,7 @@ languages). Content in another language is allowed only where its element says s
 import re
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
@@ -58,6 +59,11 @@ def test_every_guest_page_is_in_the_page_language(client, api, site, language):
         found = english_left_in_html(answer.content.decode(), language)
         if found:
             english[path] = found
+    checkout = api.post("/api/v1/payments/checkout-link", stay(offset=70, nights=3, guests=2, success_url=f"{settings.BASE_URL}/{language}/thank-you")).json()
+    payment_page = client.get(urlsplit(checkout["checkout_url"]).path)  # the sandbox's checkout, in the guest's language
+    assert payment_page.status_code == 200
+    if found := english_left_in_html(payment_page.content.decode(), language):
+        english["(sandbox checkout)"] = found
     assert not english, "\n".join(f"/{language}{path}:\n  " + "\n  ".join(lines) for path, lines in english.items())
 
 
@@ -100,6 +106,12 @@ def test_the_check_in_names_countries_in_the_page_language(client, api, site):
     options = dict(re.findall(r'<option value="([A-Z]{2})"[^>]*>([^<]+)</option>', html))
     assert options["DE"] == "Deutschland" and options["CH"] == "Schweiz" and options["IT"] == "Italien"
     assert "Germania" not in html
+
+
+def test_the_walk_reads_what_a_reader_reads(client, site):
+    """A control: the English pages, judged as German, are caught (the parser reads their text)."""
+    for path in ("/availability", "/blog/arriving-in-florence", "/reviews"):
+        assert english_left_in_html(client.get(path).content.decode(), "de"), path
 
 
 def test_the_checker_catches_what_the_tester_found():
