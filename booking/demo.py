@@ -45,6 +45,8 @@ Pets are welcome on request.
 Please separate rubbish: the bins and a calendar for collection days are in the kitchen.
 Bring your passport or ID: Italian law requires us to register every guest on arrival."""
 
+ADDRESS = {"city": "Florence", "region": "Tuscany"}  # in Italian, German and French in booking/demo_translations.py
+
 # The cancellation policy, as tiers: (at least this many days before arrival, percent refunded).
 CANCELLATION_TIERS = [(30, 100), (7, 50), (0, 0)]
 
@@ -168,9 +170,8 @@ def load() -> bool:
             **TEXTS,
             slug=SLUG,
             street_address="Via dei Pepi 42",
-            city="Florence",
+            **ADDRESS,
             postal_code="50122",
-            region="Tuscany",
             country_code="IT",
             latitude=Decimal("43.769560"),
             longitude=Decimal("11.262430"),
@@ -204,7 +205,7 @@ def load() -> bool:
         )
         Amenity.objects.bulk_create(Amenity(property=prop, name=n, category=c, position=i) for i, (n, c) in enumerate(AMENITIES))
         Photo.objects.bulk_create(Photo(property=prop, static_path=p, alt_text=a, caption=c, position=i) for i, (p, a, c) in enumerate(PHOTOS))
-        Review.objects.bulk_create(Review(property=prop, author=a, rating=r, date=d, text=t, source=s) for a, r, d, t, s in REVIEWS)
+        Review.objects.bulk_create(Review(property=prop, author=a, rating=r, date=d, text=t, source=s, language="en") for a, r, d, t, s in REVIEWS)
         Season.objects.bulk_create(
             Season(
                 property=prop,
@@ -274,6 +275,10 @@ def load_translations(prop: Property) -> bool:
     """Fill the Italian, German and French fields of the demo's texts that are still the demo's own
     (English unchanged) and not yet translated: an owner's edit or translation is never replaced."""
     changed = fill(prop, TEXTS, {field: tuple(translated.PROPERTY[language][field] for language in LANGUAGES) for field in TEXTS})
+    changed |= fill(prop, ADDRESS, translated.ADDRESS)
+    # The demo's reviews are written in English: the pages mark them so on translated pages.
+    changed |= bool(prop.reviews.filter(reservation=None, language="", text__in=[text for *_rest, text, _source in REVIEWS]).update(language="en"))
+
     for amenity in prop.amenities.all():
         english = {field: getattr(amenity, f"{field}_en") for field in ("name", "category")}
         known = {field: text for field, text in english.items() if text in translated.AMENITY_WORDS}
@@ -284,6 +289,8 @@ def load_translations(prop: Property) -> bool:
         changed |= fill(photo, demo_photos[photo.static_path], {"alt_text": tuple(w[0] for w in words), "caption": tuple(w[1] for w in words)})
     for discount in prop.discounts.filter(label_en__in=list(translated.DISCOUNTS)):
         changed |= fill(discount, {"label": discount.label_en}, {"label": translated.DISCOUNTS[discount.label_en]})
+    for season in prop.seasons.filter(name_en__in=list(translated.SEASONS)):
+        changed |= fill(season, {"name": season.name_en}, {"name": translated.SEASONS[season.name_en]})
     return changed
 
 

@@ -1,5 +1,6 @@
 """The demo property's words in Italian, German and French: its name, type, headline, summary,
-description, house rules, payment note, cleaning-fee label, amenities, photos and discounts.
+description, house rules, payment note, cleaning-fee label, address, amenities, photos, seasons and
+discounts.
 booking/demo.py writes them into the translated fields (django-modeltranslation) beside the English
 ones, only where the owner has not edited or translated them."""
 
@@ -138,6 +139,14 @@ DISCOUNTS = {
     "Monthly discount": ("Sconto mensile", "Monatsrabatt", "Réduction au mois"),
 }
 
+SEASONS = {
+    "Low season": ("Bassa stagione", "Nebensaison", "Basse saison"),
+    "Spring and autumn high season": ("Alta stagione di primavera e d’autunno", "Hochsaison im Frühling und Herbst", "Haute saison de printemps et d’automne"),
+    "Summer": ("Estate", "Sommer", "Été"),
+    "Autumn high season": ("Alta stagione d’autunno", "Hochsaison im Herbst", "Haute saison d’automne"),
+    "Christmas and New Year": ("Natale e Capodanno", "Weihnachten und Neujahr", "Noël et Nouvel An"),
+}
+
 # The demo's emergency information (Florence's short-let rules: emergency procedures, the 24-hour
 # contact, waste sorting, conduct), English then Italian, German, French.
 EMERGENCY_INFO = {
@@ -174,3 +183,6 @@ Tri des déchets : papier, plastique et métal, verre et déchets organiques von
 
 Règles de la maison : silence de 22 h à 8 h, pas de fêtes, ne pas fumer à l'intérieur. Merci de refermer la porte de la rue derrière vous.""",
 }
+
+# The address's words, by field: Italian, German, French.
+ADDRESS = {"city": ("Firenze", "Florenz", "Florence"), "region": ("Toscana", "Toskana", "Toscane")}

@@ -1,8 +1,11 @@
-"""The demo website's words in Italian, German and French: every page text, every FAQ entry and the
-Santa Croce article. pages/demo.py writes them into the translated fields (django-modeltranslation)
-beside the English ones; what is left empty shows the English text.
+"""The demo website's words in Italian, German and French: every page text, every FAQ entry and every
+published article (the Santa Croce guide here, the others in pages/demo_article_*.py). pages/demo.py
+writes them into the translated fields (django-modeltranslation) beside the English ones; what is
+left empty shows the English text.
 """
 
+from pages.demo_article_arrival import ARRIVAL
+from pages.demo_article_three_days import THREE_DAYS
 from pages.models import PageKey
 
 PAGES = {
@@ -456,4 +459,4 @@ Pour l’*aperitivo*, la via de’ Benci et les rues autour de Sant’Ambrogio s
     },
 }
 
-ARTICLES = {"santa-croce-neighbourhood-guide": SANTA_CROCE}
+ARTICLES = {"three-slow-days-in-florence": THREE_DAYS, "santa-croce-neighbourhood-guide": SANTA_CROCE, "arriving-in-florence": ARRIVAL}

@@ -40,6 +40,7 @@ def alternates(request) -> list[dict]:
     relative link with the query kept (for the switcher). One entry when the page has no
     translations (the pages for agents, which stay English)."""
     current = current_language()
+    translated = getattr(request, "translated_languages", None)  # set by a page of owner content
     entries = []
     for code, name in settings.LANGUAGES:
         path = translate_url(request.path, code) if code != current else request.path
@@ -50,6 +51,8 @@ def alternates(request) -> list[dict]:
                 "url": settings.BASE_URL + path,
                 "href": path + (("?" + request.META["QUERY_STRING"]) if request.META.get("QUERY_STRING") else ""),
                 "current": code == current,
+                # An hreflang alternate claims a translation: none for a language the content lacks.
+                "translated": translated is None or code in translated,
             }
         )
     if len({entry["url"] for entry in entries}) == 1:  # not a translated page

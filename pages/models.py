@@ -7,6 +7,7 @@ Facts about the property (capacity, prices, policies, reviews) are not here: pag
 
 import builtins
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
@@ -109,6 +110,12 @@ class BlogPost(models.Model):
             self.published_at = timezone.now()
         if (self.cover_image or self.cover_static_path) and not self.cover_alt:
             raise ValidationError({"cover_alt": "Describe the cover picture for visitors who cannot see it."})
+
+    def translated_languages(self) -> list[str]:
+        """The site's languages this article is written in (a title and a body of its own); the
+        others show the English and claim no translation (no hreflang alternate, not in their
+        sitemap)."""
+        return [code for code, _name in settings.LANGUAGES if getattr(self, f"title_{code}", None) and getattr(self, f"body_{code}", None)]
 
     def get_absolute_url(self):
         return reverse("pages:blog-post", kwargs={"slug": self.slug})

@@ -114,10 +114,15 @@ class BlogSitemap(TranslatedSitemap):
     priority = "0.6"
 
     def items(self):
-        return BlogPost.objects.public().only("slug", "updated_at", "published_at")
+        written = [f"{field}_{code}" for field in ("title", "body") for code, _name in settings.LANGUAGES]
+        return BlogPost.objects.public().only("slug", "updated_at", "published_at", *written)
 
     def lastmod(self, post: BlogPost):
         return max(post.updated_at, post.published_at)
+
+    def get_languages_for_item(self, post: BlogPost):
+        """Only the languages the article is written in: no alternate claims a missing translation."""
+        return post.translated_languages()
 
 
 SITEMAPS = {"pages": PagesSitemap, "agents": AgentPagesSitemap, "blog": BlogSitemap}

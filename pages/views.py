@@ -5,6 +5,7 @@ price, a rule or a review never says one thing on the site and another to an age
 """
 
 import logging
+from datetime import date
 from functools import wraps
 from itertools import groupby
 from pathlib import Path
@@ -31,10 +32,11 @@ from booking.catalog.models import Extra, Property
 from booking.catalog.rules import rules_for
 from booking.catalog.selectors import get_property, today
 from booking.errors import InvalidInput, NotFound
+from booking.formatting import format_date
 from booking.italy.models import ItalySettings
 from booking.payments.return_hosts import CONTINUE_PARAMETER, onward_link
 from booking.reservations.services.reservations import get_reservation
-from pages import i18n, seo
+from pages import i18n, listing_words, seo
 from pages.booking_text import booking_text, cancelled_checkout, explain_stay_link
 from pages.forms import ContactForm
 from pages.hold_reminders import resumed_notice
@@ -68,7 +70,7 @@ def site_page(view):
     def wrapper(request, *args, **kwargs):
         try:
             prop = get_property()
-            listing = presenters.property_json(prop, rules_for(prop))
+            listing = listing_words.in_reader_language(presenters.property_json(prop, rules_for(prop)), prop)
         except NotFound:
             return render(request, "pages/not_configured.html", status=503)
         except (OperationalError, InterfaceError):
@@ -290,15 +292,13 @@ def _property_page(request, prop, listing):
     )
 
 
-MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-
 def season_day(value: str) -> str:
-    """ "04-15" (a yearly season) → "15 Apr"; "2027-04-15" (a one-off) → "15 Apr 2027"."""
-    parts = value.split("-")
+    """ "04-15" (a yearly season) → "15 Apr", "15 apr", "15. Apr.", "15 avr."; "2027-04-15" (a
+    one-off) → "15 Apr 2027" (the year of a yearly day is a leap year's, so 29 Feb reads)."""
+    parts = [int(part) for part in value.split("-")]
     if len(parts) == 2:
-        return f"{int(parts[1])} {MONTHS[int(parts[0]) - 1]}"
-    return f"{int(parts[2])} {MONTHS[int(parts[1]) - 1]} {parts[0]}"
+        return format_date(date(2000, parts[0], parts[1]), "j M")
+    return format_date(date(parts[0], parts[1], parts[2]), "j M Y")
 
 
 def season_rows(rules: dict) -> list[dict]:
@@ -308,7 +308,7 @@ def season_rows(rules: dict) -> list[dict]:
         rows.append(
             {
                 "name": season["name"],
-                "dates": f"{season_day(season['start'])} – {season_day(season['end'])}" + ("" if season["recurring_yearly"] else " (this time only)"),
+                "dates": f"{season_day(season['start'])} – {season_day(season['end'])}" + ("" if season["recurring_yearly"] else " " + _("(this time only)")),
                 "nightly_rate": season["nightly_rate"],
                 "weekend_rate": season["weekend_nightly_rate"] if season["weekend_nightly_rate"] is not None else season["nightly_rate"],
                 "min_nights": season["min_nights"] or rules["min_nights"],
@@ -681,6 +681,7 @@ def _blog_post(request, prop, listing, slug: str):
         ],
     )
     more = BlogPost.objects.public().exclude(pk=post.pk)[:2]
+    request.translated_languages = post.translated_languages()  # hreflang claims only these (pages/i18n.py)
     return render(request, "pages/blog_post.html", {"meta": meta, "listing": listing, "post": post, "author": author, "blog": blog, "more": more})
 
 

@@ -7,7 +7,7 @@ English is the active language there)."""
 
 from modeltranslation.translator import TranslationOptions, register
 
-from booking.catalog.models import Amenity, Extra, LengthOfStayDiscount, Photo, Property
+from booking.catalog.models import Amenity, Extra, LengthOfStayDiscount, Photo, Property, Season
 
 
 @register(Property)
@@ -21,6 +21,9 @@ class PropertyTranslation(TranslationOptions):
         "house_rules",
         "pre_arrival_message",
         "cleaning_fee_label",
+        # The address's words differ by language too (a city: "Venezia", "Venedig", "Venise").
+        "city",
+        "region",
     )
 
 
@@ -42,3 +45,8 @@ class LengthOfStayDiscountTranslation(TranslationOptions):
 @register(Extra)
 class ExtraTranslation(TranslationOptions):
     fields = ("name",)
+
+
+@register(Season)
+class SeasonTranslation(TranslationOptions):
+    fields = ("name",)  # shown to staff in their language (rate calendar, the property's seasons)

@@ -5,12 +5,13 @@ in that language too (/it/manage/…)."""
 
 from urllib.parse import urlsplit
 
+from babel import Locale
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from icalendar import Calendar, Event
 
-from booking.formatting import active_language, site_path
+from booking.formatting import LOCALES, active_language, site_path
 from booking.reservations.models import Reservation
 
 DATES_CHANGED_ACTION = "change_dates"  # the audit action of a date change (services/date_changes.py)
@@ -41,7 +42,8 @@ def stay_calendar(reservation: Reservation) -> bytes:
     event.add("dtstart", reservation.check_in)
     event.add("dtend", reservation.check_out)
     event.add("summary", gettext("Stay at %(name)s") % {"name": prop.name}, parameters=words)
-    address = ", ".join(part for part in [prop.street_address, " ".join(p for p in [prop.postal_code, prop.city] if p), prop.country_code] if part)
+    country = Locale.parse(LOCALES[language]).territories.get(prop.country_code.upper(), prop.country_code) if prop.country_code else ""
+    address = ", ".join(part for part in [prop.street_address, " ".join(p for p in [prop.postal_code, prop.city] if p), country] if part)
     event.add("location", address)
     times = {"start": f"{prop.check_in_from:%H:%M}", "end": f"{prop.check_in_until:%H:%M}", "checkout": f"{prop.check_out_until:%H:%M}"}
     lines = [

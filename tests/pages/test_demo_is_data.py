@@ -176,7 +176,14 @@ def test_the_demo_keeps_its_path(client, db):
 # --- The rule keeps holding: no source file outside the demo loader names the demo -------------
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO_LOADER = {"booking/demo.py", "booking/demo_translations.py", "pages/demo.py", "pages/demo_translations.py"}
+DEMO_LOADER = {
+    "booking/demo.py",
+    "booking/demo_translations.py",
+    "pages/demo.py",
+    "pages/demo_translations.py",
+    "pages/demo_article_three_days.py",
+    "pages/demo_article_arrival.py",
+}
 SOURCE_DIRECTORIES = ["booking", "config", "discovery", "pages", "partner_sync", "templates", "static"]
 SOURCE_SUFFIXES = {".py", ".html", ".txt", ".js", ".css", ".json", ".xml"}
 # Words that only the demo uses (an Italian comune such as Firenze may still illustrate a format).
