@@ -56,7 +56,7 @@ class ItalySettings(models.Model):
             "Emergency procedures, the 24-hour contact, waste sorting and house conduct. Sent with the arrival instructions and shown on the booking page once check-in is complete. Blank lines start new paragraphs."
         ),
     )
-    # The platforms that collect the city tax from their own guests here (Airbnb does in Florence,
+    # The platforms that collect the city tax from their own guests here (Airbnb does in some cities,
     # Booking.com does not): their stays are marked when they arrive (booking/italy/collectors.py).
     city_tax_collecting_channels = models.JSONField(
         _("platforms that collect the city tax"),
