@@ -1,0 +1,167 @@
+"""Every back-office screen reads in the reader's language, with no code a person must decode
+(issue 40, item 3; docs/back-office.md, "Every screen in the reader's language").
+
+One pass over the back office of the demo property, with a paid stay, an Italian stay checked in
+(three guests, two citizenships) and a security deposit: the dashboard, every registered model's
+list, add and change page, and the custom screens (rate calendar, reservation calendar, booking for
+a guest, police day, city tax and statistics, adding a staff member, a deposit's claim). Each page
+is read as a person reads it (its text and its titles, not its scripts nor the values typed in its
+fields, nor owner content marked with its own `lang`) in Italian, German and French, and fails on:
+
+- an English word: a strict list of words that exist in English only (stop-words and the words of
+  the findings: "Payments", "Security deposits", "(confirmed)", "Low season", "under 12 (date of
+  birth)"); Django's own strings it ships untranslated are listed apart;
+- a raw code shown as a value: a language or country code alone ("it", "IT", "DE"), a reservation id
+  (`res_…`) outside the reservation's own pages.
+"""
+
+import re
+from datetime import date, timedelta
+from decimal import Decimal
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib import admin
+from django.contrib.admin.utils import quote
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from booking.italy.checkin import save_check_in
+from booking.payments.models import SecurityDeposit
+from tests.booking.test_back_office import paid  # noqa: F401 (fixture)
+from tests.italy.conftest import CHILD, LEAD, PARTNER, make_stay, own_cache, party  # noqa: F401 (fixtures)
+from tests.payments.conftest import fake_stripe, stripe_event, webhook  # noqa: F401 (fixtures)
+
+# Words that are English and no Italian, German or French word (whole words, any case).
+ENGLISH = set(
+    """the and of with from your which when what where who whose each every has have been this that these
+    those would should can cannot could not only after before since until under over into about there their
+    they here how why more most some any at by to is are be was were its it's
+    payment payments deposit deposits security confirmed cancelled pending season low high birth arrival
+    departure guest guests night nights price refund refunded refunds paid sent received completed created
+    updated erased reminder events attempt success empty language country children child adults adult
+    amount discount weekly monthly stay stays book booked held hold holds expires expired closed open yes
+    never always today tomorrow yesterday month months week weeks year years day days hours left special
+    percent address phone city tax receipt stamp release reason provider intent last first new free show
+    edit add change save view back upload statistics citizenship exempt reservation reservations blocked
+    owner owners settings checked done failed""".split()
+)
+# Django's and django-axes' own strings that they ship untranslated in it, de or fr (not ours to translate).
+THEIRS = {
+    "After you’ve created a user, you’ll be able to edit more user options.",
+    "Password-based authentication:",
+    "Enabled",
+    "Disabled",
+    "Whether the user will be able to authenticate using a password or not. If disabled, they may still be able to "
+    "authenticate using other backends, such as Single Sign-On or LDAP.",
+    "Raw passwords are not stored, so there is no way to see the user’s password.",
+    "Reset password",
+}
+CODES = {"en", "it", "de", "fr", "IT", "DE", "FR", "GB", "US", "CH"}
+RESERVATION_ID = re.compile(r"\bres_[\w-]{8,}")
+LANGUAGES = ["it", "de", "fr"]
+
+
+class Reading(HTMLParser):
+    """What a person reads: text and titles; not scripts, styles, typed values, nor content marked with
+    another language than the page's (owner content shown in its own language, a guest's review)."""
+
+    SKIP = {"script", "style", "textarea", "template"}
+
+    def __init__(self, language: str):
+        super().__init__()
+        self.language = language
+        self.stack: list[tuple[str, bool]] = []
+        self.texts: list[str] = []
+
+    def hidden(self) -> bool:
+        return any(skip for _tag, skip in self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        lang = attributes.get("lang")
+        skip = tag in self.SKIP or bool(lang and lang != self.language and tag != "html")
+        if tag not in ("input", "img", "br", "hr", "meta", "link", "col", "source"):
+            self.stack.append((tag, skip))
+        if not self.hidden() and not skip:
+            self.texts += [value for name, value in attrs if name in ("title", "placeholder", "aria-label", "alt") and value]
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        if not self.hidden() and data.strip():
+            self.texts.append(" ".join(data.split()))
+
+
+def english_in(text: str) -> list[str]:
+    if text in THEIRS:
+        return []
+    words = re.findall(r"[A-Za-z]+(?:'[a-z]+)?", text.replace("’", "'"))
+    return [word for word in words if word.lower() in ENGLISH]
+
+
+@pytest.fixture
+def back_office(paid, make_stay, demo_property, fake_stripe):  # noqa: F811 (fixtures)
+    italian = make_stay(check_in=date.today() + timedelta(days=3), language="it")
+    save_check_in(italian, party(LEAD, PARTNER, CHILD), today=date.today())
+    SecurityDeposit.objects.create(
+        reservation=paid, amount=Decimal("300.00"), currency="EUR", provider="stripe", provider_id="pi_held", placed_on=date.today()
+    )
+    owner = User.objects.create_superuser("giulia", "giulia@example.com", "x")
+    client = Client()
+    client.force_login(owner)
+    return client, paid
+
+
+def screens(reservation) -> list[str]:
+    """The custom screens, then every registered model's list, add page and the change page of a row."""
+    urls = [
+        "/admin/",
+        reverse("admin:catalog_property_rates"),
+        reverse("admin:reservations_reservation_calendar"),
+        reverse("admin:reservations_reservation_book_for_guest"),
+        reverse("admin:italy_police_day") + f"?date={date.today() + timedelta(days=3):%Y-%m-%d}",
+        reverse("admin:italy_reports") + f"?period={date.today() + timedelta(days=3):%Y-%m}",
+        reverse("admin:auth_user_add_staff_member"),
+        reverse("admin:payments_securitydeposit_claim", args=[SecurityDeposit.objects.get().pk]),
+        reverse("admin:reservations_reservation_cancel", args=[quote(reservation.pk)]),
+        reverse("admin:reservations_reservation_refund", args=[quote(reservation.pk)]),
+    ]
+    for model in admin.site._registry:
+        info = f"{model._meta.app_label}_{model._meta.model_name}"
+        urls += [reverse(f"admin:{info}_changelist"), reverse(f"admin:{info}_add")]
+        row = model._default_manager.order_by("pk").first()
+        if row is not None:
+            urls.append(reverse(f"admin:{info}_change", args=[quote(row.pk)]))
+    return urls
+
+
+def test_every_back_office_screen_in_italian_german_and_french(back_office):
+    client, reservation = back_office
+    urls = screens(reservation)
+    found: list[str] = []
+    read = 0
+    for language in LANGUAGES:
+        for url in urls:
+            response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+            if response.status_code == 403:  # an add page of a model nobody adds (payments, check-ins…)
+                continue
+            assert response.status_code == 200, url
+            read += 1
+            own_pages = url.startswith("/admin/reservations/reservation/")
+            reading = Reading(language)
+            reading.feed(response.content.decode())
+            for text in dict.fromkeys(reading.texts):
+                english = english_in(text)
+                if english:
+                    found.append(f"{language} {url}: English {english}: {text[:120]}")
+                if text in CODES:
+                    found.append(f"{language} {url}: a raw code: {text}")
+                if not own_pages and RESERVATION_ID.search(text):
+                    found.append(f"{language} {url}: a reservation id as a label: {text[:120]}")
+    assert read > 3 * 60
+    assert not found, "\n".join(found)
