@@ -102,6 +102,8 @@ def translate_model_names() -> None:
             for field in fields:
                 if getattr(field, "_verbose_name", "") is None and not hasattr(field, "translated_field"):
                     field.verbose_name = gettext_lazy(str(field.verbose_name))
+                if isinstance(field.help_text, str) and field.help_text:  # "The provider's payment intent id."
+                    field.help_text = gettext_lazy(field.help_text)
                 if getattr(field, "choices", None) and (opts.label, field.name) not in UNTRANSLATED_CHOICES:
                     field.choices = [(value, gettext_lazy(label) if isinstance(label, str) else label) for value, label in field.choices]
             for field in fields:

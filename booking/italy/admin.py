@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from modeltranslation.admin import TranslationAdmin
 
 from booking.admin_display import time_column
+from booking.formatting import format_date
 from booking.italy import police, reports, short_let
 from booking.italy.checkin import masked
 from booking.italy.citytax import month_bounds, quarter_bounds
@@ -158,7 +159,7 @@ class GuestInline(admin.TabularInline):
     def country_of_birth_name(self, guest: Guest) -> str:
         return country_name(guest.country_of_birth) if guest.country_of_birth else "—"
 
-    @admin.display(description=_("Document"))
+    @admin.display(description=gettext_lazy("Document"))
     def document(self, guest: Guest) -> str:
         return masked(guest.document_number) if guest.document_number else "—"
 
@@ -188,7 +189,7 @@ class CheckInAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.display(description=_("Arrival"), ordering="reservation__check_in")
+    @admin.display(description=gettext_lazy("Arrival"), ordering="reservation__check_in")
     def arrival(self, check_in: CheckIn):
         return check_in.reservation.check_in
 
@@ -217,7 +218,7 @@ class CheckInAdmin(admin.ModelAdmin):
         names = reports.lead_names([a.reservation for a in arrivals]) if sees_guests(request) else {}
         context = {
             **self.admin_site.each_context(request),
-            "title": _("Police registration — arrivals on %(day)s") % {"day": day.strftime("%d/%m/%Y")},
+            "title": _("Police registration — arrivals on %(day)s") % {"day": format_date(day)},
             "opts": self.model._meta,
             "day": day,
             "previous": day - timedelta(days=1),
@@ -261,11 +262,23 @@ class CheckInAdmin(admin.ModelAdmin):
             "period": period,
             "first": first,
             "last": last,
-            "tax_rows": [{"stay": stay, "tax": tax, "name": names.get(stay.pk, "")} for stay, tax in tax_rows],
+            "tax_rows": [{"stay": stay, "tax": tax, "name": names.get(stay.pk, ""), "exempt": exempt_text(tax)} for stay, tax in tax_rows],
             "total": total,
-            "istat_rows": reports.istat_rows(first, last),
+            "istat_rows": [(country_name(code) if code else "", arrivals, nights) for code, arrivals, nights in reports.istat_rows(first, last)],
         }
         return TemplateResponse(request, "admin/italy/reports.html", context)
+
+
+def exempt_text(tax) -> str:
+    """The guests exempt from the city tax and why, in the reader's language ("1: under 12, by the
+    dates of birth of the check-in"); the CSV keeps its English `exemption_reasons`."""
+    if not tax.guests_exempt:
+        return "0"
+    if tax.exempt_by == "date_of_birth":
+        text = _("%(count)s: under %(age)s, by the dates of birth of the check-in")
+    else:
+        text = _("%(count)s: under %(age)s, by the children's ages given when booking")
+    return text % {"count": tax.guests_exempt, "age": tax.exempt_under_age}
 
 
 def _police_file(first: date, last: date) -> HttpResponse:

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from booking.catalog.models import Property
+from booking.formatting import format_date
 from booking.reservations.models import Reservation
 
 
@@ -97,7 +98,7 @@ class CheckIn(models.Model):
         verbose_name = _("check-in")
 
     def __str__(self):
-        return str(_("Check-in of %(reservation)s") % {"reservation": self.reservation_id})
+        return str(_("Check-in of %(reservation)s") % {"reservation": self.reservation})
 
     @property
     def is_complete(self) -> bool:
@@ -166,7 +167,7 @@ class PoliceRegistration(models.Model):
         verbose_name = _("police registration")
 
     def __str__(self):
-        return f"{self.reservation_id}: {self.get_status_display()}"
+        return f"{self.reservation}: {self.get_status_display()}"
 
 
 def add_months(day: date, months: int) -> date:
@@ -211,7 +212,7 @@ class SafetyCheck(models.Model):
         ordering = ["next_due"]
 
     def __str__(self):
-        return f"{self.get_kind_display()} {self.location} ({self.checked_on:%d/%m/%Y})".replace("  ", " ")
+        return f"{self.get_kind_display()} {self.location} ({format_date(self.checked_on)})".replace("  ", " ")
 
     def save(self, *args, **kwargs):
         self.next_due = add_months(self.checked_on, self.months())

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from booking.catalog.models import MONEY, Property
+from booking.formatting import format_date
 
 
 def new_reservation_id() -> str:
@@ -133,7 +134,14 @@ class Reservation(models.Model):
         permissions = [("refund_reservation", "Can refund a reservation's payment")]
 
     def __str__(self):
-        return f"{self.id} {self.check_in}→{self.check_out} ({self.status})"
+        """How the back office names a stay (lists, titles, links from payments and check-ins): the
+        guest, the dates and the status in the reader's language; the id only when no name is known."""
+        return "%s, %s → %s (%s)" % (
+            self.guest_name or self.id,
+            format_date(self.check_in),
+            format_date(self.check_out),
+            self.get_status_display(),
+        )
 
     @builtins.property
     def nights(self) -> int:
@@ -171,7 +179,9 @@ class ReservationEvent(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self):
-        return f"{timezone.localtime(self.at):%Y-%m-%d %H:%M %Z} {self.action} by {self.actor}"  # the property's clock
+        from booking.reservations.event_messages import action_label, actor_label  # it reads this module's models
+
+        return f"{format_date(timezone.localtime(self.at))} {timezone.localtime(self.at):%H:%M %Z} · {action_label(self.action)} · {actor_label(self.actor)}"
 
 
 class AttentionFlag(models.Model):

@@ -3,6 +3,7 @@
 owner's own typed-in reviews (from the platforms) are added in the property's Reviews tab."""
 
 from django.contrib import admin
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy, ngettext
 
 from booking.reservations.models import Review
@@ -12,7 +13,7 @@ from config.admin import GuardedModelAdmin
 
 @admin.register(Review)
 class ReviewAdmin(GuardedModelAdmin):
-    list_display = ["author", "rating", "date", "verified_stay_column", "published", "text"]
+    list_display = ["author", "rating", "date", "verified_stay_column", "published", "text_column"]
     list_filter = ["published", ("reservation", admin.EmptyFieldListFilter)]
     search_fields = ["author", "text"]
     actions = ["approve", "hide"]
@@ -21,6 +22,11 @@ class ReviewAdmin(GuardedModelAdmin):
     @admin.display(boolean=True, description=gettext_lazy("verified stay"))
     def verified_stay_column(self, review):
         return review.verified_stay
+
+    @admin.display(description=Review._meta.get_field("text").verbose_name)
+    def text_column(self, review):
+        """A guest's words in their language, marked with it (an owner-typed review without one: English)."""
+        return format_html('<span lang="{}">{}</span>', review.language or "en", review.text)
 
     def get_readonly_fields(self, request, obj=None):
         # A guest's words are theirs: the owner approves or hides them, never edits them.
