@@ -282,6 +282,8 @@ def load_translations(prop: Property) -> bool:
         changed |= fill(photo, demo_photos[photo.static_path], {"alt_text": tuple(w[0] for w in words), "caption": tuple(w[1] for w in words)})
     for discount in prop.discounts.filter(label_en__in=list(translated.DISCOUNTS)):
         changed |= fill(discount, {"label": discount.label_en}, {"label": translated.DISCOUNTS[discount.label_en]})
+    for season in prop.seasons.filter(name_en__in=list(translated.SEASONS)):
+        changed |= fill(season, {"name": season.name_en}, {"name": translated.SEASONS[season.name_en]})
     return changed
 
 

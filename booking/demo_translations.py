@@ -138,6 +138,14 @@ DISCOUNTS = {
     "Monthly discount": ("Sconto mensile", "Monatsrabatt", "Réduction au mois"),
 }
 
+SEASONS = {
+    "Low season": ("Bassa stagione", "Nebensaison", "Basse saison"),
+    "Spring and autumn high season": ("Alta stagione di primavera e d’autunno", "Hochsaison im Frühling und Herbst", "Haute saison de printemps et d’automne"),
+    "Summer": ("Estate", "Sommer", "Été"),
+    "Autumn high season": ("Alta stagione d’autunno", "Hochsaison im Herbst", "Haute saison d’automne"),
+    "Christmas and New Year": ("Natale e Capodanno", "Weihnachten und Neujahr", "Noël et Nouvel An"),
+}
+
 # The demo's emergency information (Florence's short-let rules: emergency procedures, the 24-hour
 # contact, waste sorting, conduct), English then Italian, German, French.
 EMERGENCY_INFO = {

@@ -57,7 +57,7 @@ def build_rules(prop: Property) -> pricing.PricingRules:
         booking_window_days=prop.booking_window_days,
         seasons=tuple(
             pricing.Season(
-                name=s.name,
+                name=s.name_en or s.name,  # type: ignore[attr-defined]  # English whichever language built the cache (rate_calendar translates)
                 start=s.start_date,
                 end=s.end_date,
                 nightly_rate=s.nightly_rate,

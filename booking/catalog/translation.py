@@ -7,7 +7,7 @@ English is the active language there)."""
 
 from modeltranslation.translator import TranslationOptions, register
 
-from booking.catalog.models import Amenity, Extra, LengthOfStayDiscount, Photo, Property
+from booking.catalog.models import Amenity, Extra, LengthOfStayDiscount, Photo, Property, Season
 
 
 @register(Property)
@@ -42,3 +42,8 @@ class LengthOfStayDiscountTranslation(TranslationOptions):
 @register(Extra)
 class ExtraTranslation(TranslationOptions):
     fields = ("name",)
+
+
+@register(Season)
+class SeasonTranslation(TranslationOptions):
+    fields = ("name",)  # shown to staff in their language (rate calendar, the property's seasons)

@@ -138,7 +138,7 @@ class SeasonForm(forms.ModelForm):
         return cleaned
 
 
-class SeasonInline(admin.TabularInline):
+class SeasonInline(TranslationTabularInline):
     model = Season
     classes = ["tab-rates"]
     form = SeasonForm
