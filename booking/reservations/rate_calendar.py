@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from booking.catalog import pricing
-from booking.catalog.models import Property
+from booking.catalog.models import Property, Season
 from booking.catalog.rules import rules_for
 from booking.reservations.models import DateBlock, Reservation
 
@@ -69,7 +69,10 @@ def source_label(source: str, season_names: Mapping[str, str] | None = None) -> 
         return _("set here")
     if source.startswith("season:"):
         name = source.removeprefix("season:")
-        return (season_names or {}).get(name, name)
+        if season_names is None:  # one night read alone (a reservation's nightly rates): its season's row
+            season = Season.objects.filter(name_en=name).first()
+            return season.name if season else name
+        return season_names.get(name, name)
     return {"weekend_rate": _("weekend rate"), "base_rate": _("base rate")}.get(source, source)
 
 

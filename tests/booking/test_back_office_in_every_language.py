@@ -29,6 +29,9 @@ from django.urls import reverse
 
 from booking.italy.checkin import save_check_in
 from booking.payments.models import SecurityDeposit
+from booking.reservations.models import Reservation
+from booking.reservations.services.holds import hold_stay
+from booking.reservations.services.reservations import Payer, confirm_reservation
 from tests.booking.test_back_office import paid  # noqa: F401 (fixture)
 from tests.italy.conftest import CHILD, LEAD, PARTNER, make_stay, own_cache, party  # noqa: F401 (fixtures)
 from tests.payments.conftest import fake_stripe, stripe_event, webhook  # noqa: F401 (fixtures)
@@ -105,8 +108,19 @@ def english_in(text: str) -> list[str]:
 
 
 @pytest.fixture
-def back_office(paid, make_stay, demo_property, fake_stripe):  # noqa: F811 (fixtures)
+def back_office(paid, make_stay, demo_property, fake_stripe, django_capture_on_commit_callbacks):  # noqa: F811 (fixtures)
     italian = make_stay(check_in=date.today() + timedelta(days=3), language="it")
+    # Booked on the Italian site with a code and extras: its breakdown must not reach staff in Italian.
+    offers = hold_stay(
+        check_in=date.today() + timedelta(days=30),
+        check_out=date.today() + timedelta(days=33),
+        guests=2,
+        language="it",
+        promo_code="WELCOME10",
+        extras=[{"code": "baby_cot", "quantity": 1}, {"code": "airport_transfer", "quantity": 2}],
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        confirm_reservation(offers.pk, actor="test", payer=Payer(email="anna@example.com", name="Anna Rossi", phone="+39 1"), amount_paid=offers.total)
     save_check_in(italian, party(LEAD, PARTNER, CHILD), today=date.today())
     SecurityDeposit.objects.create(
         reservation=paid, amount=Decimal("300.00"), currency="EUR", provider="stripe", provider_id="pi_3Nx8Held", placed_on=date.today()
@@ -140,22 +154,29 @@ def screens(reservation) -> list[str]:
     return urls
 
 
+def read(client, url: str, language: str, *, skip: tuple[int, ...] = (403,)) -> list[str] | None:
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+    if response.status_code in skip:  # 403: an add page of a model nobody adds (payments, check-ins…)
+        return None
+    assert response.status_code == 200, url
+    reading = Reading(language)
+    reading.feed(response.content.decode())
+    return list(dict.fromkeys(reading.texts))
+
+
 def test_every_back_office_screen_in_italian_german_and_french(back_office):
     client, reservation = back_office
     urls = screens(reservation)
     found: list[str] = []
-    read = 0
+    read_pages = 0
     for language in LANGUAGES:
         for url in urls:
-            response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
-            if response.status_code == 403:  # an add page of a model nobody adds (payments, check-ins…)
+            texts = read(client, url, language)
+            if texts is None:
                 continue
-            assert response.status_code == 200, url
-            read += 1
+            read_pages += 1
             own_pages = url.startswith("/admin/reservations/reservation/")
-            reading = Reading(language)
-            reading.feed(response.content.decode())
-            for text in dict.fromkeys(reading.texts):
+            for text in texts:
                 english = english_in(text)
                 if english:
                     found.append(f"{language} {url}: English {english}: {text[:120]}")
@@ -163,5 +184,26 @@ def test_every_back_office_screen_in_italian_german_and_french(back_office):
                     found.append(f"{language} {url}: a raw code: {text}")
                 if not own_pages and RESERVATION_ID.search(text):
                     found.append(f"{language} {url}: a reservation id as a label: {text[:120]}")
-    assert read > 3 * 60
+    assert read_pages > 3 * 60
+    assert not found, "\n".join(found)
+
+
+# The words an Italian booking's breakdown had when labels were stored as written (promo code, the
+# host's price, the extras' names): an English reader sees them in English, wherever they show.
+ITALIAN = ["Codice promozionale", "Prezzo speciale", "Culla", "Transfer dall", "Tassa di soggiorno", "Pulizia finale", "Sconto"]
+
+
+def test_an_italian_booking_reads_in_english_for_an_english_reader(back_office):
+    client, _reservation = back_office
+    offers = Reservation.objects.get(promo_code__code="WELCOME10")
+    page = reverse("admin:reservations_reservation_change", args=[quote(offers.pk)])
+    assert "Promo code" in " ".join(read(client, page, "en") or [])  # the page does show the breakdown's words
+    found = []
+    # The screens that show a stay's words: its page, the lists, the dashboard, the calendars, its money.
+    urls = [page, "/admin/", reverse("admin:reservations_reservation_changelist"), reverse("admin:reservations_reservation_calendar")]
+    urls += [reverse("admin:catalog_property_rates"), reverse("admin:payments_payment_changelist")]
+    urls += [reverse("admin:reservations_reservation_cancel", args=[quote(offers.pk)])]
+    for url in urls:
+        for text in read(client, url, "en") or []:
+            found += [f"{url}: {word} in {text[:120]}" for word in ITALIAN if word in text]
     assert not found, "\n".join(found)
