@@ -136,12 +136,7 @@ class Reservation(models.Model):
     def __str__(self):
         """How the back office names a stay (lists, titles, links from payments and check-ins): the
         guest, the dates and the status in the reader's language; the id only when no name is known."""
-        return "%s, %s → %s (%s)" % (
-            self.guest_name or self.id,
-            format_date(self.check_in),
-            format_date(self.check_out),
-            self.get_status_display(),
-        )
+        return f"{self.guest_name or self.id}, {format_date(self.check_in)} → {format_date(self.check_out)} ({self.get_status_display()})"
 
     @builtins.property
     def nights(self) -> int:

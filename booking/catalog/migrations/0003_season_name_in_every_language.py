@@ -10,30 +10,29 @@ def english_from_name(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalog', '0002_extra_code_help_text'),
+        ("catalog", "0002_extra_code_help_text"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='season',
-            name='name_de',
+            model_name="season",
+            name="name_de",
             field=models.CharField(max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='season',
-            name='name_en',
+            model_name="season",
+            name="name_en",
             field=models.CharField(max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='season',
-            name='name_fr',
+            model_name="season",
+            name="name_fr",
             field=models.CharField(max_length=100, null=True),
         ),
         migrations.AddField(
-            model_name='season',
-            name='name_it',
+            model_name="season",
+            name="name_it",
             field=models.CharField(max_length=100, null=True),
         ),
         migrations.RunPython(english_from_name, migrations.RunPython.noop),
