@@ -14,12 +14,12 @@ from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from modeltranslation.admin import TranslationAdmin
 
 from booking.admin_display import time_column
-from booking.formatting import format_date
 from booking.italy import police, reports, short_let
 from booking.italy.checkin import masked
 from booking.italy.citytax import month_bounds, quarter_bounds
@@ -218,7 +218,7 @@ class CheckInAdmin(admin.ModelAdmin):
         names = reports.lead_names([a.reservation for a in arrivals]) if sees_guests(request) else {}
         context = {
             **self.admin_site.each_context(request),
-            "title": _("Police registration — arrivals on %(day)s") % {"day": format_date(day)},
+            "title": _("Police registration — arrivals on %(day)s") % {"day": date_format(day)},
             "opts": self.model._meta,
             "day": day,
             "previous": day - timedelta(days=1),

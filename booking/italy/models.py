@@ -8,10 +8,10 @@ from datetime import date
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from booking.catalog.models import Property
-from booking.formatting import format_date
 from booking.reservations.models import Reservation
 
 
@@ -212,7 +212,7 @@ class SafetyCheck(models.Model):
         ordering = ["next_due"]
 
     def __str__(self):
-        return f"{self.get_kind_display()} {self.location} ({format_date(self.checked_on)})".replace("  ", " ")
+        return f"{self.get_kind_display()} {self.location} ({date_format(self.checked_on)})".replace("  ", " ")
 
     def save(self, *args, **kwargs):
         self.next_due = add_months(self.checked_on, self.months())

@@ -7,10 +7,10 @@ from decimal import Decimal
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.formats import date_format  # the back office's one format (config/formats)
 from django.utils.translation import gettext_lazy as _
 
 from booking.catalog.models import MONEY, Property
-from booking.formatting import format_date
 
 
 def new_reservation_id() -> str:
@@ -136,7 +136,7 @@ class Reservation(models.Model):
     def __str__(self):
         """How the back office names a stay (lists, titles, links from payments and check-ins): the
         guest, the dates and the status in the reader's language; the id only when no name is known."""
-        return f"{self.guest_name or self.id}, {format_date(self.check_in)} → {format_date(self.check_out)} ({self.get_status_display()})"
+        return f"{self.guest_name or self.id}, {date_format(self.check_in)} → {date_format(self.check_out)} ({self.get_status_display()})"
 
     @builtins.property
     def nights(self) -> int:
@@ -176,7 +176,7 @@ class ReservationEvent(models.Model):
     def __str__(self):
         from booking.reservations.event_messages import action_label, actor_label  # it reads this module's models
 
-        return f"{format_date(timezone.localtime(self.at))} {timezone.localtime(self.at):%H:%M %Z} · {action_label(self.action)} · {actor_label(self.actor)}"
+        return f"{date_format(timezone.localtime(self.at), 'DATETIME_FORMAT')} {timezone.localtime(self.at):%Z} · {action_label(self.action)} · {actor_label(self.actor)}"
 
 
 class AttentionFlag(models.Model):
