@@ -51,3 +51,12 @@ def language_name(code: str | None) -> str:
         return "–"
     reader = Locale.parse(LOCALES.get(active_language(), LOCALES["en"]))
     return reader.languages.get(code.split("-")[0].lower(), code)
+
+
+def country_name(code: str | None) -> str:
+    """ "DE" → "Germania" (it), "Deutschland" (de): an ISO 3166-1 code as the country's name in the
+    reader's language (CLDR through Babel); an unknown code is shown as it is."""
+    if not code:
+        return "–"
+    reader = Locale.parse(LOCALES.get(active_language(), LOCALES["en"]))
+    return reader.territories.get(code.upper(), code)

@@ -29,7 +29,7 @@ from django.urls import reverse
 
 from booking.italy.checkin import save_check_in
 from booking.payments.models import SecurityDeposit
-from booking.reservations.models import Reservation
+from booking.reservations.models import Reservation, Review
 from booking.reservations.services.holds import hold_stay
 from booking.reservations.services.reservations import Payer, confirm_reservation
 from tests.booking.test_back_office import paid  # noqa: F401 (fixture)
@@ -122,6 +122,9 @@ def back_office(paid, make_stay, demo_property, fake_stripe, django_capture_on_c
     with django_capture_on_commit_callbacks(execute=True):
         confirm_reservation(offers.pk, actor="test", payer=Payer(email="anna@example.com", name="Anna Rossi", phone="+39 1"), amount_paid=offers.total)
     save_check_in(italian, party(LEAD, PARTNER, CHILD), today=date.today())
+    # A guest's own review (its language shown by name) and a channel booking's guest country.
+    Review.objects.create(property=demo_property, author="Giulia", rating=5, date=date.today(), text="Torneremo.", reservation=italian, language="it")
+    Reservation.objects.filter(pk=paid.pk).update(guest_country="DE")
     SecurityDeposit.objects.create(
         reservation=paid, amount=Decimal("300.00"), currency="EUR", provider="stripe", provider_id="pi_3Nx8Held", placed_on=date.today()
     )
@@ -142,8 +145,10 @@ def screens(reservation) -> list[str]:
         reverse("admin:italy_reports") + f"?period={date.today() + timedelta(days=3):%Y-%m}",
         reverse("admin:auth_user_add_staff_member"),
         reverse("admin:payments_securitydeposit_claim", args=[SecurityDeposit.objects.get().pk]),
+        reverse("admin:reservations_reservation_change", args=[quote(reservation.pk)]),
         reverse("admin:reservations_reservation_cancel", args=[quote(reservation.pk)]),
         reverse("admin:reservations_reservation_refund", args=[quote(reservation.pk)]),
+        reverse("admin:reservations_review_change", args=[Review.objects.get(reservation__isnull=False).pk]),
     ]
     for model in admin.site._registry:
         info = f"{model._meta.app_label}_{model._meta.model_name}"

@@ -20,7 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from booking.admin_display import language_name, local_time, with_currency
+from booking.admin_display import country_name, language_name, local_time, with_currency
 from booking.catalog.breakdown_words import read_breakdown
 from booking.catalog.payment_state import PaymentState, reservation_payment_state
 from booking.outbox.models import OutboundEmail
@@ -290,7 +290,7 @@ class ReservationAdmin(GuardedModelAdmin):
         "channel_code",
         "channel_commission",
         "channel_payment_collect",
-        "guest_country",
+        "guest_country_shown",
         "check_in",
         "check_out",
         "guests",
@@ -319,7 +319,7 @@ class ReservationAdmin(GuardedModelAdmin):
         # A booking from a listing platform, received through the channel manager (docs/channex.md).
         (
             gettext_lazy("Channel"),
-            {"fields": ["channel_code", "channel_commission", "channel_payment_collect", "guest_country"], "classes": ["collapse"]},
+            {"fields": ["channel_code", "channel_commission", "channel_payment_collect", "guest_country_shown"], "classes": ["collapse"]},
         ),
         (gettext_lazy("Guest"), {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language_shown"]}),
         (gettext_lazy("Internal note (staff only: never shown or sent to the guest)"), {"fields": ["staff_note"]}),
@@ -401,6 +401,10 @@ class ReservationAdmin(GuardedModelAdmin):
     @admin.display(description=gettext_lazy("refunded"))
     def refunded(self, obj):
         return with_currency(obj.amount_refunded, obj.currency)
+
+    @admin.display(description=gettext_lazy("guest country"))
+    def guest_country_shown(self, obj):
+        return country_name(obj.guest_country) if obj.guest_country else "–"
 
     @admin.display(description=gettext_lazy("language"))
     def language_shown(self, obj):

@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy, ngettext
 
+from booking.admin_display import language_name
 from booking.reservations.models import Review
 from booking.reservations.services import reviews
 from config.admin import GuardedModelAdmin
@@ -30,7 +31,15 @@ class ReviewAdmin(GuardedModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # A guest's words are theirs: the owner approves or hides them, never edits them.
-        return ["author", "rating", "date", "text", "source", "language"] if obj and obj.verified_stay else []
+        return ["author", "rating", "date", "text", "source", "language_shown"] if obj and obj.verified_stay else []
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        return [f for f in fields if f != "language"] if obj and obj.verified_stay else fields
+
+    @admin.display(description=gettext_lazy("language"))
+    def language_shown(self, review):
+        return language_name(review.language)  # the language the guest wrote in, by its name
 
     def has_add_permission(self, request):
         return False  # the owner's own reviews are added in the property's Reviews tab
