@@ -174,9 +174,9 @@ class ReservationEvent(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self):
-        from booking.reservations.event_messages import action_label, actor_label  # it reads this module's models
-
-        return f"{date_format(timezone.localtime(self.at), 'DATETIME_FORMAT')} {timezone.localtime(self.at):%Z} · {action_label(self.action)} · {actor_label(self.actor)}"
+        # The row's name in the history (its columns say what happened and who did, in the reader's words):
+        # when, on the property's clock.
+        return f"{date_format(timezone.localtime(self.at), 'DATETIME_FORMAT')} {timezone.localtime(self.at):%Z}"
 
 
 class AttentionFlag(models.Model):
