@@ -28,6 +28,7 @@ from django.test import Client
 from django.urls import reverse
 
 from booking.italy.checkin import save_check_in
+from booking.italy.models import CheckIn
 from booking.payments.models import SecurityDeposit
 from booking.reservations.models import Reservation, Review
 from booking.reservations.services.holds import hold_stay
@@ -212,3 +213,20 @@ def test_an_italian_booking_reads_in_english_for_an_english_reader(back_office):
         for text in read(client, url, "en") or []:
             found += [f"{url}: {word} in {text[:120]}" for word in ITALIAN if word in text]
     assert not found, "\n".join(found)
+
+
+def test_codes_read_as_names_and_stored_facts_as_sentences(back_office):
+    client, paid_stay = back_office
+    period = f"{date.today() + timedelta(days=3):%Y-%m}"
+    report = " ".join(read(client, reverse("admin:italy_reports") + f"?period={period}", "de") or [])
+    assert "Deutschland" in report and "Italien" in report  # the statistics' citizenships
+    assert "1: unter 12 Jahren, nach den Geburtsdaten des Check-ins" in report  # the exemption, from its data
+    stay = " ".join(read(client, reverse("admin:reservations_reservation_change", args=[quote(paid_stay.pk)]), "it") or [])
+    assert "inglese" in stay and "Germania" in stay  # the guest's language and country
+    groups = read(client, reverse("admin:auth_group_add"), "fr") or []
+    assert any(text.endswith("| saison | Peut ajouter : saison") for text in groups)
+    october = read(client, reverse("admin:catalog_property_rates") + f"?month={date.today().year + 1}-10", "de") or []
+    assert "Hochsaison im Herbst" in october and "Autumn high season" not in october  # the owner's season, translated
+    # One date format in every language: the day, the month's short name, the year (config/formats).
+    check_in = " ".join(read(client, reverse("admin:italy_checkin_change", args=[CheckIn.objects.get().pk]), "it") or [])
+    assert "09 Mar 1984" in check_in and "09 Marzo 1984" not in check_in  # a date of birth
