@@ -6,11 +6,15 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from babel import Locale
 from django.contrib import admin
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
 from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy
+
+from booking.formatting import LOCALES, active_language
 
 
 def with_currency(amount: Decimal | None, currency: str) -> str:
@@ -32,8 +36,27 @@ def time_column(model: type[Model], field: str) -> Callable[[Any, Any], str]:
     and sorting by it: `created = time_column(Feed, "created_at")`, then "created" in list_display,
     readonly_fields and fields in place of the raw field (which Django shows without the zone)."""
 
-    @admin.display(description=model._meta.get_field(field).verbose_name, ordering=field)
+    # Lazy: the field's name is made translatable when the apps are ready, after this runs (config.admin).
+    @admin.display(description=gettext_lazy(str(model._meta.get_field(field).verbose_name)), ordering=field)
     def show(self: Any, obj: Any) -> str:
         return local_time(getattr(obj, field))
 
     return show
+
+
+def language_name(code: str | None) -> str:
+    """ "it" → "italiano" (it), "Italienisch" (de), "Italian" (en): a language code as its name in the
+    reader's language, from the locale data (CLDR through Babel); an unknown code is shown as it is."""
+    if not code:
+        return "–"
+    reader = Locale.parse(LOCALES.get(active_language(), LOCALES["en"]))
+    return reader.languages.get(code.split("-")[0].lower(), code)
+
+
+def country_name(code: str | None) -> str:
+    """ "DE" → "Germania" (it), "Deutschland" (de): an ISO 3166-1 code as the country's name in the
+    reader's language (CLDR through Babel); an unknown code is shown as it is."""
+    if not code:
+        return "–"
+    reader = Locale.parse(LOCALES.get(active_language(), LOCALES["en"]))
+    return reader.territories.get(code.upper(), code)

@@ -263,8 +263,8 @@ def load_short_let_rules(prop: Property, today: date | None = None) -> bool:
     if not prop.safety_checks.exists():
         for kind, where, months_ago, by in (
             (SafetyCheck.Kind.EXTINGUISHER, "kitchen", 6, "Antincendio Fiorentina srl"),
-            (SafetyCheck.Kind.GAS_DETECTOR, "kitchen", 3, "Giulia (owner)"),
-            (SafetyCheck.Kind.CO_DETECTOR, "boiler cupboard", 3, "Giulia (owner)"),
+            (SafetyCheck.Kind.GAS_DETECTOR, "kitchen", 3, "Giulia"),
+            (SafetyCheck.Kind.CO_DETECTOR, "boiler cupboard", 3, "Giulia"),
         ):
             SafetyCheck.objects.create(property=prop, kind=kind, location=where, checked_on=add_months(today, -months_ago) + timedelta(days=10), checked_by=by)
         changed = True

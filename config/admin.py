@@ -100,13 +100,20 @@ def translate_model_names() -> None:
                     setattr(opts, option, gettext_lazy(str(getattr(opts, option))))
             fields: list[Any] = [f for f in opts.get_fields() if not f.auto_created and hasattr(f, "verbose_name")]
             for field in fields:
-                if getattr(field, "_verbose_name", "") is None and not hasattr(field, "translated_field"):
-                    field.verbose_name = gettext_lazy(str(field.verbose_name))
-                if getattr(field, "choices", None) and (opts.label, field.name) not in UNTRANSLATED_CHOICES:
-                    field.choices = [(value, gettext_lazy(label) if isinstance(label, str) else label) for value, label in field.choices]
+                translate_field_words(opts, field)
             for field in fields:
                 if hasattr(field, "translated_field"):  # modeltranslation's "title [it]": the base name, translated
                     field.verbose_name = format_lazy("{} [{}]", field.translated_field.verbose_name, field.language)
+
+
+def translate_field_words(opts, field) -> None:
+    """A field's derived name, its help text ("The provider's payment intent id.") and its choices' labels."""
+    if getattr(field, "_verbose_name", "") is None and not hasattr(field, "translated_field"):
+        field.verbose_name = gettext_lazy(str(field.verbose_name))
+    if isinstance(field.help_text, str) and field.help_text:
+        field.help_text = gettext_lazy(field.help_text)
+    if getattr(field, "choices", None) and (opts.label, field.name) not in UNTRANSLATED_CHOICES:
+        field.choices = [(value, gettext_lazy(label) if isinstance(label, str) else label) for value, label in field.choices]
 
 
 class BookingAdminSite(admin.AdminSite):

@@ -296,6 +296,7 @@ LANGUAGE_CODE = "en"
 # MCP and A2A stay English.
 LANGUAGES = [("en", "English"), ("it", "Italiano"), ("de", "Deutsch"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "back-office"]  # the back office's own catalogs
+FORMAT_MODULE_PATH = ["config.formats"]  # one date format in the back office for every language (config/formats/__init__.py)
 MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)  # an empty translation shows the English text
 TIME_ZONE = "Europe/Rome"  # the property's time zone: dates of stays are plain dates here

@@ -46,7 +46,7 @@ class Feed(models.Model):
     last_outcome = models.CharField(max_length=16, choices=SyncOutcome.choices, blank=True)
     last_error = models.CharField(max_length=300, blank=True)
     last_status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    event_count = models.PositiveIntegerField("events", default=0, help_text=_("Current and future events imported by the last applied fetch."))
+    event_count = models.PositiveIntegerField(_("events"), default=0, help_text=_("Current and future events imported by the last applied fetch."))
     # Validators of the content last applied, sent back as If-None-Match / If-Modified-Since.
     etag = models.CharField(max_length=500, blank=True)
     last_modified = models.CharField(max_length=100, blank=True)

@@ -2,6 +2,6 @@
 adding a staff member. Each app registers its own screens (booking/catalog/admin,
 booking/reservations/admin, booking/payments/admin, booking/italy/admin)."""
 
-from booking.admin import staff_members
+from booking.admin import permissions, staff_members
 
-__all__ = ["staff_members"]
+__all__ = ["permissions", "staff_members"]

@@ -20,6 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from booking.admin.permissions import TranslatedPermissions
 from booking.staff_members import ROLES, StaffMember, StaffMemberNotAdded, add_staff_member, email_taken
 
 
@@ -80,7 +81,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class StaffUserAdmin(UserAdmin):
+class StaffUserAdmin(TranslatedPermissions, UserAdmin):
     """Django's Users screens, with "Add a staff member" on the list for those who may add users."""
 
     def get_urls(self):

@@ -14,6 +14,7 @@ from django.http import HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from modeltranslation.admin import TranslationAdmin
@@ -168,7 +169,7 @@ class GuestInline(admin.TabularInline):
             return "—"
         return f"{guest.get_identity_method_display()} · {local_time(guest.identity_verified_at)} · {guest.identity_verified_by}"
 
-    @admin.display(description=_("Document"))
+    @admin.display(description=gettext_lazy("Document"))
     def document(self, guest: Guest) -> str:
         return masked(guest.document_number) if guest.document_number else "—"
 
@@ -198,7 +199,7 @@ class CheckInAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.display(description=_("Arrival"), ordering="reservation__check_in")
+    @admin.display(description=gettext_lazy("Arrival"), ordering="reservation__check_in")
     def arrival(self, check_in: CheckIn):
         return check_in.reservation.check_in
 
@@ -227,7 +228,7 @@ class CheckInAdmin(admin.ModelAdmin):
         names = reports.lead_names([a.reservation for a in arrivals]) if sees_guests(request) else {}
         context = {
             **self.admin_site.each_context(request),
-            "title": _("Police registration — arrivals on %(day)s") % {"day": day.strftime("%d/%m/%Y")},
+            "title": _("Police registration — arrivals on %(day)s") % {"day": date_format(day)},
             "opts": self.model._meta,
             "day": day,
             "previous": day - timedelta(days=1),
@@ -272,16 +273,28 @@ class CheckInAdmin(admin.ModelAdmin):
             "period": period,
             "first": first,
             "last": last,
-            "tax_rows": [{"stay": stay, "tax": tax, "name": names.get(stay.pk, "")} for stay, tax in tax_rows],
+            "tax_rows": [{"stay": stay, "tax": tax, "name": names.get(stay.pk, ""), "exempt": exempt_text(tax)} for stay, tax in tax_rows],
             "total": total,
             "platform_rows": [
                 {"stay": stay, "tax": tax, "name": names.get(stay.pk, ""), "collector": collector_label(stay.city_tax_collected_by)}
                 for stay, tax in platform_rows
             ],
             "platform_total": platform_total,
-            "istat_rows": reports.istat_rows(first, last),
+            "istat_rows": [(country_name(code) if code else "", arrivals, nights) for code, arrivals, nights in reports.istat_rows(first, last)],
         }
         return TemplateResponse(request, "admin/italy/reports.html", context)
+
+
+def exempt_text(tax) -> str:
+    """The guests exempt from the city tax and why, in the reader's language ("1: under 12, by the
+    dates of birth of the check-in"); the CSV keeps its English `exemption_reasons`."""
+    if not tax.guests_exempt:
+        return "0"
+    if tax.exempt_by == "date_of_birth":
+        text = _("%(count)s: under %(age)s, by the dates of birth of the check-in")
+    else:
+        text = _("%(count)s: under %(age)s, by the children's ages given when booking")
+    return text % {"count": tax.guests_exempt, "age": tax.exempt_under_age}
 
 
 def _police_file(first: date, last: date) -> HttpResponse:

@@ -22,6 +22,9 @@ class StayTax:
     exemption_reasons: str
     rate: Decimal
     amount: Decimal
+    # What the reasons say, as data, for a reader in another language than the CSV's English.
+    exempt_under_age: int = 0
+    exempt_by: str = ""  # "date_of_birth" (from the check-in) or "children_ages" (given at booking)
 
 
 def age_on(born: date, day: date) -> int:
@@ -63,7 +66,16 @@ def stay_tax(
     exempt = min(exempt, guests)
     nights = taxed_nights_in(check_in, check_out, max_nights, first, last)
     amount = (rate * nights * (guests - exempt)).quantize(CENT, rounding=ROUND_HALF_UP)
-    return StayTax(nights_taxed=nights, guests=guests, guests_exempt=exempt, exemption_reasons=reasons, rate=rate, amount=amount)
+    return StayTax(
+        nights_taxed=nights,
+        guests=guests,
+        guests_exempt=exempt,
+        exemption_reasons=reasons,
+        rate=rate,
+        amount=amount,
+        exempt_under_age=exempt_under_age,
+        exempt_by=("date_of_birth" if dates_of_birth else "children_ages") if exempt else "",
+    )
 
 
 def month_bounds(year: int, month: int) -> tuple[date, date]:

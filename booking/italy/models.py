@@ -8,6 +8,7 @@ from datetime import date
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from booking.catalog.models import Property
@@ -111,7 +112,7 @@ class CheckIn(models.Model):
         verbose_name = _("check-in")
 
     def __str__(self):
-        return str(_("Check-in of %(reservation)s") % {"reservation": self.reservation_id})
+        return str(_("Check-in of %(reservation)s") % {"reservation": self.reservation})
 
     @property
     def is_complete(self) -> bool:
@@ -209,7 +210,7 @@ class PoliceRegistration(models.Model):
         verbose_name = _("police registration")
 
     def __str__(self):
-        return f"{self.reservation_id}: {self.get_status_display()}"
+        return f"{self.reservation}: {self.get_status_display()}"
 
 
 def add_months(day: date, months: int) -> date:
@@ -254,7 +255,7 @@ class SafetyCheck(models.Model):
         ordering = ["next_due"]
 
     def __str__(self):
-        return f"{self.get_kind_display()} {self.location} ({self.checked_on:%d/%m/%Y})".replace("  ", " ")
+        return f"{self.get_kind_display()} {self.location} ({date_format(self.checked_on)})".replace("  ", " ")
 
     def save(self, *args, **kwargs):
         self.next_due = add_months(self.checked_on, self.months())

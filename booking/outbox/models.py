@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 
 
 class OutboundEmail(models.Model):
@@ -91,7 +92,12 @@ class OutboundEmail(models.Model):
         indexes = [models.Index(fields=["status", "next_attempt_at"], name="email_due")]
 
     def __str__(self):
-        return f"{self.get_kind_display()} to the {self.recipient} ({self.status})"
+        # Read in the back office (the stay's emails): the reader's words; stored notes use the kind's English label.
+        return gettext("%(kind)s, to the %(recipient)s (%(status)s)") % {
+            "kind": gettext(self.get_kind_display()),
+            "recipient": self.get_recipient_display(),
+            "status": self.get_status_display(),
+        }
 
 
 class OwnerAlert(models.Model):

@@ -4,6 +4,7 @@ sandbox's checkouts."""
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 
 
 class PaymentEvent(models.Model):
@@ -248,7 +249,12 @@ class SecurityDeposit(models.Model):
         ]
 
     def __str__(self):
-        return f"security deposit {self.amount} {self.currency} of {self.reservation_id}: {self.status}"
+        return gettext("Security deposit of %(reservation)s: %(amount)s %(currency)s, %(status)s") % {
+            "reservation": self.reservation,
+            "amount": self.amount,
+            "currency": self.currency,
+            "status": self.get_status_display(),
+        }
 
 
 class GuestCheckout(models.Model):

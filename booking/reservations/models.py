@@ -7,6 +7,7 @@ from decimal import Decimal
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.formats import date_format  # the back office's one format (config/formats)
 from django.utils.translation import gettext_lazy as _
 
 from booking.catalog.models import MONEY, Property
@@ -136,7 +137,9 @@ class Reservation(models.Model):
         permissions = [("refund_reservation", "Can refund a reservation's payment")]
 
     def __str__(self):
-        return f"{self.id} {self.check_in}→{self.check_out} ({self.status})"
+        """How the back office names a stay (lists, titles, links from payments and check-ins): the
+        guest, the dates and the status in the reader's language; the id only when no name is known."""
+        return f"{self.guest_name or self.id}, {date_format(self.check_in)} → {date_format(self.check_out)} ({self.get_status_display()})"
 
     @builtins.property
     def nights(self) -> int:
@@ -174,7 +177,9 @@ class ReservationEvent(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self):
-        return f"{timezone.localtime(self.at):%Y-%m-%d %H:%M %Z} {self.action} by {self.actor}"  # the property's clock
+        # The row's name in the history (its columns say what happened and who did, in the reader's words):
+        # when, on the property's clock.
+        return f"{date_format(timezone.localtime(self.at), 'DATETIME_FORMAT')} {timezone.localtime(self.at):%Z}"
 
 
 class AttentionFlag(models.Model):

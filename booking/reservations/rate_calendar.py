@@ -8,7 +8,8 @@ Three queries whatever the month: the property, its reservations and its blocks 
 """
 
 import calendar
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -18,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from booking.catalog import pricing
-from booking.catalog.models import Property
+from booking.catalog.models import Property, Season
 from booking.catalog.rules import rules_for
 from booking.reservations.models import DateBlock, Reservation
 
@@ -53,18 +54,25 @@ class RateNight:
     set_in_calendar: bool  # the owner set this night's price or minimum here
     taken_by: Taker | None
     offers: tuple[str, ...] = ()  # the automatic discounts an arrival on this night gets (early-bird, last-minute, gap night)
+    season_names: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def source_label(self) -> str:
-        return source_label(self.source)
+        return source_label(self.source, self.season_names)
 
 
-def source_label(source: str) -> str:
-    """Where a night's price comes from (pricing.price_night's `source`), in the page's language."""
+def source_label(source: str, season_names: Mapping[str, str] | None = None) -> str:
+    """Where a night's price comes from (pricing.price_night's `source`), in the page's language. A
+    season is named in the rules in English (booking/catalog/rules.py); `season_names` maps that name
+    to the season's name in the reader's language, where the owner gave one."""
     if source == "rate_calendar":
         return _("set here")
     if source.startswith("season:"):
-        return source.removeprefix("season:")
+        name = source.removeprefix("season:")
+        if season_names is None:  # one night read alone (a reservation's nightly rates): its season's row
+            season = Season.objects.filter(name_en=name).first()
+            return season.name if season else name
+        return season_names.get(name, name)
     return {"weekend_rate": _("weekend rate"), "base_rate": _("base rate")}.get(source, source)
 
 
@@ -87,6 +95,7 @@ class RateMonth:
 def rate_month(prop: Property, first: date, now=None) -> RateMonth:
     now = now or timezone.now()
     rules = rules_for(prop)
+    season_names = {season.name_en or season.name: season.name for season in prop.seasons.all()}  # type: ignore[attr-defined]
     weeks_of_dates = calendar.Calendar().monthdatescalendar(first.year, first.month)
     start, end = weeks_of_dates[0][0], weeks_of_dates[-1][-1] + timedelta(days=1)
     takers: dict[date, Taker] = {}
@@ -129,6 +138,7 @@ def rate_month(prop: Property, first: date, now=None) -> RateMonth:
                     set_in_calendar=night in rules.night_rules,
                     taken_by=takers.get(night),
                     offers=night_offers(rules, night, today, night in gap_nights),
+                    season_names=season_names,
                 )
             )
         weeks.append(row)

@@ -309,13 +309,14 @@ class TestReadingReservations:
 
 
 def test_the_rate_month_costs_the_same_queries_however_busy_the_month(paid, django_assert_max_num_queries):
-    """Prices come from the cached rules; reservations and blocks are read once each."""
+    """Prices come from the cached rules; reservations, blocks and the seasons' names (in the reader's
+    language) are read once each."""
     from booking.catalog.selectors import get_property
     from booking.reservations.rate_calendar import rate_month
 
     prop = get_property()
     rate_month(prop, paid.check_in.replace(day=1))  # warms the rules cache, as any earlier request would
-    with django_assert_max_num_queries(2):
+    with django_assert_max_num_queries(3):
         month = rate_month(prop, paid.check_in.replace(day=1))
     shown = [n.night for week in month.weeks for n in week]
     stay_nights_shown = [night for night in shown if paid.check_in <= night < paid.check_out]

@@ -169,7 +169,7 @@ def test_screens_name_the_stay_by_its_lead_guest_never_its_id(client, june_july,
     without_check_in = make_stay(check_in=date(2026, 6, 25), nights=2, guests=2)  # the booker's name until check-in
     user_with(client, "Staff")
     police_day = visible_text(client.get(POLICE, {"date": "2026-06-20"}).content.decode())
-    assert "Rossi, Mario" in police_day and "20/06/2026 – 23/06/2026" in police_day and "res_" not in police_day
+    assert "Rossi, Mario" in police_day and "20 Jun 2026 – 23 Jun 2026" in police_day and "res_" not in police_day
     report = visible_text(client.get("/admin/italy/checkin/reports/", {"period": "2026-06"}).content.decode())
     assert "Rossi, Mario" in report and "Neri, Giulia" in report and "res_" not in report
     assert without_check_in.pk not in report and "Neri, Giulia" in visible_text(client.get(POLICE, {"date": "2026-06-25"}).content.decode())
@@ -191,4 +191,4 @@ def test_only_users_who_may_see_guests_see_names(client, june_july):
         client.get("/admin/italy/checkin/reports/", {"period": "2026-06"}).content.decode(),
     ):
         text = visible_text(html)
-        assert "Rossi" not in text and "Neri" not in text and "res_" not in text and "20/06/2026" in text
+        assert "Rossi" not in text and "Neri" not in text and "res_" not in text and "20 Jun 2026" in text

@@ -72,8 +72,8 @@ class SeasonDayField(forms.CharField):
 
 
 class PropertyForm(forms.ModelForm):
-    closed_to_arrival = WeekdaysField(help_text=gettext_lazy("Guests may not arrive on these days."))
-    closed_to_departure = WeekdaysField(help_text=gettext_lazy("Guests may not leave on these days."))
+    closed_to_arrival = WeekdaysField(label=gettext_lazy("Closed to arrival"), help_text=gettext_lazy("Guests may not arrive on these days."))
+    closed_to_departure = WeekdaysField(label=gettext_lazy("Closed to departure"), help_text=gettext_lazy("Guests may not leave on these days."))
 
     class Meta:
         model = Property

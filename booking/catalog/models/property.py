@@ -10,6 +10,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import dates
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from booking.catalog.images import UnreadableImage, open_upright, process_photo
 
@@ -207,7 +208,9 @@ class CancellationTier(models.Model):
         constraints = [models.UniqueConstraint(fields=["property", "days_before_arrival"], name="one_tier_per_day_count")]
 
     def __str__(self):
-        return f"at least {self.days_before_arrival} days before arrival: {self.refund_percent} %"
+        return ngettext(
+            "at least %(days)s day before arrival: %(percent)s %%", "at least %(days)s days before arrival: %(percent)s %%", self.days_before_arrival
+        ) % {"days": self.days_before_arrival, "percent": self.refund_percent}
 
 
 class Amenity(models.Model):

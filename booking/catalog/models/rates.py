@@ -7,6 +7,8 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from booking.catalog.models.property import MONEY, WEEKDAYS, Property
@@ -74,7 +76,10 @@ class ArrivalDayMinimum(models.Model):
         verbose_name_plural = _("minimum stays by arrival day")
 
     def __str__(self):
-        return f"{self.get_weekday_display()}: {self.min_nights} nights"
+        return ngettext("%(weekday)s: %(nights)s night", "%(weekday)s: %(nights)s nights", self.min_nights) % {
+            "weekday": self.get_weekday_display(),
+            "nights": self.min_nights,
+        }
 
 
 class LengthOfStayDiscount(models.Model):
@@ -89,7 +94,11 @@ class LengthOfStayDiscount(models.Model):
         constraints = [models.UniqueConstraint(fields=["property", "min_nights"], name="one_discount_per_length")]
 
     def __str__(self):
-        return f"{self.label}: {self.percent}% from {self.min_nights} nights"
+        return gettext("%(label)s: %(percent)s %% from %(nights)s nights") % {
+            "label": self.label,
+            "percent": number_format(self.percent.normalize() if isinstance(self.percent, Decimal) else self.percent),
+            "nights": self.min_nights,
+        }
 
 
 class DisplayCurrency(models.Model):

@@ -97,7 +97,7 @@ class SecurityDepositAdmin(admin.ModelAdmin):
             return HttpResponseRedirect(reverse("admin:payments_securitydeposit_change", args=[deposit.pk]))
         context = {
             **self.admin_site.each_context(request),
-            "title": _("Claim from the security deposit of %(reservation)s") % {"reservation": deposit.reservation_id},
+            "title": _("Claim from the security deposit of %(reservation)s") % {"reservation": deposit.reservation},
             "opts": self.model._meta,
             "deposit": deposit,
             "form": form,

@@ -20,7 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from booking.admin_display import local_time, with_currency
+from booking.admin_display import country_name, language_name, local_time, with_currency
 from booking.catalog.breakdown_words import read_breakdown
 from booking.catalog.payment_state import PaymentState, reservation_payment_state
 from booking.italy.collectors import collector_label
@@ -89,8 +89,12 @@ class OutboundEmailInline(admin.TabularInline):
     model = OutboundEmail
     extra = 0
     can_delete = False
-    fields = readonly_fields = ["kind", "recipient", "status", "attempts", "next_attempt", "sent", "last_error"]
+    fields = readonly_fields = ["kind_shown", "recipient", "status", "attempts", "next_attempt", "sent", "last_error"]
     verbose_name_plural = gettext_lazy("emails")
+
+    @admin.display(description=OutboundEmail._meta.get_field("kind").verbose_name)
+    def kind_shown(self, obj):
+        return _(obj.get_kind_display())  # the kinds' labels stay English in the model (stored notes use them)
 
     @admin.display(description=gettext_lazy("next attempt"))
     def next_attempt(self, obj):
@@ -289,7 +293,7 @@ class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
         "channel_code",
         "channel_commission",
         "channel_payment_collect",
-        "guest_country",
+        "guest_country_shown",
         "city_tax_collector",
         "check_in",
         "check_out",
@@ -311,7 +315,7 @@ class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
         "created",
         "updated",
         "refund_still_pending",
-        "language",
+        "language_shown",
         "attention_shown",
         "arrival",
         "departure",
@@ -328,7 +332,7 @@ class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
         # A booking from a listing platform, received through the channel manager (docs/channex.md).
         (
             gettext_lazy("Channel"),
-            {"fields": ["channel_code", "channel_commission", "channel_payment_collect", "guest_country"], "classes": ["collapse"]},
+            {"fields": ["channel_code", "channel_commission", "channel_payment_collect", "guest_country_shown"], "classes": ["collapse"]},
         ),
         (gettext_lazy("Guest"), {"fields": ["guest_first_name", "guest_last_name", "guest_email", "guest_phone", "special_requests", "language_shown"]}),
         (gettext_lazy("Internal note (staff only: never shown or sent to the guest)"), {"fields": ["staff_note"]}),
@@ -410,6 +414,14 @@ class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
     @admin.display(description=gettext_lazy("refunded"))
     def refunded(self, obj):
         return with_currency(obj.amount_refunded, obj.currency)
+
+    @admin.display(description=gettext_lazy("guest country"))
+    def guest_country_shown(self, obj):
+        return country_name(obj.guest_country) if obj.guest_country else "–"
+
+    @admin.display(description=gettext_lazy("language"))
+    def language_shown(self, obj):
+        return language_name(obj.language)  # the guest's emails' language, by its name
 
     @admin.display(description=gettext_lazy("refund pending (retried automatically)"))
     def refund_still_pending(self, obj):

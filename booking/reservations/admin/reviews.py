@@ -3,8 +3,10 @@
 owner's own typed-in reviews (from the platforms) are added in the property's Reviews tab."""
 
 from django.contrib import admin
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy, ngettext
 
+from booking.admin_display import language_name
 from booking.reservations.models import Review
 from booking.reservations.services import reviews
 from config.admin import GuardedModelAdmin
@@ -12,7 +14,7 @@ from config.admin import GuardedModelAdmin
 
 @admin.register(Review)
 class ReviewAdmin(GuardedModelAdmin):
-    list_display = ["author", "rating", "date", "verified_stay_column", "published", "text"]
+    list_display = ["author", "rating", "date", "verified_stay_column", "published", "text_column"]
     list_filter = ["published", ("reservation", admin.EmptyFieldListFilter)]
     search_fields = ["author", "text"]
     actions = ["approve", "hide"]
@@ -22,9 +24,22 @@ class ReviewAdmin(GuardedModelAdmin):
     def verified_stay_column(self, review):
         return review.verified_stay
 
+    @admin.display(description=Review._meta.get_field("text").verbose_name)
+    def text_column(self, review):
+        """A guest's words in their language, marked with it (an owner-typed review without one: English)."""
+        return format_html('<span lang="{}">{}</span>', review.language or "en", review.text)
+
     def get_readonly_fields(self, request, obj=None):
         # A guest's words are theirs: the owner approves or hides them, never edits them.
-        return ["author", "rating", "date", "text", "source", "language"] if obj and obj.verified_stay else []
+        return ["author", "rating", "date", "text", "source", "language_shown"] if obj and obj.verified_stay else []
+
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        return [f for f in fields if f != "language"] if obj and obj.verified_stay else fields
+
+    @admin.display(description=gettext_lazy("language"))
+    def language_shown(self, review):
+        return language_name(review.language)  # the language the guest wrote in, by its name
 
     def has_add_permission(self, request):
         return False  # the owner's own reviews are added in the property's Reviews tab
