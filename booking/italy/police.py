@@ -56,14 +56,14 @@ def arrival(reservation: Reservation) -> Arrival:
     found = Arrival(reservation=reservation, check_in=check_in, registration=PoliceRegistration.objects.filter(reservation=reservation).first())
     guests = list(check_in.guests.all()) if check_in else []
     if not check_in or not check_in.is_complete:
-        found.missing = "check-in not completed"
+        found.missing = _("check-in not completed")
     elif len(guests) != reservation.guests:
-        found.missing = f"{len(guests)} of {reservation.guests} guests given"
+        found.missing = _("%(given)s of %(guests)s guests given") % {"given": len(guests), "guests": reservation.guests}
     elif not guests[0].document_number:
-        found.missing = "the lead guest's document is missing (erased?)"
+        found.missing = _("the lead guest's document is missing (erased?)")
     elif unseen := [str(g.position + 1) for g in guests if not g.identity_method]:
         # Only guests whose identity staff saw (in person or by live video) are ever sent.
-        found.missing = f"identity not verified yet: guest {', '.join(unseen)} (the arrivals screen)"
+        found.missing = _("identity not verified yet: guest %(guests)s (the arrivals screen)") % {"guests": ", ".join(unseen)}
     else:
         try:
             found.records = party_records([guest_record(g) for g in guests], check_in.party, reservation.check_in, reservation.nights)
