@@ -28,6 +28,7 @@ from booking.reservations.services import transitions
 from booking.reservations.services.audit import flag, record_event
 from booking.reservations.services.holds import expire_lapsed_holds_overlapping
 from booking.reservations.services.locking import calendar_transaction
+from booking.reservations.services.numbers import save_with_number
 
 ACTOR = "channel manager"
 Status = Reservation.Status
@@ -113,7 +114,10 @@ def _book(prop: Property, existing: Reservation | None, stay: ChannelStay) -> Ch
     reservation.hold_expires_at = None
     _fill(reservation, stay)
     reservation.overbooked = bool(collisions)
-    reservation.save()
+    if created:
+        save_with_number(reservation)
+    else:
+        reservation.save()
     if created:
         record_event(
             reservation,
@@ -154,7 +158,7 @@ def _cancel(prop: Property, reservation: Reservation | None, stay: ChannelStay) 
         # Cancelled before we ever saw it: kept, cancelled, so the booking is on record.
         reservation = Reservation(property=prop, channel_booking_id=stay.booking_id, created_at=now, status=Status.CANCELLED, cancelled_at=now)
         _fill(reservation, stay)
-        reservation.save()
+        save_with_number(reservation)
         record_event(reservation, action="cancel", actor=ACTOR, message="channel_cancelled", params={"channel": reservation.get_source_display()})
         return ChannelBookingResult(reservation, applied=True)
     previous = reservation.status
