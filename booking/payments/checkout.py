@@ -29,6 +29,8 @@ class CheckoutRequest:
     purpose: str = ""
     capture_manual: bool = False
     idempotency_key: str = ""  # empty: the SDK's own per-request key
+    # Only when the payer came with the owner's signed link (guest_prefill.py): Stripe prefills it.
+    customer_email: str = ""
 
 
 @dataclass(frozen=True)

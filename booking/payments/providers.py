@@ -70,6 +70,7 @@ class StripeProvider:
             "expires_at": int(checkout.expires_at.timestamp()),
             "success_url": checkout.success_url,
             "cancel_url": checkout.cancel_url,
+            **({"customer_email": checkout.customer_email} if checkout.customer_email else {}),
         }
         return self._call("create a checkout session", lambda client: client.v1.checkout.sessions.create(params, options))
 

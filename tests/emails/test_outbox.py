@@ -59,7 +59,7 @@ def test_the_confirmation_arrives_over_smtp_in_text_and_html_with_the_stay_as_a_
     [owner] = [m for m in smtp.messages if m["To"] != "anna@example.com"]
     manage_url = f"https://stay.example.com/manage/{reservation.manage_token}"
     text, html = guest.get_body(("plain",)).get_content(), guest.get_body(("html",)).get_content()
-    assert manage_url in text and manage_url in html and reservation.pk in text
+    assert manage_url in text and manage_url in html and reservation.booking_number in text and reservation.booking_number in html
     assert f"{reservation.total:.2f} EUR" in text
     assert f"https://stay.example.com/admin/reservations/reservation/{quote(reservation.pk)}/change/" in owner.get_content()
 

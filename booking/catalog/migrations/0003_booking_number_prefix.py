@@ -5,15 +5,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalog', '0002_extra_code_help_text'),
+        ("catalog", "0002_extra_code_help_text"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='property',
-            name='booking_number_prefix',
-            field=models.CharField(blank=True, help_text='Starts every booking number, e.g. FLR in FLR-27-0042. Blank: made from the city (Florence: FLR). Changing it changes only new bookings.', max_length=6, validators=[django.core.validators.RegexValidator('^[A-Z0-9]{1,6}$', 'One to six capital letters or digits, e.g. FLR.')]),
+            model_name="property",
+            name="booking_number_prefix",
+            field=models.CharField(
+                blank=True,
+                help_text="Starts every booking number, e.g. FLR in FLR-27-0042. Blank: made from the city (Florence: FLR). Changing it changes only new bookings.",
+                max_length=6,
+                validators=[django.core.validators.RegexValidator("^[A-Z0-9]{1,6}$", "One to six capital letters or digits, e.g. FLR.")],
+                verbose_name="booking number prefix",
+            ),
         ),
     ]

@@ -114,6 +114,7 @@ class Property(models.Model):
     # Receipts (docs/money.md): the host's details printed on every receipt.
     # Booking numbers people read and say ("FLR-27-0042"): booking/reservations/booking_numbers.py.
     booking_number_prefix = models.CharField(
+        _("booking number prefix"),
         max_length=6,
         blank=True,
         validators=[RegexValidator(r"^[A-Z0-9]{1,6}$", _("One to six capital letters or digits, e.g. FLR."))],

@@ -269,8 +269,20 @@ class ReservationAdmin(GuardedModelAdmin):
     list_display = ["guest_or_id", "number", "state", "stay", "guests", "total_with_currency", "payment_state", "source_and_code"]
     list_display_links = ["guest_or_id"]
     list_filter = ["status", StayDatesFilter, "source", "agent_name", NeedsAttentionFilter]
-    search_fields = ["id", "booking_number", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id", "channel_code"]
-    search_help_text = gettext_lazy("Name, email, phone, booking number (FLR-27-0042), reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day.")
+    search_fields = [
+        "id",
+        "booking_number",
+        "guest_first_name",
+        "guest_last_name",
+        "guest_email",
+        "guest_phone",
+        "agent_name",
+        "checkout_session_id",
+        "channel_code",
+    ]
+    search_help_text = gettext_lazy(
+        "Name, email, phone, booking number (FLR-27-0042), reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day."
+    )
     date_hierarchy = "check_in"
     inlines = [AttentionFlagInline, ReservationEventInline, ProviderRefundInline, OutboundEmailInline]
     actions = ["cancel_selected", "refund_selected", "export_csv"]

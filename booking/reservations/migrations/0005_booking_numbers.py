@@ -23,31 +23,30 @@ def number_existing(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('catalog', '0003_booking_number_prefix'),
-        ('reservations', '0004_staff_note'),
+        ("catalog", "0003_booking_number_prefix"),
+        ("reservations", "0004_staff_note"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='reservation',
-            name='booking_number',
+            model_name="reservation",
+            name="booking_number",
             field=models.CharField(blank=True, editable=False, max_length=24, null=True, unique=True),
         ),
         migrations.AddField(
-            model_name='reservation',
-            name='number_sequence',
+            model_name="reservation",
+            name="number_sequence",
             field=models.PositiveIntegerField(blank=True, editable=False, null=True),
         ),
         migrations.AddField(
-            model_name='reservation',
-            name='number_year',
+            model_name="reservation",
+            name="number_year",
             field=models.PositiveSmallIntegerField(blank=True, editable=False, null=True),
         ),
         migrations.AddConstraint(
-            model_name='reservation',
-            constraint=models.UniqueConstraint(fields=('number_year', 'number_sequence'), name='one_booking_number_per_year_and_sequence'),
+            model_name="reservation",
+            constraint=models.UniqueConstraint(fields=("number_year", "number_sequence"), name="one_booking_number_per_year_and_sequence"),
         ),
         migrations.RunPython(number_existing, migrations.RunPython.noop),
     ]
