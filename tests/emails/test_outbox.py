@@ -113,7 +113,7 @@ def test_a_confirmation_still_owed_when_the_stay_is_cancelled_is_dropped_not_sen
     with time_machine.travel(timezone.now() + timedelta(minutes=5)):
         assert deliver_due_emails() == 2
     assert [str(m["Subject"]).strip() for m in smtp.messages if m["To"] == "anna@example.com"] == [
-        f"Your stay at {demo_property.name} is cancelled: {reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}"
+        f"Your stay at {demo_property.name} is cancelled: {reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y} · {reservation.booking_number}"
     ]
     confirmations = OutboundEmail.objects.filter(reservation=reservation, kind="confirmation")
     assert {(row.status, row.last_error) for row in confirmations} == {("gave_up", "not sent: the stay is cancelled")}
