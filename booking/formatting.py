@@ -101,13 +101,13 @@ CLOCK = {"de": "{time} Uhr"}
 ON_DATE = {"en": " on {date}", "it": " del {date}", "de": " am {date}", "fr": " le {date}"}
 
 
-def time_with_date(value: datetime, language: str | None = None, *, now: datetime | None = None, zone: bool = False) -> str:
+def time_with_date(value: datetime | None, language: str | None = None, *, now: datetime | None = None, zone: bool = False) -> str:
     """An instant as a person reads it, in the property's time zone: "15:17" today, "15:17 on 28 Nov"
     another day ("15:17 del 28 nov", "15:17 Uhr am 28. Nov.", "15:17 le 28 nov."), with the year when
     it is not this year's; `zone` adds the zone's name ("15:17 CET on 28 Nov"). The one way every
     page, email and screen shows a time: the sentence around it ("until %(time)s") is the caller's."""
     if not isinstance(value, datetime):
-        return value
+        return "" if value is None else str(value)
     language = language or active_language()
     local = timezone.localtime(value)
     today = timezone.localdate(now or timezone.now())
