@@ -10,13 +10,14 @@ number and takes the one after.
 """
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Subquery
 from django.utils import timezone
 
+from booking.catalog.models import Property
 from booking.reservations.booking_numbers import format_booking_number, prefix_from_city
 from booking.reservations.models import Reservation
 
-ATTEMPTS = 5
+ATTEMPTS = 10
 
 
 def save_with_number(reservation: Reservation) -> Reservation:
@@ -24,11 +25,10 @@ def save_with_number(reservation: Reservation) -> Reservation:
 
     An IntegrityError that is not about the number (the PostgreSQL exclusion constraint on
     overlapping stays, a duplicate channel booking) is raised as it was, for the caller to read."""
-    prop = reservation.property
-    prefix = prop.booking_number_prefix or prefix_from_city(prop.city)
     year = timezone.localdate(reservation.created_at).year
     for attempt in range(ATTEMPTS):
-        sequence = (Reservation.objects.filter(number_year=year).aggregate(last=Max("number_sequence"))["last"] or 0) + 1
+        prefix, last = _prefix_and_last_number(reservation.property_id, year)
+        sequence = last + 1
         reservation.number_year, reservation.number_sequence = year, sequence
         reservation.booking_number = format_booking_number(prefix, year, sequence)
         try:
@@ -40,3 +40,11 @@ def save_with_number(reservation: Reservation) -> Reservation:
             if not taken or attempt == ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _prefix_and_last_number(property_id: int, year: int) -> tuple[str, int]:
+    """The property's prefix and the year's last number, in one query (the hold path's queries are
+    counted: tests/booking/test_no_double_booking.py)."""
+    last = Reservation.objects.filter(number_year=year).order_by("-number_sequence").values("number_sequence")[:1]
+    prefix, city, sequence = Property.objects.filter(pk=property_id).values_list("booking_number_prefix", "city", Subquery(last)).get()
+    return prefix or prefix_from_city(city), sequence or 0
