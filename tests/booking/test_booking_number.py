@@ -191,3 +191,9 @@ def test_the_migration_numbers_existing_stays_in_creation_order(demo_property):
     last_year = (timezone.localdate() - timedelta(days=400)).year % 100
     assert numbers_now[made[2].pk] == f"FLR-{last_year:02d}-0001"
     assert numbers_now[made[0].pk] == f"FLR-{YEAR():02d}-0001" and numbers_now[made[1].pk] == f"FLR-{YEAR():02d}-0002"
+
+
+@pytest.mark.django_db
+def test_the_thank_you_page_names_the_number(client, confirmed):
+    page = client.get("/it/thank-you", {"reservation_id": confirmed.pk}).content.decode()
+    assert f"<code data-booking-number>{confirmed.booking_number}</code>" in page and "Numero di prenotazione" in page
