@@ -989,6 +989,8 @@
       return;
     }
     applyInitialChoice();
+    // The change-dates page opens on the month of the stay being changed.
+    if (!state.checkIn && config.ownStay && monthOf(config.ownStay.from) <= lastMonth) state.view = monthOf(config.ownStay.from);
     await goToMonth(state.view);
     if (state.checkIn && state.checkOut) requestQuote();
     say(state.checkIn ? "" : t("Choose your check-in date."));
