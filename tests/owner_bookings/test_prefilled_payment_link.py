@@ -92,3 +92,15 @@ def test_the_token_is_the_reservations_alone_and_the_same_in_every_email(booked)
     assert token == guest_prefill.prefill_token(booked.pk) and token not in guest_prefill.prefill_token("res_someoneelse")
     assert guest_prefill.token_opens(token, booked.pk) and not guest_prefill.token_opens(token, "res_someoneelse")
     assert not guest_prefill.token_opens("", booked.pk) and not guest_prefill.token_opens(None, booked.pk)
+
+
+def test_with_stripe_the_token_gives_the_checkout_the_guests_email_and_only_then(client, demo_property, fake_stripe):
+    from booking.reservations.services.holds import GuestDetails, hold_stay
+
+    guest = GuestDetails("Anna", "Rossi", "anna.rossi@example.com", "")
+    first = hold_stay(check_in=future(90), check_out=future(93), guests=2, guest=guest)
+    second = hold_stay(check_in=future(100), check_out=future(103), guests=2, guest=guest)
+    assert client.get(f"/pay/{first.pk}", {"guest": guest_prefill.prefill_token(first.pk)}).status_code == 303
+    assert client.get(f"/pay/{second.pk}").status_code == 303
+    sent = [call.form for call in fake_stripe.calls_to("POST", "/v1/checkout/sessions")]
+    assert [form.get("customer_email") for form in sent] == ["anna.rossi@example.com", None]
