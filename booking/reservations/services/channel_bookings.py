@@ -73,7 +73,7 @@ class Collision:
     """Something already on the nights of an overbooked channel stay."""
 
     kind: str  # "stay" or "block"
-    label: str  # a reservation id, or the block's reason
+    label: str  # a stay's booking number (its id if it has none), or the block's reason
     start: date
     end: date
 
@@ -175,7 +175,7 @@ def _collisions(prop: Property, stay: ChannelStay, *, exclude: str | None, now: 
     stays = blocking_reservations(prop, stay.check_in, stay.check_out, now)
     if exclude:
         stays = stays.exclude(pk=exclude)
-    found = [Collision("stay", pk, start, end) for pk, start, end in stays.values_list("pk", "check_in", "check_out")]
+    found = [Collision("stay", number or pk, start, end) for pk, number, start, end in stays.values_list("pk", "booking_number", "check_in", "check_out")]
     for reason, source, start, end in blocks_between(prop, stay.check_in, stay.check_out).values_list("reason", "source", "start", "end"):
         if source == DateBlock.Source.PARTNER and (start, end) == (stay.check_in, stay.check_out):
             continue  # the same stay, seen through the platform's iCal feed too: not a second booking
