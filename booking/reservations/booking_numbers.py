@@ -16,7 +16,7 @@ VOWELS = frozenset("AEIOUY")
 
 def prefix_from_city(city: str) -> str:
     """The prefix when the owner set none: the city's first letter and the next consonants, as
-    airport codes often are ("Florence" → "FLR", "Venezia" → "VNZ", "Roma" → "RM").
+    airport codes often are ("Bologna" → "BLG", "Venezia" → "VNZ", "Roma" → "RM").
     Letters only, accents dropped; "BK" (booking) without a city."""
     letters = [c for c in unicodedata.normalize("NFKD", city or "").upper() if "A" <= c <= "Z"]
     if not letters:

@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
             name="booking_number_prefix",
             field=models.CharField(
                 blank=True,
-                help_text="Starts every booking number, e.g. FLR in FLR-27-0042. Blank: made from the city (Florence: FLR). Changing it changes only new bookings.",
+                help_text="Starts every booking number, e.g. FLR in FLR-27-0042. Blank: the city's first letter and next consonants (Bologna: BLG). Changing it changes only new bookings.",
                 max_length=6,
                 validators=[django.core.validators.RegexValidator("^[A-Z0-9]{1,6}$", "One to six capital letters or digits, e.g. FLR.")],
                 verbose_name="booking number prefix",

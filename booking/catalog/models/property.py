@@ -118,7 +118,9 @@ class Property(models.Model):
         max_length=6,
         blank=True,
         validators=[RegexValidator(r"^[A-Z0-9]{1,6}$", _("One to six capital letters or digits, e.g. FLR."))],
-        help_text=_("Starts every booking number, e.g. FLR in FLR-27-0042. Blank: made from the city (Florence: FLR). Changing it changes only new bookings."),
+        help_text=_(
+            "Starts every booking number, e.g. FLR in FLR-27-0042. Blank: the city's first letter and next consonants (Bologna: BLG). Changing it changes only new bookings."
+        ),
     )
     receipt_host_address = models.TextField(blank=True, help_text=_("The host's (or company's) address as printed on receipts."))
     receipt_tax_code = models.CharField(max_length=40, blank=True, help_text=_("Tax code or VAT number printed on receipts (codice fiscale / partita IVA)."))
