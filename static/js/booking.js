@@ -437,7 +437,8 @@
       }
       state.checkOut = iso;
       state.preview = null;
-      say(t("Check-out {date}: {nights}. Your price is shown under “Your stay”.", { date: longDate.format(toDate(iso)), nights: plural(diffDays(state.checkIn, iso), "night") }));
+      const chosen = { date: longDate.format(toDate(iso)), nights: plural(diffDays(state.checkIn, iso), "night") };
+      say(mode === "change" ? t("Check-out {date}: {nights}. “See the new price” shows what the change costs.", chosen) : t("Check-out {date}: {nights}. Your price is shown under “Your stay”.", chosen));
       requestQuote();
       // On a phone the price is below the calendar: bring it into view (focus stays on the day).
       if (narrowScreen.matches) {
