@@ -11,7 +11,7 @@ from decimal import Decimal, InvalidOperation
 
 from babel.dates import format_date as babel_format_date
 from babel.numbers import format_currency
-from django.utils import dateformat, translation
+from django.utils import dateformat, timezone, translation
 
 # Locale names for Babel and the browser's Intl (money and dates written the local way).
 LOCALES = {"en": "en_IE", "it": "it_IT", "de": "de_DE", "fr": "fr_FR"}
@@ -93,6 +93,28 @@ def date_range(arrival: date, departure: date, django_format: str = "j M Y", lan
             "arrival": format_date(arrival, django_format, language),
             "departure": format_date(departure, django_format, language),
         }
+    return with_elision(text, language)
+
+
+# A time of day said with its date unless the date is today: "until 15:17" / "until 15:17 on 28 Nov".
+CLOCK = {"de": "{time} Uhr"}
+ON_DATE = {"en": " on {date}", "it": " del {date}", "de": " am {date}", "fr": " le {date}"}
+
+
+def time_with_date(value: datetime | None, language: str | None = None, *, now: datetime | None = None, zone: bool = False) -> str:
+    """An instant as a person reads it, in the property's time zone: "15:17" today, "15:17 on 28 Nov"
+    another day ("15:17 del 28 nov", "15:17 Uhr am 28. Nov.", "15:17 le 28 nov."), with the year when
+    it is not this year's; `zone` adds the zone's name ("15:17 CET on 28 Nov"). The one way every
+    page, email and screen shows a time: the sentence around it ("until %(time)s") is the caller's."""
+    if not isinstance(value, datetime):
+        return "" if value is None else str(value)
+    language = language or active_language()
+    local = timezone.localtime(value)
+    today = timezone.localdate(now or timezone.now())
+    text = CLOCK.get(language, "{time}").format(time=local.strftime("%H:%M")) + (local.strftime(" %Z") if zone else "")
+    if local.date() != today:
+        day = format_date(local.date(), "j M" if local.year == today.year else "j M Y", language)
+        text += ON_DATE.get(language, ON_DATE["en"]).format(date=day)
     return with_elision(text, language)
 
 

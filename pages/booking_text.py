@@ -25,6 +25,7 @@ PHRASES = [
     gettext_noop("Charged in {currency}: {amount}."),
     gettext_noop("Check-in {date}. Now choose your check-out (at least {nights})."),
     gettext_noop("Check-out {date}: {nights}. Your price is shown under “Your stay”."),
+    gettext_noop("Check-out {date}: {nights}. “See the new price” shows what the change costs."),
     gettext_noop("Choose a date"),
     gettext_noop("Choose your check-in date."),
     gettext_noop("City tax"),

@@ -21,6 +21,7 @@ from booking.catalog.selectors import today
 from booking.errors import BookingError, DatesUnavailable
 from booking.payments.services.date_changes import DateChangeNotAllowed, change_dates, full_refund_days, guest_change_refusal, quote_change
 from booking.reservations.models import Reservation
+from pages.change_dates_calendar import free_nights_calendar
 from pages.i18n import lang_path
 from pages.manage import context_for, manage_page, with_a_form
 
@@ -78,6 +79,8 @@ def change_dates_page(request, reservation: Reservation):
         check_in=chosen[0] if chosen else reservation.check_in,
         check_out=chosen[1] if chosen else reservation.check_out,
     )
+    if refusal is None:
+        context.update(free_nights_calendar(request, reservation, chosen))
     status = 409 if refusal is not None and request.method == "POST" else 200
     if refusal is None and ("check_in" in data or "check_out" in data):
         if chosen is None:

@@ -1,5 +1,5 @@
 """What /book says about unpaid holds: the ones this browser made (continue to payment, or release
-them) and other guests' (on hold until a time, so the dates may free up). Times are the property's
+them) and other guests' (on hold until a time, said with its date when not today, so the dates may free up). Times are the property's
 (settings.TIME_ZONE); which holds are this browser's comes from its signed cookie (booking/api/own_holds.py)."""
 
 from dataclasses import dataclass
@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from booking.api import own_holds
 from booking.catalog.models import Property
 from booking.catalog.selectors import today
-from booking.formatting import format_date
+from booking.formatting import format_date, time_with_date
 from booking.reservations.models import Reservation
 from booking.reservations.selectors import live_holds, taken_ranges_and_holds
 
@@ -28,11 +28,11 @@ class HeldStay:
 
     def for_script(self) -> dict:
         """For static/js/booking.js: why a held night cannot be chosen, and until when."""
-        return {"from": self.check_in.isoformat(), "to": self.check_out.isoformat(), "until": f"{self.until:%H:%M}", "mine": bool(self.reservation_id)}
+        return {"from": self.check_in.isoformat(), "to": self.check_out.isoformat(), "until": time_with_date(self.until), "mine": bool(self.reservation_id)}
 
     @property
     def text(self) -> str:
-        dates = {"check_in": format_date(self.check_in, "D j M Y"), "check_out": format_date(self.check_out, "D j M Y"), "time": f"{self.until:%H:%M}"}
+        dates = {"check_in": format_date(self.check_in, "D j M Y"), "check_out": format_date(self.check_out, "D j M Y"), "time": time_with_date(self.until)}
         if self.reservation_id:
             return _("Your dates, %(check_in)s to %(check_out)s, are held for you until %(time)s.") % dates
         return _("%(check_in)s to %(check_out)s: on hold for another guest until %(time)s; the dates may free up then.") % dates

@@ -165,6 +165,9 @@ def review_problem(problem: Problem) -> str:
 @require_safe
 @manage_page
 def stay_ics(request, reservation: Reservation):
+    """The stay for the guest's calendar, while there is a stay: none for one cancelled (or a hold)."""
+    if reservation.status != Reservation.Status.CONFIRMED:
+        return not_found(request)
     response = HttpResponse(stay_calendar(reservation), content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="stay.ics"'
     return response

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from booking.formatting import format_date
+from booking.reservations.models import Reservation
 from booking.reservations.services.owner_alerts import alert_owner, in_owner_language
 from partner_sync.models import Conflict, Feed
 
@@ -30,7 +31,8 @@ def alert_overlap(feed_name: str, conflict: Conflict) -> None:
             "platform": feed_name,
             "start": format_date(conflict.start, "j M Y"),
             "end": format_date(conflict.end, "j M Y"),
-            "reservation": conflict.reservation_id,
+            # The number people search the back office by (docs/contract.md "Reservations").
+            "reservation": Reservation.objects.filter(pk=conflict.reservation_id).values_list("booking_number", flat=True).first() or conflict.reservation_id,
         }
         subject = _("Double booking: %(platform)s has a booking from %(start)s to %(end)s that overlaps a direct stay") % values
         body = "\n\n".join(

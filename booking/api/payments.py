@@ -31,7 +31,7 @@ from booking.api.views import IDEMPOTENCY_KEY
 from booking.callers import Caller
 from booking.errors import BookingError, NotFound, ServiceUnavailable
 from booking.formatting import active_language, format_money
-from booking.payments import sandbox
+from booking.payments import guest_prefill, sandbox
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import from_cents
 from booking.payments.money_lines import paid_now_sentence, stay_lines
@@ -198,7 +198,9 @@ class SandboxCheckoutView(View):
         checkout = self._checkout(session_id)
         if checkout is None:
             return self._page(request, None, state="not_found", status=404)
-        return self._page(request, checkout, form=SandboxPayerForm())
+        # The owner's link for a guest (guest_prefill.py): their details filled in, only with its token.
+        prefilled = guest_prefill.prefilled_payer(request.GET.get(guest_prefill.QUERY), checkout.reservation) if checkout.reservation else {}
+        return self._page(request, checkout, form=SandboxPayerForm(initial=prefilled))
 
     def post(self, request, session_id: str):
         checkout = self._checkout(session_id)

@@ -196,6 +196,7 @@ def reservation_json(reservation: Reservation, *, mask: bool = True) -> dict:
     return {
         "id": reservation.id,
         "reservation_id": reservation.id,
+        "booking_number": reservation.booking_number,  # for people ("FLR-27-0042"); never a credential
         "status": status,
         "check_in": reservation.check_in.isoformat(),
         "check_out": reservation.check_out.isoformat(),

@@ -34,6 +34,8 @@ class CheckoutRequest:
     item_name: str = ""
     item_description: str = ""
     locale: str = ""
+    # Only when the payer came with the owner's signed link (guest_prefill.py): Stripe prefills it.
+    customer_email: str = ""
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ def queue_refunded_payment_notice(reservation_id: str, note: str) -> OutboundEma
         return queue_notice(
             kind=OutboundEmail.Kind.REFUNDED_PAYMENT,
             reservation=reservation,
-            subject=f"{prefix}Payment refunded, needs attention: {reservation.pk}",
+            subject=f"{prefix}Payment refunded, needs attention: {reservation.reference}",
             body=render_to_string("emails/owner_refunded_payment.txt", context),
             to=settings.OWNER_EMAIL or reservation.property.contact_email,
         )

@@ -78,6 +78,7 @@ class StripeProvider:
             "success_url": checkout.success_url,
             "cancel_url": checkout.cancel_url,
             **({"locale": checkout.locale} if checkout.locale in STRIPE_LOCALES else {}),
+            **({"customer_email": checkout.customer_email} if checkout.customer_email else {}),
         }
         return self._call("create a checkout session", lambda client: client.v1.checkout.sessions.create(params, options))
 

@@ -22,6 +22,7 @@ from booking.outbox import notifications as outbox
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import email_address, header_safe
 from booking.reservations.attention import attention_note
+from booking.reservations.booking_numbers import with_booking_number
 from booking.reservations.calendar_file import stay_calendar
 from booking.reservations.models import Reservation
 from booking.reservations.selectors import accepted_tiers
@@ -182,6 +183,13 @@ def new_dates_calendar(row: OutboundEmail, message: EmailMultiAlternatives | Non
     return message
 
 
+def numbered_subject(row: OutboundEmail, message: EmailMultiAlternatives | None) -> EmailMultiAlternatives | None:
+    """Every email about a stay, to the guest or the owner, names its booking number in the subject."""
+    if message is not None and row.reservation is not None:
+        message.subject = with_booking_number(message.subject, row.reservation.booking_number)
+    return message
+
+
 def record_outcome(sender, row: OutboundEmail, outcome: str, **kwargs) -> None:
     """Each email of a stay is in its history; one given up after two days flags the stay."""
     reservation = row.reservation
@@ -208,4 +216,5 @@ def register() -> None:
     outbox.register_builder(OutboundEmail.STAY_KINDS, stay_message)
     outbox.register_skip_rule(no_longer_fits)
     outbox.register_attachment(new_dates_calendar)
+    outbox.register_attachment(numbered_subject)
     outbox.stay_email_outcome.connect(record_outcome, sender=OutboundEmail, dispatch_uid="reservations_email_outcome")

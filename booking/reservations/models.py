@@ -41,6 +41,11 @@ class Reservation(models.Model):
 
     id = models.CharField(primary_key=True, max_length=40, default=new_reservation_id, editable=False)
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="reservations")
+    # The number people read and say, "FLR-27-0042" (booking_numbers.py; given by services/numbers.py
+    # when the stay is made): the year it was made in and its place in that year, unique together.
+    booking_number = models.CharField(max_length=24, null=True, blank=True, unique=True, editable=False)  # noqa: DJ001 (NULL: not numbered)
+    number_year = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    number_sequence = models.PositiveIntegerField(null=True, blank=True, editable=False)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.HELD)
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.API)
     check_in = models.DateField()
@@ -132,6 +137,7 @@ class Reservation(models.Model):
         ]
         constraints = [
             models.CheckConstraint(condition=models.Q(check_out__gt=models.F("check_in")), name="reservation_check_out_after_check_in"),
+            models.UniqueConstraint(fields=["number_year", "number_sequence"], name="one_booking_number_per_year_and_sequence"),
         ]
         # Refunding moves money: a permission of its own, apart from editing a reservation.
         permissions = [("refund_reservation", "Can refund a reservation's payment")]
@@ -144,6 +150,12 @@ class Reservation(models.Model):
     @builtins.property
     def nights(self) -> int:
         return (self.check_out - self.check_in).days
+
+    @builtins.property
+    def reference(self) -> str:
+        """How a person names the stay: its booking number ("FLR-27-0042"), else (a row made
+        outside the services) its id."""
+        return self.booking_number or self.id
 
     @builtins.property
     def guest_name(self) -> str:

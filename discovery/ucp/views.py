@@ -4,6 +4,7 @@ sessions.py; every refusal (bad input, an unknown session, a reused Idempotency-
 error envelope with the JSON API's HTTP status (sessions.error_answer)."""
 
 import logging
+from urllib.parse import urlencode
 
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
@@ -16,6 +17,7 @@ from rest_framework.response import Response
 from booking.api.base import ApiView
 from booking.callers import Caller
 from booking.errors import BookingError, NotFound, RateLimited, ReservationNotPayable
+from booking.payments import guest_prefill
 from booking.payments.services import checkouts as payments
 from booking.reservations.models import Reservation
 from booking.reservations.services.reservations import get_reservation
@@ -95,12 +97,17 @@ def continue_booking(request, session_id: str):
         return render(request, "ucp/continue.html", {"problem": _("There is no booking with this link.")}, status=404)
     if reservation.status != Reservation.Status.HELD:
         return HttpResponseRedirect(thank_you, status=303)
+    # The owner's link for a guest carries a signed token: the checkout opens with their details.
+    token = request.GET.get(guest_prefill.QUERY)
+    prefill = guest_prefill.token_opens(token, reservation.pk)
     try:
         with translation.override(reservation.language):
-            reservation = payments.open_checkout(reservation.pk, actor="ucp continue")
+            reservation = payments.open_checkout(reservation.pk, actor="ucp continue", prefill_guest=prefill)
     except ReservationNotPayable:
         return HttpResponseRedirect(thank_you, status=303)
     except BookingError as error:  # the payment provider did not answer: nothing changed
         logger.warning("continue %s: %s", session_id, error.detail)
         return render(request, "ucp/continue.html", {"problem": _("The payment page could not be opened just now. Please try again in a minute.")}, status=502)
+    if prefill and reservation.payment_provider == "sandbox":  # the site's own checkout page reads it
+        return HttpResponseRedirect(f"{reservation.checkout_url}?{urlencode({guest_prefill.QUERY: token})}", status=303)
     return HttpResponseRedirect(reservation.checkout_url, status=303)

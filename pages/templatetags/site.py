@@ -17,6 +17,7 @@ from booking.formatting import (
     format_date,
     format_money,
     format_money_whole,
+    time_with_date,
 )
 from pages.rendering import render_markdown
 
@@ -108,6 +109,13 @@ def weekdays(names) -> str:
 def ldate(value, django_format: str = "j M Y") -> str:
     """|date with the month and day names and the order of the page's language: "12 gen 2027"."""
     return format_date(value, django_format)
+
+
+@register.filter
+def ltime(value, zone: str = ""):
+    """An instant as "15:17" today and "15:17 on 28 Nov" another day, in the page's language
+    (booking/formatting.py time_with_date); `|ltime:"zone"` adds the zone's name."""
+    return time_with_date(value, zone=zone == "zone")
 
 
 @register.filter

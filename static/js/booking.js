@@ -16,7 +16,7 @@
   if (!root || !configElement) return;
 
   const config = JSON.parse(configElement.textContent);
-  const mode = root.dataset.mode; // "book" or "browse"
+  const mode = root.dataset.mode; // "book", "browse" or "change" (the change-dates page)
   const $ = (selector) => root.querySelector(selector);
   const ui = {
     months: $("[data-months]"),
@@ -134,7 +134,14 @@
     const response = await fetch(url, { headers: { Accept: "application/json" } });
     if (!response.ok) throw new Error(`calendar answered ${response.status}`);
     const body = await response.json();
-    for (const day of body.days) calendarDays.set(day.date, day);
+    for (const day of body.days) calendarDays.set(day.date, ownNight(day.date) ? { ...day, available: true, check_in_allowed: true, check_out_allowed: true } : day);
+  }
+
+  // The change-dates page (mode "change", pages/change_dates.py): the guest's own nights are free
+  // to them (the service checks the new dates against every other stay), and chosen dates lead to
+  // that page's own new price, so no quote is asked for here.
+  function ownNight(iso) {
+    return Boolean(config.ownStay && iso >= config.ownStay.from && iso < config.ownStay.to);
   }
 
   // Make sure every month from `from` to `through` is loaded, fetching the missing ones in one go.
@@ -360,7 +367,7 @@
   }
 
   // /book in the page's language, and the chosen stay and party as its query string.
-  const bookPath = () => (config.cancelUrl ? new URL(config.cancelUrl, window.location.href).pathname : "/book");
+  const bookPath = () => config.continuePath || (config.cancelUrl ? new URL(config.cancelUrl, window.location.href).pathname : "/book");
   function stayQuery() {
     const query = new URLSearchParams({ check_in: state.checkIn || "", check_out: state.checkOut || "", guests: String(state.guests) });
     if (knownAges().length) query.set("children_ages", knownAges().join(","));
@@ -430,7 +437,8 @@
       }
       state.checkOut = iso;
       state.preview = null;
-      say(t("Check-out {date}: {nights}. Your price is shown under “Your stay”.", { date: longDate.format(toDate(iso)), nights: plural(diffDays(state.checkIn, iso), "night") }));
+      const chosen = { date: longDate.format(toDate(iso)), nights: plural(diffDays(state.checkIn, iso), "night") };
+      say(mode === "change" ? t("Check-out {date}: {nights}. “See the new price” shows what the change costs.", chosen) : t("Check-out {date}: {nights}. Your price is shown under “Your stay”.", chosen));
       requestQuote();
       // On a phone the price is below the calendar: bring it into view (focus stays on the day).
       if (narrowScreen.matches) {
@@ -513,7 +521,7 @@
   };
 
   async function requestQuote() {
-    if (!state.checkIn || !state.checkOut) return;
+    if (!state.checkIn || !state.checkOut || mode === "change") return;
     if (quoteRequest) quoteRequest.abort();
     quoteRequest = new AbortController();
     state.quote = null;
@@ -982,6 +990,8 @@
       return;
     }
     applyInitialChoice();
+    // The change-dates page opens on the month of the stay being changed.
+    if (!state.checkIn && config.ownStay && monthOf(config.ownStay.from) <= lastMonth) state.view = monthOf(config.ownStay.from);
     await goToMonth(state.view);
     if (state.checkIn && state.checkOut) requestQuote();
     say(state.checkIn ? "" : t("Choose your check-in date."));

@@ -59,7 +59,7 @@ def test_the_confirmation_arrives_over_smtp_in_text_and_html_with_the_stay_as_a_
     [owner] = [m for m in smtp.messages if m["To"] != "anna@example.com"]
     manage_url = f"https://stay.example.com/manage/{reservation.manage_token}"
     text, html = guest.get_body(("plain",)).get_content(), guest.get_body(("html",)).get_content()
-    assert manage_url in text and manage_url in html and reservation.pk in text
+    assert manage_url in text and manage_url in html and reservation.booking_number in text and reservation.booking_number in html
     assert f"{reservation.total:.2f} EUR" in text
     assert f"https://stay.example.com/admin/reservations/reservation/{quote(reservation.pk)}/change/" in owner.get_content()
 
@@ -113,7 +113,7 @@ def test_a_confirmation_still_owed_when_the_stay_is_cancelled_is_dropped_not_sen
     with time_machine.travel(timezone.now() + timedelta(minutes=5)):
         assert deliver_due_emails() == 2
     assert [str(m["Subject"]).strip() for m in smtp.messages if m["To"] == "anna@example.com"] == [
-        f"Your stay at {demo_property.name} is cancelled: {reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y}"
+        f"Your stay at {demo_property.name} is cancelled: {reservation.check_in:%d %b %Y} to {reservation.check_out:%d %b %Y} · {reservation.booking_number}"
     ]
     confirmations = OutboundEmail.objects.filter(reservation=reservation, kind="confirmation")
     assert {(row.status, row.last_error) for row in confirmations} == {("gave_up", "not sent: the stay is cancelled")}

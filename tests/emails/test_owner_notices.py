@@ -86,7 +86,8 @@ class TestTheOwnerIsToldOfARefundedPayment:
         with django_capture_on_commit_callbacks(execute=True):
             assert deliver().json()["outcome"].startswith("refunded")
         [notice] = [m for m in mail.outbox if "needs attention" in m.subject]
-        assert notice.subject == f"Payment refunded, needs attention: {reservation_id}" and notice.to == [demo_property.contact_email]
+        number = Reservation.objects.get(pk=reservation_id).booking_number  # the number people search by
+        assert notice.subject == f"Payment refunded, needs attention: {number}" and notice.to == [demo_property.contact_email]
         assert "Refunded:" in notice.body and "/admin/reservations/reservation/" in notice.body
         row = OutboundEmail.objects.get(reservation_id=reservation_id, kind="refunded_payment")
         assert row.status == "sent"
@@ -103,7 +104,7 @@ class TestTheOwnerIsToldOfARefundedPayment:
         with time_machine.travel(timezone.now() + timedelta(minutes=2)):
             deliver_due_emails()
         [notice] = [m for m in smtp.messages if "needs attention" in str(m["Subject"])]
-        assert reservation_id in str(notice["Subject"])
+        assert Reservation.objects.get(pk=reservation_id).booking_number in str(notice["Subject"])
         assert OutboundEmail.objects.get(pk=row.pk).status == "sent"
 
     def test_a_repeated_delivery_of_the_event_owes_no_second_notice(self, refunded_payment, django_capture_on_commit_callbacks):

@@ -21,7 +21,7 @@ from django.utils import timezone, translation
 from booking.admin_display import local_time
 from booking.callers import Caller
 from booking.outbox.models import OutboundEmail
-from booking.payments.services.owner_bookings import Party, PaymentLinkNotResent, book_for_guest, resend_payment_link
+from booking.payments.services.owner_bookings import Party, PaymentLinkNotResent, book_for_guest, payment_link, resend_payment_link
 from booking.reservations import event_messages
 from booking.reservations.models import Reservation
 from booking.reservations.services.holds import GuestDetails, hold_stay
@@ -72,8 +72,8 @@ def links_sent(reservation: Reservation) -> int:
 class TestThePageShowsTheLink:
     def test_the_link_its_expiry_in_local_time_and_the_button(self, staff_client, held):
         html = staff_client.get(page(held)).content.decode()
-        link = f"/pay/{held.pk}"
-        url = settings.BASE_URL + link
+        url = payment_link(held)  # /pay/<id> with the token that fills in the guest's details
+        assert url.startswith(f"{settings.BASE_URL}/pay/{held.pk}?guest=")
         assert f'class="payment-link-url">{url}</a>' in html and url in mail.outbox[0].body
         assert f"It works until {local_time(held.hold_expires_at)}, when the hold ends." in html
         assert timezone.localtime(held.hold_expires_at).tzname() in local_time(held.hold_expires_at)  # "CET"

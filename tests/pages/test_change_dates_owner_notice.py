@@ -53,7 +53,10 @@ def test_the_owner_gets_one_notice_with_both_dates_both_totals_and_what_is_owed(
     [owner] = [m for m in mail.outbox if m.to == [site.contact_email]]
     guest = [m for m in mail.outbox if m.to == [moved.guest_email]]
     assert len(guest) == 1 and guest[0].attachments, "the guest's email, with its .ics, as before"
-    assert owner.subject == f"[TEST] Dates changed by the guest: {moved.guest_name}, now {format_date(future(60))} to {format_date(future(65))}"
+    assert (
+        owner.subject
+        == f"[TEST] Dates changed by the guest: {moved.guest_name}, now {format_date(future(60))} to {format_date(future(65))} · {moved.booking_number}"
+    )
     assert owner.reply_to == [moved.guest_email] and not owner.attachments
     assert f"{moved.guest_name} changed the dates of their stay at {site.name} from their booking page." in owner.body
     assert f"New dates: {format_date(future(60), 'D j M Y')} to {format_date(future(65), 'D j M Y')}, total {moved.total:.2f} EUR." in owner.body
@@ -75,7 +78,7 @@ def test_in_the_owners_language(client, site, stay, django_capture_on_commit_cal
         assert "Prima: dal" in owner.body and "viene addebitato" not in owner.body and "sulla sua carta salvata" in owner.body
         assert "soggiorno presso " in owner.body, "“presso” before the property's name, never “a Attico”"
     [guest] = [m for m in mail.outbox if m.to == [moved.guest_email]]
-    assert guest.subject.endswith("have changed"), "the guest's email stays in the language they booked in"
+    assert guest.subject.endswith("have changed · " + moved.booking_number), "the guest's email stays in the language they booked in"
 
 
 def test_a_refund_is_said_too(site, stay):

@@ -42,7 +42,7 @@ def test_the_guest_is_asked_once_the_day_after_check_out_in_their_language(stay,
     mail.outbox.clear()
     deliver_due_emails()
     [message] = [m for m in mail.outbox if "/review" in m.body]
-    assert message.subject == "[TEST] Com’è andato il tuo soggiorno presso Attico Santa Croce — Attico a Firenze?"
+    assert message.subject.startswith("[TEST] Com’è andato il tuo soggiorno presso Attico Santa Croce — Attico a Firenze? · FLR-")
     assert f"/it/manage/{stay.manage_token}/review" in message.body
 
 

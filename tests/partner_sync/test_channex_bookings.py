@@ -174,12 +174,12 @@ def test_an_overbooking_is_stored_acknowledged_flagged_and_emailed_to_the_owner(
     stay = Reservation.objects.get(channel_booking_id=revision["attributes"]["booking_id"])
     assert stay.status == "confirmed" and stay.overbooked
     assert attention(stay).startswith("Overbooking")
-    assert direct.pk in attention(stay)
+    assert direct.booking_number in attention(stay)  # the other stay, by the number people search by
     assert ChannexRevision.objects.get().outcome == "overbooking"
     assert hooked.acks == [revision["id"]]
     [(subject, body)] = owner_alerts()
     assert "Overbooking" in subject and "HMABCDEF" in subject
-    assert direct.pk in body and quote(stay.pk) in body  # the stay by its back-office link (quoted as the admin quotes)
+    assert direct.booking_number in body and quote(stay.pk) in body  # the other stay by its number; this one by its quoted link
     assert hooked.availability[future(43)] == 0 and hooked.availability[future(44)] == 0
 
 

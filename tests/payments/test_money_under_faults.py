@@ -96,7 +96,7 @@ class TestARefundedLatePaymentStaysRefunded:
         with django_capture_on_commit_callbacks(execute=True):
             webhook(stripe_event("checkout.session.completed", fake_stripe.complete(first["session_id"])))
         [email] = owner_inbox()
-        assert first["reservation_id"] in email.subject and "nights were taken" in email.body
+        assert Reservation.objects.get(pk=first["reservation_id"]).booking_number in email.subject and "nights were taken" in email.body
         assert f"/admin/reservations/reservation/{quote(first['reservation_id'])}/change/" in email.body
 
 

@@ -96,7 +96,7 @@ def test_checkout_link_then_sandbox_payment_confirms_and_emails_the_guest(transa
     assert subject.startswith("[TEST] Your stay at") and "is confirmed" in subject
     text, html = guest.get_body(("plain",)).get_content(), guest.get_body(("html",)).get_content()
     assert "TEST PAYMENT — no money moves" in text and "TEST PAYMENT — no money moves" in html
-    assert body["reservation_id"] in text and body["reservation_id"] in html
+    assert reservation.booking_number in text and reservation.booking_number in html
     assert "Giulia Neri" in owner.get_body(("plain",)).get_content()
     assert f"/manage/{reservation.manage_token}" in text and f"/manage/{reservation.manage_token}" in html
     # The stay as an all-day calendar event: DTSTART = check-in, DTEND = check-out.

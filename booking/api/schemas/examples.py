@@ -110,6 +110,7 @@ CALENDAR_EXAMPLE = {
 RESERVATION_EXAMPLE: dict[str, Any] = {
     "id": "res_8JTQhG4Q89AMQ57iRAaepw",
     "reservation_id": "res_8JTQhG4Q89AMQ57iRAaepw",
+    "booking_number": "FLR-27-0042",
     "status": "held",
     **_STAY,
     "nights": 3,

@@ -200,6 +200,11 @@ class CancellationOut(s.Serializer):
 class ReservationResult(s.Serializer):
     id = s.CharField()
     reservation_id = s.CharField()
+    booking_number = s.CharField(
+        allow_null=True,
+        read_only=True,
+        help_text="The number people read and say (FLR-27-0042): in the guest's emails, pages and receipts. Read-only; it opens nothing: the id stays the credential.",
+    )
     status = s.ChoiceField(choices=["held", "confirmed", "expired", "cancelled"])
     check_in = s.DateField()
     check_out = s.DateField()

@@ -296,7 +296,7 @@ class PropertyAdmin(TranslationAdmin):  # the owner's texts in every language (b
         ),
         (
             gettext_lazy("Receipts"),
-            {"classes": ["tab-stay"], "fields": ["receipt_host_address", "receipt_tax_code", "receipt_stamp_duty"]},
+            {"classes": ["tab-stay"], "fields": ["booking_number_prefix", "receipt_host_address", "receipt_tax_code", "receipt_stamp_duty"]},
         ),
     ]
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils import dates
 from django.utils.translation import gettext_lazy as _
@@ -113,6 +113,16 @@ class Property(models.Model):
     )
     booking_window_days = models.PositiveIntegerField(default=730, validators=[MinValueValidator(1)], help_text=_("How many days ahead guests may arrive."))
     # Receipts (docs/money.md): the host's details printed on every receipt.
+    # Booking numbers people read and say ("FLR-27-0042"): booking/reservations/booking_numbers.py.
+    booking_number_prefix = models.CharField(
+        _("booking number prefix"),
+        max_length=6,
+        blank=True,
+        validators=[RegexValidator(r"^[A-Z0-9]{1,6}$", _("One to six capital letters or digits, e.g. FLR."))],
+        help_text=_(
+            "Starts every booking number, e.g. FLR in FLR-27-0042. Blank: the city's first letter and next consonants (Bologna: BLG). Changing it changes only new bookings."
+        ),
+    )
     receipt_host_address = models.TextField(blank=True, help_text=_("The host's (or company's) address as printed on receipts."))
     receipt_tax_code = models.CharField(max_length=40, blank=True, help_text=_("Tax code or VAT number printed on receipts (codice fiscale / partita IVA)."))
     receipt_stamp_duty = models.BooleanField(

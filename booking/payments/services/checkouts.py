@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from booking.callers import Caller
 from booking.errors import BookingError, NotReleasable, PaymentProviderError, ReservationNotPayable
-from booking.formatting import site_languages, site_path
+from booking.formatting import site_languages, site_path, time_with_date
 from booking.payments import return_hosts
 from booking.payments.events import MalformedEvent, apply_payment_event
 from booking.payments.ledger import record_checkout, to_cents
@@ -91,8 +91,13 @@ def create_checkout_link(
         raise
 
 
-def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel_url: str | None = None, actor: str = "api") -> Reservation:
+def open_checkout(
+    reservation_id: str, *, success_url: str | None = None, cancel_url: str | None = None, actor: str = "api", prefill_guest: bool = False
+) -> Reservation:
     """Open (or reuse) the checkout session of a held reservation and return the reservation.
+
+    `prefill_guest`: the payer came with the owner's signed link (booking/payments/guest_prefill.py),
+    so a new session is given the guest's email to prefill.
 
     ReservationNotPayable unless it is held and the hold has not lapsed; NotFound for an unknown id.
     An open session with time left is reused, so retries never create a second way to pay.
@@ -109,7 +114,7 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
         if _reusable_checkout(reservation, provider.name, margin=timedelta(0)):
             return reservation
         raise ReservationNotPayable(
-            f"This hold ends at {timezone.localtime(reservation.hold_expires_at):%H:%M %Z} and cannot be extended again; "
+            f"This hold ends at {time_with_date(reservation.hold_expires_at, 'en', zone=True)} and cannot be extended again; "
             "create a new reservation or checkout link."
         )
     due_now = balances.due_at_checkout(reservation)  # the deposit, or the total
@@ -126,8 +131,9 @@ def open_checkout(reservation_id: str, *, success_url: str | None = None, cancel
             success_url=return_url(success_url, THANK_YOU_PATH, reservation.pk, with_session=not success_url or is_own_thank_you_page(success_url)),
             cancel_url=return_url(cancel_url, BOOK_PATH, reservation.pk),
             expires_at=expires_at,
-            # No customer_email: whoever holds the reservation id must not see the guest's address
-            # on the payment page (README "What a reservation id reveals").
+            # No customer_email from the id alone: whoever holds the reservation id must not see the
+            # guest's address on the payment page (README "What a reservation id reveals").
+            customer_email=reservation.guest_email if prefill_guest else "",
         )
     )
     replaced = ""

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from booking.formatting import format_date, format_money
+from booking.reservations.booking_numbers import with_booking_number
 from booking.reservations.models import Reservation
 from booking.reservations.services.owner_alerts import alert_owner, in_owner_language
 
@@ -23,10 +24,10 @@ def admin_link(reservation_id: str) -> str:
 
 def _stay(reservation: Reservation) -> dict[str, str]:
     return {
-        "guest": reservation.guest_name or reservation.guest_email or reservation.pk,
+        "guest": reservation.guest_name or reservation.guest_email or reservation.reference,
         "check_in": format_date(reservation.check_in, "j M Y"),
         "check_out": format_date(reservation.check_out, "j M Y"),
-        "reservation": reservation.pk,
+        "reservation": reservation.reference,
     }
 
 
@@ -37,7 +38,7 @@ def alert_balance_overdue(reservation: Reservation, *, note: str, reason: str, m
             "emails/owner_balance_overdue.txt",
             {"reservation": reservation, "note": note, "reason": reason, "manage_url": manage_url, "admin_url": admin_link(reservation.pk)},
         )
-    alert_owner(problem=f"balance-overdue:{reservation.pk}", subject=subject, body=body)
+    alert_owner(problem=f"balance-overdue:{reservation.pk}", subject=with_booking_number(subject, reservation.booking_number), body=body)
 
 
 def alert_deposit_refused(reservation: Reservation, *, amount: Decimal, reason: str, manage_url: str) -> None:
@@ -55,7 +56,7 @@ def alert_deposit_refused(reservation: Reservation, *, amount: Decimal, reason: 
                 admin_link(reservation.pk),
             ]
         )
-    alert_owner(problem=f"security-deposit-refused:{reservation.pk}", subject=subject, body=body)
+    alert_owner(problem=f"security-deposit-refused:{reservation.pk}", subject=with_booking_number(subject, reservation.booking_number), body=body)
 
 
 def alert_refund_failed(reservation: Reservation, *, amount: Decimal, failure: str) -> None:
@@ -69,4 +70,4 @@ def alert_refund_failed(reservation: Reservation, *, amount: Decimal, failure: s
                 admin_link(reservation.pk),
             ]
         )
-    alert_owner(problem=f"refund-failed:{reservation.pk}", subject=subject, body=body)
+    alert_owner(problem=f"refund-failed:{reservation.pk}", subject=with_booking_number(subject, reservation.booking_number), body=body)

@@ -23,9 +23,10 @@ from booking.callers import Caller
 from booking.catalog.breakdown_words import email_money, read_breakdown
 from booking.catalog.payment_schedule import DEFERRED, due_now
 from booking.errors import BookingError, InvalidInput, Problem
-from booking.formatting import format_date, site_languages
+from booking.formatting import format_date, site_languages, time_with_date
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import deliver_soon, email_address, header_safe
+from booking.payments import guest_prefill
 from booking.payments.checkout import pay_page_url
 from booking.payments.providers import active_provider_name
 from booking.payments.services.balances import schedule_of
@@ -72,8 +73,9 @@ class Party:
 
 
 def payment_link(reservation: Reservation) -> str:
-    """The guest's way to the payment page (the same link every interface gives for a hold)."""
-    return pay_page_url(reservation.pk)
+    """The guest's way to the payment page (the same page every interface gives for a hold), with
+    the signed token that fills in the guest's details there (booking/payments/guest_prefill.py)."""
+    return f"{pay_page_url(reservation.pk)}?{guest_prefill.QUERY}={guest_prefill.prefill_token(reservation.pk)}"
 
 
 def book_for_guest(
@@ -205,7 +207,6 @@ def queue_payment_link_email(reservation: Reservation) -> OutboundEmail:
 def payment_link_context(reservation: Reservation) -> dict[str, Any]:
     """What the payment-link email shows, in the active language."""
     prop = reservation.property
-    expires = timezone.localtime(reservation.hold_expires_at)
     schedule = schedule_of(reservation)
     return {
         "reservation": reservation,
@@ -218,5 +219,5 @@ def payment_link_context(reservation: Reservation) -> dict[str, Any]:
         "due_now": due_now(schedule),
         "later": [{"amount": entry.amount, "due_date": format_date(entry.due_date)} for entry in schedule if entry.type == DEFERRED],
         "pay_url": payment_link(reservation),
-        "expires": f"{format_date(expires.date())} {expires:%H:%M} {expires:%Z}".strip(),
+        "expires": time_with_date(reservation.hold_expires_at, zone=True),
     }

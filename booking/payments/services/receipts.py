@@ -89,7 +89,7 @@ def receipt_document(receipt: Receipt) -> ReceiptDocument:
                 "departure": format_date(reservation.check_out, "j F Y"),
                 "guests": reservation.guests,
             },
-            _("Reservation %(id)s") % {"id": reservation.pk},
+            _("Reservation %(id)s") % {"id": reservation.reference},
         ],
         price_lines=prices,
         payment_lines=[

@@ -273,11 +273,23 @@ class StayDatesFilter(admin.SimpleListFilter):
 class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
     # Fits a 1366 px screen beside the admin's menu: the guest (or the id of a hold without one)
     # links to the reservation; the full id, the creation time and the agent are on its page.
-    list_display = ["guest_or_id", "state", "stay", "guests", "total_with_currency", "payment_state", "source_and_code"]
+    list_display = ["guest_or_id", "number", "state", "stay", "guests", "total_with_currency", "payment_state", "source_and_code"]
     list_display_links = ["guest_or_id"]
     list_filter = ["status", StayDatesFilter, "source", "agent_name", NeedsAttentionFilter]
-    search_fields = ["id", "guest_first_name", "guest_last_name", "guest_email", "guest_phone", "agent_name", "checkout_session_id", "channel_code"]
-    search_help_text = gettext_lazy("Name, email, phone, reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day.")
+    search_fields = [
+        "id",
+        "booking_number",
+        "guest_first_name",
+        "guest_last_name",
+        "guest_email",
+        "guest_phone",
+        "agent_name",
+        "checkout_session_id",
+        "channel_code",
+    ]
+    search_help_text = gettext_lazy(
+        "Name, email, phone, booking number (FLR-27-0042), reservation id, or a date (2027-03-14 or 14/03/2027): the stays over that night or leaving that day."
+    )
     date_hierarchy = "check_in"
     inlines = [AttentionFlagInline, ReservationEventInline, ProviderRefundInline, OutboundEmailInline]
     actions = ["cancel_selected", "refund_selected", "export_csv"]
@@ -287,6 +299,7 @@ class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
 
     readonly_fields = [
         "id",
+        "number",
         "property",
         "status",
         "source",
@@ -327,7 +340,7 @@ class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
     fieldsets = [
         (
             gettext_lazy("Stay"),
-            {"fields": ["id", "status", "arrival", "departure", "guests", "hold_expires_until", "source", "city_tax_collector", "agent_name"]},
+            {"fields": ["number", "id", "status", "arrival", "departure", "guests", "hold_expires_until", "source", "city_tax_collector", "agent_name"]},
         ),
         # A booking from a listing platform, received through the channel manager (docs/channex.md).
         (
@@ -376,6 +389,10 @@ class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
     @admin.display(description=gettext_lazy("guest"), ordering="guest_last_name")
     def guest_or_id(self, obj):
         return obj.guest_name or (obj.pk[:10] + "…" if len(obj.pk) > 11 else obj.pk)
+
+    @admin.display(description=gettext_lazy("booking number"), ordering="booking_number")
+    def number(self, obj):
+        return obj.booking_number or "—"
 
     @admin.display(description=gettext_lazy("status"), ordering="status")
     def state(self, obj):

@@ -28,6 +28,7 @@ from booking.reservations.services import transitions
 from booking.reservations.services.audit import flag, record_event
 from booking.reservations.services.holds import expire_lapsed_holds_overlapping
 from booking.reservations.services.locking import calendar_transaction
+from booking.reservations.services.numbers import save_with_number
 
 ACTOR = "channel manager"
 Status = Reservation.Status
@@ -73,7 +74,7 @@ class Collision:
     """Something already on the nights of an overbooked channel stay."""
 
     kind: str  # "stay" or "block"
-    label: str  # a reservation id, or the block's reason
+    label: str  # a stay's booking number (its id if it has none), or the block's reason
     start: date
     end: date
 
@@ -114,7 +115,10 @@ def _book(prop: Property, existing: Reservation | None, stay: ChannelStay) -> Ch
     reservation.hold_expires_at = None
     _fill(reservation, stay)
     reservation.overbooked = bool(collisions)
-    reservation.save()
+    if created:
+        save_with_number(reservation)
+    else:
+        reservation.save()
     if created:
         record_event(
             reservation,
@@ -155,7 +159,7 @@ def _cancel(prop: Property, reservation: Reservation | None, stay: ChannelStay) 
         # Cancelled before we ever saw it: kept, cancelled, so the booking is on record.
         reservation = Reservation(property=prop, channel_booking_id=stay.booking_id, created_at=now, status=Status.CANCELLED, cancelled_at=now)
         _fill(reservation, stay)
-        reservation.save()
+        save_with_number(reservation)
         record_event(reservation, action="cancel", actor=ACTOR, message="channel_cancelled", params={"channel": reservation.get_source_display()})
         return ChannelBookingResult(reservation, applied=True)
     previous = reservation.status
@@ -172,7 +176,7 @@ def _collisions(prop: Property, stay: ChannelStay, *, exclude: str | None, now: 
     stays = blocking_reservations(prop, stay.check_in, stay.check_out, now)
     if exclude:
         stays = stays.exclude(pk=exclude)
-    found = [Collision("stay", pk, start, end) for pk, start, end in stays.values_list("pk", "check_in", "check_out")]
+    found = [Collision("stay", number or pk, start, end) for pk, number, start, end in stays.values_list("pk", "booking_number", "check_in", "check_out")]
     for reason, source, start, end in blocks_between(prop, stay.check_in, stay.check_out).values_list("reason", "source", "start", "end"):
         if source == DateBlock.Source.PARTNER and (start, end) == (stay.check_in, stay.check_out):
             continue  # the same stay, seen through the platform's iCal feed too: not a second booking

@@ -26,7 +26,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from booking.formatting import site_path
+from booking.formatting import site_path, time_with_date
 from booking.outbox.models import OutboundEmail
 from booking.outbox.notifications import deliver_soon, email_address, header_safe
 from booking.reservations.emails import stay_dates
@@ -128,7 +128,7 @@ def reminder_email(hold: Reservation, now: datetime) -> dict[str, str]:
             "reservation": hold,
             "property": hold.property,
             "dates": stay_dates(hold),
-            "held_until": f"{timezone.localtime(hold.hold_expires_at):%H:%M}" if held and hold.hold_expires_at else "",
+            "held_until": time_with_date(hold.hold_expires_at) if held and hold.hold_expires_at else "",
             "resume_url": resume_url(hold),
         }
         subject = _("Your unfinished booking at %(name)s: %(dates)s") % {"name": hold.property.name, "dates": context["dates"]}

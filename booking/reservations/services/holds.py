@@ -34,6 +34,7 @@ from booking.reservations.services import offers, transitions
 from booking.reservations.services.audit import record_event
 from booking.reservations.services.limits import check_hold_rate, check_unpaid_holds
 from booking.reservations.services.locking import calendar_lock
+from booking.reservations.services.numbers import save_with_number
 
 logger = logging.getLogger(__name__)
 
@@ -137,7 +138,7 @@ def hold_stay(
             if host_price is not None:
                 quote = _at_host_price(quote, host_price)
             breakdown = stored_breakdown(quote)  # data: its labels are rendered when read, in the reader's language
-            reservation = Reservation.objects.create(
+            reservation = Reservation(
                 property_id=prop_id,
                 status=Reservation.Status.HELD,
                 source=caller.source,
@@ -162,7 +163,9 @@ def hold_stay(
                 agent_name=agent_name or "",
                 client_ip=client_ip,
                 language=language,
+                created_at=now,
             )
+            save_with_number(reservation)
             record_event(reservation, action="hold", actor=caller.actor(agent_name), message="held_until", params={"until": reservation.hold_expires_at})
     except IntegrityError as error:
         # The PostgreSQL exclusion constraint: only reachable if the lock was bypassed.
