@@ -179,7 +179,7 @@ def test_the_migration_numbers_existing_stays_in_creation_order(demo_property):
 
     from django.apps import apps
 
-    migration = import_module("booking.reservations.migrations.0005_booking_numbers")
+    migration = import_module("booking.reservations.migrations.0006_booking_numbers")
     now = timezone.now()
     made = [hold_stay(check_in=future(40 + 5 * i), check_out=future(43 + 5 * i), guests=2) for i in range(3)]
     for i, reservation in enumerate(made):  # as rows from before numbers: made in reverse order, last year and this
