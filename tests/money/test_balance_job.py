@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 import time_machine
+from django.contrib.admin.utils import quote
 from django.core import mail
 from django.core.management import call_command
 from django.db import connection
@@ -134,7 +135,7 @@ class TestWithStripe:
         [to_guest] = [m for m in mail.outbox if m.to == ["guest@example.com"] and "refused" in m.subject]  # one email, not six
         assert f"/manage/{reservation.manage_token}" in to_guest.body
         [to_owner] = [m for m in mail.outbox if m.to == ["owner@example.com"] and "overdue" in m.subject.lower()]
-        assert reservation.pk in to_owner.body
+        assert reservation.booking_number in to_owner.body and quote(reservation.pk) in to_owner.body
         assert BalanceAttempt.objects.filter(reservation=reservation, outcome="declined").count() == 6
 
     def test_the_guest_pays_the_balance_from_the_manage_page(self, api, client, demo_property, fake_stripe, webhook):

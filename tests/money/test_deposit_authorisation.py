@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 import time_machine
+from django.contrib.admin.utils import quote
 from django.utils import timezone
 
 from booking.outbox.models import OutboundEmail
@@ -219,7 +220,7 @@ class TestTheOwnerIsEmailedOnceADay:
         with on(due + timedelta(days=7)):
             assert charge_balance(reservation.pk, as_of=due + timedelta(days=7)) == "declined"
         [first, second] = owner_alerts("overdue")
-        assert reservation.pk in first.body and first.to_address == "owner@example.com"
+        assert reservation.booking_number in first.body and quote(reservation.pk) in first.body and first.to_address == "owner@example.com"
 
 
 class TestWithTheSandbox:

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.contrib.admin.utils import quote
 from django.utils import timezone
 
 from booking.outbox.models import OutboundEmail, OwnerAlert
@@ -42,7 +43,7 @@ class TestDoubleBooking:
         assert subject.startswith("Double booking: Airbnb has a booking from ")
         row = OutboundEmail.objects.get(kind=OutboundEmail.Kind.OWNER_ALERT)
         assert row.to_address == "owner@example.com"
-        assert stay.pk in row.body and "/admin/reservations/reservation/" in row.body
+        assert quote(stay.pk) in row.body and "/admin/reservations/reservation/" in row.body
 
     def test_no_overlap_no_email(self, demo_property, airbnb):
         sync(airbnb)

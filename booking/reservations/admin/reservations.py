@@ -273,7 +273,7 @@ class StayDatesFilter(admin.SimpleListFilter):
 class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
     # Fits a 1366 px screen beside the admin's menu: the guest (or the id of a hold without one)
     # links to the reservation; the full id, the creation time and the agent are on its page.
-    list_display = ["guest_or_id", "number", "state", "stay", "guests", "total_with_currency", "payment_state", "source_and_code"]
+    list_display = ["guest_or_id", "state", "stay", "guests", "total_with_currency", "payment_state", "source_and_code"]
     list_display_links = ["guest_or_id"]
     list_filter = ["status", StayDatesFilter, "source", "agent_name", NeedsAttentionFilter]
     search_fields = [
@@ -388,7 +388,11 @@ class ReservationAdmin(MoneyAndArrivalFields, GuardedModelAdmin):
 
     @admin.display(description=gettext_lazy("guest"), ordering="guest_last_name")
     def guest_or_id(self, obj):
-        return obj.guest_name or (obj.pk[:10] + "…" if len(obj.pk) > 11 else obj.pk)
+        # The booking number under the name, not a column of its own: the list fits a laptop's screen.
+        name = obj.guest_name or (obj.pk[:10] + "…" if len(obj.pk) > 11 else obj.pk)
+        if not obj.booking_number:
+            return name
+        return format_html('{}<br><span class="booking-number">{}</span>', name, obj.booking_number)
 
     @admin.display(description=gettext_lazy("booking number"), ordering="booking_number")
     def number(self, obj):
