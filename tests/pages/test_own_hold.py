@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from booking.api import own_holds
+from booking.formatting import time_with_date
 from booking.reservations.models import Reservation
 from booking.reservations.services.reservations import Payer, confirm_reservation
 from tests.conftest import future
@@ -48,8 +49,9 @@ def book_page(client, path="/book") -> str:
     return response.content.decode()
 
 
-def local_time(reservation: Reservation) -> str:
-    return f"{reservation.hold_expires_at.astimezone(ROME):%H:%M}"
+def local_time(reservation: Reservation, language: str = "en") -> str:
+    """The time as the page writes it: with its date when the hold lapses after midnight."""
+    return time_with_date(reservation.hold_expires_at, language)
 
 
 def test_the_browser_that_held_the_dates_can_continue_or_release_them(client, site):
@@ -118,7 +120,7 @@ def test_two_holds_of_one_browser_and_the_words_in_italian(client, site):
     first, second = hold_from_the_page(client, offset=40), hold_from_the_page(client, offset=60)
     html = book_page(client, "/it/book")
     assert html.count("data-own-hold=") == 2
-    assert f"sono riservate per te fino alle {local_time(first)}" in html
+    assert f"sono riservate per te fino alle {local_time(first, 'it')}" in html
     assert "Continua con il pagamento" in html and "Rilasciale" in html
     assert second.pk in html
 
