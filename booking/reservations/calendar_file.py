@@ -49,7 +49,7 @@ def stay_calendar(reservation: Reservation) -> bytes:
     lines = [
         gettext("Check-in from %(start)s to %(end)s; check-out by %(checkout)s.") % times,
         ngettext("%(count)s guest. Reservation %(reservation)s.", "%(count)s guests. Reservation %(reservation)s.", reservation.guests)
-        % {"count": reservation.guests, "reservation": reservation.pk},
+        % {"count": reservation.guests, "reservation": reservation.reference},
     ]
     if prop.contact_phone:
         lines.append(gettext("Host: %(host)s, %(phone)s.") % {"host": prop.host_name or prop.name, "phone": prop.contact_phone})
