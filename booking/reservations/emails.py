@@ -32,8 +32,8 @@ Kind = OutboundEmail.Kind
 
 
 def test_payment_notice() -> str:
-    """ "TEST PAYMENT" stays in every language (it is what the sandbox shows); the rest is translated."""
-    return "TEST PAYMENT — " + _("no money moves")
+    """The sandbox's warning, in capitals in the reader's language ("TESTZAHLUNG — es wird kein Geld bewegt")."""
+    return _("TEST PAYMENT") + " — " + _("no money moves")
 
 
 def stay_dates(reservation: Reservation) -> str:

@@ -63,5 +63,5 @@ def test_a_german_guest_sees_the_whole_stay_and_the_deposit_on_the_payment_page(
     assert euros(sentence) == [stay_total, paid_now, stay_total - paid_now]
     due = check_in - timedelta(days=30)
     assert re.search(rf" am {due.day}\. \w+\.? {due.year}$", sentence), sentence
-    assert banner.startswith("TEST PAYMENT — es wird kein Geld bewegt") and "no money" not in banner
+    assert banner.startswith("TESTZAHLUNG — es wird kein Geld bewegt") and "no money" not in banner
     assert "Test" in pay_button and "Pay" not in pay_button

@@ -74,7 +74,7 @@ def test_the_sandbox_page_lists_every_line_summing_to_the_total_and_names_the_de
     with translation.override("de"):
         assert sentence.startswith("Anzahlung 30 % von ") and sentence.endswith(f" am {when}")
     assert euro_amounts(sentence) == [reservation.total, paid_now, Decimal(str(balance["amount"]))]
-    assert "TEST PAYMENT — es wird kein Geld bewegt" in html and "no money moves" not in html
+    assert "TESTZAHLUNG — es wird kein Geld bewegt" in html and "TEST PAYMENT" not in html and "no money moves" not in html
     assert "Final cleaning" not in html and "Total (test)" not in html
 
 

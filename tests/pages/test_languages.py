@@ -202,7 +202,7 @@ class TestTheGuestsLanguage:
         # The sandbox checkout speaks Italian too, and returns the payer to the Italian thank-you
         # page with the session id (so it can show the manage link).
         page = client.get(urlsplit(body["checkout_url"]).path).content.decode()
-        assert html_lang(page) == "it" and "Paga" in page and "TEST PAYMENT" in page
+        assert html_lang(page) == "it" and "Paga" in page and "PAGAMENTO DI PROVA" in page and "TEST PAYMENT" not in page
         assert 'href="/it/privacy"' in page, "the checkout page links the privacy page"
         with django_capture_on_commit_callbacks(execute=True):
             confirm_reservation(
