@@ -14,7 +14,7 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from django.db import connections, transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from booking.payments.models import Receipt
 from booking.payments.services.receipts import receipt_pdf
@@ -62,6 +62,14 @@ def test_holds_are_numbered_in_order_and_the_owners_prefix_applies_to_new_ones(d
     assert third.booking_number == f"PEN-{YEAR():02d}-0003"
     first.refresh_from_db()
     assert first.booking_number == f"FLR-{YEAR():02d}-0001"  # a number once given never changes
+
+
+@pytest.mark.parametrize("language", ["it", "de", "fr"])
+def test_the_prefix_is_the_same_whatever_language_the_guest_books_in(demo_property, language):
+    """The city is translated ("Firenze" would make "FRN"): the prefix comes from the owner's language."""
+    with translation.override(language):
+        held = hold_stay(check_in=future(40), check_out=future(43), guests=2)
+    assert held.booking_number == f"FLR-{YEAR():02d}-0001"
 
 
 @pytest.mark.django_db

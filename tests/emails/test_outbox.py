@@ -75,7 +75,12 @@ def test_the_confirmation_arrives_over_smtp_in_text_and_html_with_the_stay_as_a_
     assert event["summary"] == f"Stay at {demo_property.name}" and demo_property.street_address in event["location"]
     assert event["uid"] == f"{reservation.pk}@stay.example.com"
     description = str(event["description"])
-    assert f"{demo_property.check_in_from:%H:%M}" in description and reservation.booking_number in description and reservation.pk not in description and manage_url in description
+    assert (
+        f"{demo_property.check_in_from:%H:%M}" in description
+        and reservation.booking_number in description
+        and reservation.pk not in description
+        and manage_url in description
+    )
 
 
 def test_smtp_down_then_up_the_email_arrives_once(demo_property, smtp, django_capture_on_commit_callbacks):

@@ -9,9 +9,10 @@ the loser waits for the winner's commit before its insert fails, so the retry re
 number and takes the one after.
 """
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Subquery
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from booking.catalog.models import Property
 from booking.reservations.booking_numbers import format_booking_number, prefix_from_city
@@ -46,5 +47,8 @@ def _prefix_and_last_number(property_id: int, year: int) -> tuple[str, int]:
     """The property's prefix and the year's last number, in one query (the hold path's queries are
     counted: tests/booking/test_no_double_booking.py)."""
     last = Reservation.objects.filter(number_year=year).order_by("-number_sequence").values("number_sequence")[:1]
-    prefix, city, sequence = Property.objects.filter(pk=property_id).values_list("booking_number_prefix", "city", Subquery(last)).get()
+    # The city is translated ("Firenze", "Florenz"): the prefix is made from the owner's own language,
+    # whatever the language of the guest who books, so every booking of a property has one prefix.
+    with translation.override(settings.LANGUAGE_CODE):
+        prefix, city, sequence = Property.objects.filter(pk=property_id).values_list("booking_number_prefix", "city", Subquery(last)).get()
     return prefix or prefix_from_city(city), sequence or 0
