@@ -6,7 +6,6 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from babel import Locale
 from django.contrib import admin
 from django.db.models import Model
 from django.utils import timezone
@@ -14,7 +13,8 @@ from django.utils.dateformat import format as date_format
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy
 
-from booking.formatting import LOCALES, active_language
+from booking import language_names as names
+from booking.formatting import active_language
 
 
 def with_currency(amount: Decimal | None, currency: str) -> str:
@@ -49,8 +49,7 @@ def language_name(code: str | None) -> str:
     reader's language, from the locale data (CLDR through Babel); an unknown code is shown as it is."""
     if not code:
         return "–"
-    reader = Locale.parse(LOCALES.get(active_language(), LOCALES["en"]))
-    return reader.languages.get(code.split("-")[0].lower(), code)
+    return names.language_name(code.split("-")[0].lower())
 
 
 def country_name(code: str | None) -> str:
@@ -58,5 +57,4 @@ def country_name(code: str | None) -> str:
     reader's language (CLDR through Babel); an unknown code is shown as it is."""
     if not code:
         return "–"
-    reader = Locale.parse(LOCALES.get(active_language(), LOCALES["en"]))
-    return reader.territories.get(code.upper(), code)
+    return names.territory_names(active_language()).get(code.upper(), code)

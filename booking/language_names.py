@@ -16,6 +16,12 @@ def _names(language: str) -> dict[str, str]:
 
 
 @cache
+def territory_names(language: str) -> dict[str, str]:
+    """ISO 3166-1 code → the country's name in `language` ("DE" → "Germania" in it)."""
+    return dict(Locale.parse(LOCALES.get(language, LOCALES["en"])).territories)
+
+
+@cache
 def _codes_by_name() -> dict[str, str]:
     """Every language's name in every site language (lowercase) → its code."""
     known: dict[str, str] = {}

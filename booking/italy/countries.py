@@ -3,23 +3,15 @@ list: the check-in offers countries by name and stores their ISO 3166-1 alpha-2 
 police tables (booking/italy/tables.py) map to their own. A country the locale data does not name
 keeps the police table's (Italian) name."""
 
-from functools import cache
-
-from babel import Locale
-
-from booking.formatting import LOCALES, active_language
+from booking.formatting import active_language
 from booking.italy.tables import fold, tables
-
-
-@cache
-def _territories(language: str) -> dict[str, str]:
-    return dict(Locale.parse(LOCALES.get(language, LOCALES["en"])).territories)
+from booking.language_names import territory_names
 
 
 def country_name(code: str, language: str | None = None) -> str:
     """ "CH" -> "Schweiz" (de), "Svizzera" (it), "Suisse" (fr), "Switzerland" (en)."""
     code = code.upper()
-    name = _territories(language or active_language()).get(code)
+    name = territory_names(language or active_language()).get(code)
     if name:
         return name
     state = tables().state_for_iso(code)

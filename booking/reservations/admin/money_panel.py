@@ -7,7 +7,6 @@ still due and when, the security deposit's state, the online check-in's state, d
 from datetime import date
 
 from django.contrib import admin
-from django.utils import translation
 from django.utils.dateformat import format as date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
@@ -36,15 +35,6 @@ def day(value: date | None) -> str:
     """A date as the back office shows every date: "26 Dec 2026" (the month in the reader's
     language), the same pattern as its times (booking/admin_display.local_time)."""
     return date_format(value, "d M Y") if value else "–"
-
-
-def language_name(code: str) -> str:
-    """ "it" → "Italian" (in the reader's language: "Italienisch"); an unknown code as it is."""
-    try:
-        info = translation.get_language_info(code)
-    except KeyError:
-        return code or "–"
-    return str(info["name_translated"])
 
 
 def lines_table(reservation: Reservation) -> str:
@@ -118,10 +108,6 @@ class MoneyAndArrivalFields:
     @admin.display(description=gettext_lazy("check-out"))
     def departure(self, obj):
         return day(obj.check_out)
-
-    @admin.display(description=gettext_lazy("language"))
-    def language_shown(self, obj):
-        return language_name(obj.language)
 
     @admin.display(description=gettext_lazy("money"))
     def money_shown(self, obj):
